@@ -1,0 +1,635 @@
+"""The game: a position, its legal decisions, and a move stack (push/pop).
+
+>>> game = Game(seed=7)
+>>> game.hand(0)
+(0, 3, 4, 5, 5, 6, 6)
+>>> len(game.legal_moves())
+76
+>>> game.push_text("S:G")
+Move.from_text('S:G')
+>>> game.view(1).log[0].move
+Move.from_text('S')
+>>> game.pop()
+Move.from_text('S:G')
+"""
+
+from __future__ import annotations
+
+import secrets as _secrets
+from collections.abc import Iterable, Sequence
+
+from hanamikoji.core.cards import (
+    CHARMS,
+    GEISHAS,
+    ITEM_COUNT,
+    UNIT,
+    count_of,
+    counts,
+    is_subset,
+    items,
+    pack,
+)
+from hanamikoji.core.errors import DealError, GameOverError, IllegalMoveError
+from hanamikoji.core.moves import CARDS_PER_ACTION, Move, MoveKind, response_moves, turn_moves
+from hanamikoji.core.outcome import (
+    NEUTRAL,
+    WIN_CHARM,
+    WIN_GEISHAS,
+    Outcome,
+    RoundSummary,
+    Termination,
+    seat_name,
+)
+from hanamikoji.core.rng import DECK_SIZE, MAX_SEED, Deal, deal_for_round
+from hanamikoji.core.variants import CLASSIC, Tiebreak, Variant
+from hanamikoji.core.view import LogEntry, Phase, Reveal, RoundReveal, View
+
+__all__ = ["Game"]
+
+TURNS_PER_ROUND = DECK_SIZE
+_SECRET = MoveKind.SECRET
+_TRADE_OFF = MoveKind.TRADE_OFF
+_GIFT = MoveKind.GIFT
+_COMPETITION = MoveKind.COMPETITION
+_GIFT_RESPONSE = MoveKind.GIFT_RESPONSE
+_COMPETITION_RESPONSE = MoveKind.COMPETITION_RESPONSE
+_SIZES = (1, 2, 3, 4, 1, 2)
+
+
+def _card_name(card: int) -> str:
+    geisha = GEISHAS[card]
+    return f"{geisha.letter} ({geisha.name}'s {geisha.item})"
+
+
+class _RoundPrivate:
+    """The hidden side of one round, kept for the reveal at the end of the game."""
+
+    __slots__ = ("deal", "secrets", "tradeoffs")
+
+    def __init__(self, deal: Deal, secrets: tuple[int, int], tradeoffs: tuple[int, int]) -> None:
+        self.deal = deal
+        self.secrets = secrets
+        self.tradeoffs = tradeoffs
+
+
+class Game:
+    """A game of Hanamikoji from its first deal to its outcome.
+
+    Args:
+        variant: a :class:`Variant` or its name (``classic``, ``three-rounds``,
+            ``french``, optionally with ``/cap=N``).
+        seed: every round's deal derives from it; a random one if ``None`` and no
+            ``deals`` are given.
+        first_player: the seat (0 or 1) that starts round 1.
+        deals: explicit deals for the first rounds (a real table, a puzzle, a test).
+            After them the seed deals, or, with no seed, the game waits for
+            :meth:`deal`.
+
+    Seats are 0 and 1 (shown as Player 1 and Player 2). Each turn's draw happens by
+    itself: when a player must act, the top card is already in their hand.
+    """
+
+    __slots__ = (
+        "variant",
+        "seed",
+        "first_player",
+        "_explicit",
+        "_round",
+        "_starter",
+        "_to_move",
+        "_turn",
+        "_hands",
+        "_deck",
+        "_secret",
+        "_tradeoff",
+        "_placed",
+        "_used",
+        "_pending",
+        "_favor",
+        "_outcome",
+        "_needs_deal",
+        "_summaries",
+        "_private",
+        "_moves",
+        "_undo",
+    )
+
+    variant: Variant
+    seed: int | None
+    first_player: int
+
+    def __init__(
+        self,
+        variant: Variant | str = CLASSIC,
+        seed: int | None = None,
+        first_player: int = 0,
+        deals: Iterable[Deal] = (),
+    ) -> None:
+        self.variant = Variant.by_name(variant) if isinstance(variant, str) else variant
+        explicit = tuple(deals)
+        if seed is None and not explicit:
+            seed = _secrets.randbits(64)
+        if seed is not None and not 0 <= seed <= MAX_SEED:
+            raise ValueError(f"a seed is an integer from 0 to {MAX_SEED}, not {seed}")
+        if first_player not in (0, 1):
+            raise ValueError(f"first_player is seat 0 or 1, not {first_player!r}")
+        for deal in explicit:
+            if not isinstance(deal, Deal):
+                raise DealError(f"expected a Deal, got {type(deal).__name__}")
+        self.seed = seed
+        self.first_player = first_player
+        self._explicit = explicit
+        self._round = 1
+        self._starter = first_player
+        self._favor: tuple[int, ...] = (NEUTRAL,) * ITEM_COUNT
+        self._outcome: Outcome | None = None
+        self._summaries: tuple[RoundSummary, ...] = ()
+        self._private: tuple[_RoundPrivate, ...] = ()
+        self._moves: list[Move] = []
+        self._undo: list[tuple[object, ...]] = []
+        self._start_round()
+
+    # -- rounds -------------------------------------------------------------------
+
+    def _start_round(self) -> None:
+        number = self._round
+        if number <= len(self._explicit):
+            deal = self._explicit[number - 1]
+        elif self.seed is not None:
+            deal = deal_for_round(self.seed, number)
+        else:
+            self._needs_deal = True
+            self._to_move = self._starter
+            self._turn = 0
+            self._pending: Move | None = None
+            self._hands = (0, 0)
+            self._deck: tuple[int, ...] = ()
+            self._secret = (0, 0)
+            self._tradeoff = (0, 0)
+            self._placed = (0, 0)
+            self._used = (0, 0)
+            return
+        self._begin(deal)
+
+    def _begin(self, deal: Deal) -> None:
+        self._needs_deal = False
+        self._private = (*self._private, _RoundPrivate(deal, (0, 0), (0, 0)))
+        self._hands = (pack(deal.hands[0]), pack(deal.hands[1]))
+        self._deck = deal.deck
+        self._secret = (0, 0)
+        self._tradeoff = (0, 0)
+        self._placed = (0, 0)
+        self._used = (0, 0)
+        self._pending = None
+        self._turn = 0
+        self._to_move = self._starter
+        self._draw()
+
+    def deal(self, deal: Deal) -> None:
+        """Supply the deal of a round the game is waiting for (no seed, explicit deals used up)."""
+        if not self._needs_deal:
+            raise DealError("the game is not waiting for a deal")
+        self._begin(deal)
+
+    def _draw(self) -> None:
+        card = UNIT[self._deck[self._turn]]
+        if self._to_move == 0:
+            self._hands = (self._hands[0] + card, self._hands[1])
+        else:
+            self._hands = (self._hands[0], self._hands[1] + card)
+
+    def _end_turn(self, actor: int) -> None:
+        self._turn += 1
+        if self._turn < TURNS_PER_ROUND:
+            self._to_move = 1 - actor
+            self._draw()
+        else:
+            self._score_round()
+
+    def _score_round(self) -> None:
+        sides = (self._placed[0] + self._secret[0], self._placed[1] + self._secret[1])
+        favor = list(self._favor)
+        for kind in range(ITEM_COUNT):
+            a = count_of(sides[0], kind)
+            b = count_of(sides[1], kind)
+            if a > b:
+                favor[kind] = 0
+            elif b > a:
+                favor[kind] = 1
+        self._favor = tuple(favor)
+        charm = [0, 0]
+        geishas = [0, 0]
+        for kind, seat in enumerate(favor):
+            if seat != NEUTRAL:
+                charm[seat] += CHARMS[kind]
+                geishas[seat] += 1
+        charm_t = (charm[0], charm[1])
+        geishas_t = (geishas[0], geishas[1])
+        secrets = tuple(items(s)[0] if s else -1 for s in self._secret)
+        self._summaries = (
+            *self._summaries,
+            RoundSummary(
+                self._round,
+                self._starter,
+                (secrets[0], secrets[1]),
+                (counts(sides[0]), counts(sides[1])),
+                tuple(None if f == NEUTRAL else f for f in favor),
+                charm_t,
+                geishas_t,
+            ),
+        )
+        last = self._private[-1]
+        self._private = (
+            *self._private[:-1],
+            _RoundPrivate(last.deal, self._secret, self._tradeoff),
+        )
+        self._to_move = -1
+        outcome = self._decide(charm_t, geishas_t)
+        if outcome is not None:
+            self._outcome = outcome
+            return
+        self._round += 1
+        self._starter = 1 - self._starter
+        self._start_round()
+
+    def _decide(self, charm: tuple[int, int], geishas: tuple[int, int]) -> Outcome | None:
+        def end(winner: int | None, why: Termination) -> Outcome:
+            return Outcome(winner, why, charm, geishas, self._round)
+
+        # 11 charm beats 4 geishas in the same scoring; two players cannot both reach
+        # 11 charm (21 in all) nor both hold 4 of the 7 geishas.
+        for seat in (0, 1):
+            if charm[seat] >= WIN_CHARM:
+                return end(seat, Termination.CHARM)
+        for seat in (0, 1):
+            if geishas[seat] >= WIN_GEISHAS:
+                return end(seat, Termination.GEISHAS)
+        limit = self.variant.max_rounds
+        if limit is None or self._round < limit:
+            return None
+        tiebreak = self.variant.tiebreak
+        if tiebreak == Tiebreak.GEISHAS_THEN_CHARM:
+            if geishas[0] != geishas[1]:
+                return end(0 if geishas[0] > geishas[1] else 1, Termination.MOST_GEISHAS)
+            if charm[0] != charm[1]:
+                return end(0 if charm[0] > charm[1] else 1, Termination.MOST_CHARM)
+            return end(None, Termination.SHARED_WIN)
+        if tiebreak == Tiebreak.CHARM:
+            if charm[0] != charm[1]:
+                return end(0 if charm[0] > charm[1] else 1, Termination.MOST_CHARM)
+            return end(None, Termination.NO_WINNER)
+        return end(None, Termination.ROUND_CAP)
+
+    # -- decisions ----------------------------------------------------------------
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """The distinct legal decisions of the player to move (empty once the game is
+        over or while it waits for a deal)."""
+        pending = self._pending
+        if pending is not None:
+            return response_moves(pending)
+        if self._outcome is not None or self._needs_deal:
+            return ()
+        p = self._to_move
+        return turn_moves(self._hands[p], self._used[p])
+
+    def is_legal(self, move: Move) -> bool:
+        """Whether ``move`` may be pushed now."""
+        return self._illegality(move) is None
+
+    def _illegality(self, move: Move) -> str | None:
+        """Why ``move`` is illegal now, or ``None`` if it is legal."""
+        if self._outcome is not None:
+            return "the game is over"
+        if self._needs_deal:
+            return "the game is waiting for the next round's deal"
+        p = self._to_move
+        who = seat_name(p)
+        pending = self._pending
+        kind = move.kind
+        if pending is not None:
+            offer = "Gift" if pending.kind == _GIFT else "Competition"
+            options = " or ".join(str(m) for m in response_moves(pending))
+            if not move.is_response:
+                return f"{who} must first answer the {offer} {pending} ({options})"
+            wanted = _GIFT_RESPONSE if pending.kind == _GIFT else _COMPETITION_RESPONSE
+            if kind != wanted:
+                return f"the offer is a {offer} {pending}: answer with {options}"
+            if move not in response_moves(pending):
+                return f"{move} takes cards the {offer} {pending} does not offer ({options})"
+            return None
+        if move.is_response:
+            return "there is no Gift or Competition to answer: it is a turn"
+        action = kind.name.replace("_", "-").title()
+        if self._used[p] >> kind & 1:
+            return f"{who} has already used {action} this round"
+        if move.hidden:
+            return f"{move} hides its cards: name them (for example {move}:{'A' * _SIZES[kind]})"
+        if len(move.cards) != CARDS_PER_ACTION[kind]:
+            return f"{action} takes {CARDS_PER_ACTION[kind]} card(s), not {len(move.cards)}"
+        hand = self._hands[p]
+        if not is_subset(move.packed, hand):
+            missing = [
+                f"{count_of(move.packed, k) - count_of(hand, k)} x {_card_name(k)}"
+                for k in range(ITEM_COUNT)
+                if count_of(move.packed, k) > count_of(hand, k)
+            ]
+            return f"{move}: not in {who}'s hand: {', '.join(missing)}"
+        return None
+
+    def push(self, move: Move) -> None:
+        """Play a decision of the player to move. Raises :class:`IllegalMoveError`
+        (:class:`GameOverError` after the end) saying why, and changes nothing then."""
+        p = self._to_move
+        kind = move.kind
+        pending = self._pending
+        # The common legal cases are checked inline; anything else gets the full diagnosis.
+        if pending is None:
+            if (
+                kind > _COMPETITION
+                or self._outcome is not None
+                or self._needs_deal
+                or self._used[p] >> kind & 1
+                or move.hidden
+                or len(move.cards) != _SIZES[kind]
+                or not is_subset(move.packed, self._hands[p])
+            ):
+                self._raise(move)
+        elif move not in response_moves(pending):
+            self._raise(move)
+        self._undo.append(
+            (
+                self._round,
+                self._starter,
+                p,
+                self._turn,
+                self._hands,
+                self._deck,
+                self._secret,
+                self._tradeoff,
+                self._placed,
+                self._used,
+                pending,
+                self._favor,
+                self._outcome,
+                self._needs_deal,
+                self._summaries,
+                self._private,
+            )
+        )
+        self._moves.append(move)
+        if pending is not None:
+            offerer = 1 - p
+            taken = move.packed
+            kept = pending.packed - taken
+            if p == 0:
+                self._placed = (self._placed[0] + taken, self._placed[1] + kept)
+            else:
+                self._placed = (self._placed[0] + kept, self._placed[1] + taken)
+            self._pending = None
+            self._end_turn(offerer)
+            return
+        packed = move.packed
+        bit = 1 << kind
+        if p == 0:
+            self._hands = (self._hands[0] - packed, self._hands[1])
+            self._used = (self._used[0] | bit, self._used[1])
+        else:
+            self._hands = (self._hands[0], self._hands[1] - packed)
+            self._used = (self._used[0], self._used[1] | bit)
+        if kind == _SECRET:
+            self._secret = (packed, self._secret[1]) if p == 0 else (self._secret[0], packed)
+            self._end_turn(p)
+        elif kind == _TRADE_OFF:
+            self._tradeoff = (packed, self._tradeoff[1]) if p == 0 else (self._tradeoff[0], packed)
+            self._end_turn(p)
+        else:
+            self._pending = move
+            self._to_move = 1 - p
+
+    def _raise(self, move: Move) -> None:
+        reason = self._illegality(move)
+        if reason is None:  # pragma: no cover - the fast check and the diagnosis disagree
+            raise AssertionError(f"{move} was refused but looks legal")
+        if self._outcome is not None:
+            raise GameOverError(f"illegal move {move}: {reason}")
+        raise IllegalMoveError(f"illegal move {move}: {reason}")
+
+    def pop(self) -> Move:
+        """Undo the last decision and return it. Raises ``IndexError`` if there is none."""
+        if not self._moves:
+            raise IndexError("no decision to undo")
+        move = self._moves.pop()
+        (
+            self._round,
+            self._starter,
+            self._to_move,
+            self._turn,
+            self._hands,
+            self._deck,
+            self._secret,
+            self._tradeoff,
+            self._placed,
+            self._used,
+            self._pending,
+            self._favor,
+            self._outcome,
+            self._needs_deal,
+            self._summaries,
+            self._private,
+        ) = self._undo.pop()  # type: ignore[assignment]
+        return move
+
+    def parse_move(self, text: str) -> Move:
+        """Parse ``text`` and check it is legal now. Raises :class:`InvalidMoveError` or
+        :class:`IllegalMoveError`."""
+        move = Move.from_text(text)
+        reason = self._illegality(move)
+        if reason is not None:
+            if self._outcome is not None:
+                raise GameOverError(f"illegal move {move}: {reason}")
+            raise IllegalMoveError(f"illegal move {move}: {reason}")
+        return move
+
+    def push_text(self, text: str) -> Move:
+        """Parse, check and push a decision; returns it."""
+        move = self.parse_move(text)
+        self.push(move)
+        return move
+
+    # -- position -----------------------------------------------------------------
+
+    @property
+    def move_stack(self) -> Sequence[Move]:
+        """Every decision so far, in full (hidden cards included)."""
+        return tuple(self._moves)
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must decide now, or ``None`` when the game is over or awaits a deal."""
+        if self._outcome is not None or self._needs_deal:
+            return None
+        return self._to_move
+
+    @property
+    def round(self) -> int:
+        return self._round
+
+    @property
+    def round_starter(self) -> int:
+        return self._starter
+
+    @property
+    def turn(self) -> int:
+        """Turns completed in this round (0-8)."""
+        return self._turn
+
+    @property
+    def phase(self) -> Phase:
+        if self._outcome is not None:
+            return Phase.OVER
+        if self._needs_deal:
+            return Phase.AWAITING_DEAL
+        if self._pending is None:
+            return Phase.TURN
+        if self._pending.kind == _GIFT:
+            return Phase.GIFT_RESPONSE
+        return Phase.COMPETITION_RESPONSE
+
+    @property
+    def pending(self) -> Move | None:
+        """The Gift or Competition awaiting its response."""
+        return self._pending
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
+    @property
+    def needs_deal(self) -> bool:
+        return self._needs_deal
+
+    def favor(self) -> tuple[int | None, ...]:
+        """Each geisha's marker: a seat, or ``None`` while neutral."""
+        return tuple(None if f == NEUTRAL else f for f in self._favor)
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """A seat's hand as sorted item indices (full information: not for players)."""
+        return items(self._hands[seat])
+
+    def deck(self) -> tuple[int, ...]:
+        """The cards still to be drawn this round, top first (full information)."""
+        return self._deck[self._turn + 1 :] if not self._needs_deal else ()
+
+    def removed(self) -> int | None:
+        """This round's removed card (full information)."""
+        return self._private[-1].deal.removed if self._private and not self._needs_deal else None
+
+    def summaries(self) -> tuple[RoundSummary, ...]:
+        return self._summaries
+
+    def copy(self) -> Game:
+        """An independent copy, move stack included."""
+        other = Game.__new__(Game)
+        for name in Game.__slots__:
+            setattr(other, name, getattr(self, name))
+        other._moves = list(self._moves)
+        other._undo = list(self._undo)
+        return other
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game variant={self.variant.name} seed={self.seed} round={self._round} "
+            f"turn={self._turn} phase={self.phase.value} moves={len(self._moves)}>"
+        )
+
+    # -- knowledge ----------------------------------------------------------------
+
+    def log(self, player: int | None = None) -> tuple[LogEntry, ...]:
+        """Every decision with its round, turn and seat, as ``player`` saw it (the
+        opponent's Secret and Trade-off cards hidden); in full when ``player`` is ``None``."""
+        entries = []
+        for move, before in zip(self._moves, self._undo, strict=True):
+            rnd, _, seat, turn = before[0], before[1], before[2], before[3]
+            assert isinstance(rnd, int) and isinstance(seat, int) and isinstance(turn, int)
+            shown = move if player is None or seat == player else move.public()
+            entries.append(LogEntry(rnd, turn + 1, seat, shown))
+        return tuple(entries)
+
+    def view(self, player: int) -> View:
+        """Exactly what ``player`` may know now. Once the game is over it carries the
+        full :class:`Reveal`."""
+        if player not in (0, 1):
+            raise ValueError(f"player is seat 0 or 1, not {player!r}")
+        active = not self._needs_deal and self._outcome is None
+        mine = active and self._to_move == player and self._pending is None
+        drawn = self._deck[self._turn] if mine else None
+        secret = self._secret[player]
+        sizes = (
+            (len(items(self._hands[0])), len(items(self._hands[1])))
+            if active
+            else (0, 0)
+        )
+        over = self._outcome is not None
+        return View(
+            player=player,
+            variant=self.variant,
+            round=self._round,
+            round_starter=self._starter,
+            to_move=self.to_move,
+            phase=self.phase,
+            favor=self.favor(),
+            hand=items(self._hands[player]) if active else (),
+            drawn=drawn,
+            secret=items(secret)[0] if secret and active else None,
+            tradeoff=items(self._tradeoff[player]) if active else (),
+            placed=(counts(self._placed[0]), counts(self._placed[1]))
+            if active
+            else ((0,) * ITEM_COUNT, (0,) * ITEM_COUNT),
+            used=(_kinds(self._used[0]), _kinds(self._used[1]))
+            if active
+            else (frozenset(), frozenset()),
+            hand_sizes=sizes,
+            deck_size=(TURNS_PER_ROUND - self._turn - 1) if active else 0,
+            pending=self._pending,
+            log=self.log(None if over else player),
+            rounds=self._summaries,
+            outcome=self._outcome,
+            reveal=self.reveal() if over else None,
+        )
+
+    def reveal(self) -> Reveal:
+        """Everything hidden, round by round. Raises ``ValueError`` before the game is over:
+        call it on a finished game (replays, analysis)."""
+        if self._outcome is None:
+            raise ValueError("the reveal is only available once the game is over")
+        return self._full_reveal()
+
+    def _full_reveal(self) -> Reveal:
+        rounds = tuple(
+            RoundReveal(
+                number,
+                private.deal,
+                (_single(private.secrets[0]), _single(private.secrets[1])),
+                (items(private.tradeoffs[0]), items(private.tradeoffs[1])),
+            )
+            for number, private in enumerate(self._private, start=1)
+        )
+        return Reveal(rounds, self.log())
+
+    def deals(self) -> tuple[Deal, ...]:
+        """Every round's deal so far (full information: records, replays)."""
+        return tuple(private.deal for private in self._private)
+
+
+def _single(packed: int) -> int | None:
+    cards = items(packed)
+    return cards[0] if cards else None
+
+
+def _kinds(mask: int) -> frozenset[MoveKind]:
+    return frozenset(kind for kind in MoveKind if mask >> kind & 1)
+

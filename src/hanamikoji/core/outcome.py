@@ -1,0 +1,88 @@
+"""How rounds and games end: round summaries (public once scored) and outcomes."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+__all__ = ["NEUTRAL", "Outcome", "RoundSummary", "Termination", "seat_name"]
+
+NEUTRAL = -1
+"""A favor marker on no one's side (internal encoding; views use ``None``)."""
+
+WIN_CHARM = 11
+WIN_GEISHAS = 4
+
+
+def seat_name(seat: int) -> str:
+    """``Player 1`` for seat 0, ``Player 2`` for seat 1."""
+    return f"Player {seat + 1}"
+
+
+class Termination(enum.Enum):
+    """Why a game ended."""
+
+    CHARM = "charm"
+    """A player reached 11 charm (this beats 4 geishas in the same scoring)."""
+    GEISHAS = "geishas"
+    """A player reached 4 geishas."""
+    MOST_GEISHAS = "most-geishas"
+    """Last round over: more geishas (three-rounds)."""
+    MOST_CHARM = "most-charm"
+    """Last round over: more charm (three-rounds after a geisha tie, french)."""
+    SHARED_WIN = "shared-win"
+    """Last round over, geishas and charm tied: both win (three-rounds)."""
+    NO_WINNER = "no-winner"
+    """Last round over, charm tied: nobody wins (french)."""
+    ROUND_CAP = "round-cap"
+    """A tool's round cap on a variant without its own limit was reached: a draw."""
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The end of a game. ``winner`` is a seat, or ``None`` for a draw or shared win."""
+
+    winner: int | None
+    termination: Termination
+    charm: tuple[int, int]
+    geishas: tuple[int, int]
+    rounds: int
+
+    def result(self) -> str:
+        """``1-0``, ``0-1`` or ``1/2-1/2``, as in chess records."""
+        if self.winner is None:
+            return "1/2-1/2"
+        return "1-0" if self.winner == 0 else "0-1"
+
+    def describe(self) -> str:
+        """One English sentence: who won and why."""
+        c, g = self.charm, self.geishas
+        tally = f"charm {c[0]}-{c[1]}, geishas {g[0]}-{g[1]}, after {self.rounds} round(s)"
+        who = seat_name(self.winner) if self.winner is not None else ""
+        reasons = {
+            Termination.CHARM: f"{who} wins with 11 or more charm",
+            Termination.GEISHAS: f"{who} wins with 4 or more geishas",
+            Termination.MOST_GEISHAS: f"{who} wins with more geishas after the last round",
+            Termination.MOST_CHARM: f"{who} wins with more charm after the last round",
+            Termination.SHARED_WIN: "Both players share the win",
+            Termination.NO_WINNER: "Nobody wins: charm is tied after the last round",
+            Termination.ROUND_CAP: "Draw: the round cap was reached",
+        }
+        return f"{reasons[self.termination]} ({tally})."
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSummary:
+    """A scored round, all of it public: both Secrets are revealed at scoring.
+
+    ``sides[s][k]`` is how many cards of item ``k`` seat ``s`` had at scoring
+    (Secret included); ``favor`` is each geisha's marker after it (a seat or ``None``).
+    """
+
+    round: int
+    starter: int
+    secrets: tuple[int, int]
+    sides: tuple[tuple[int, ...], tuple[int, ...]]
+    favor: tuple[int | None, ...]
+    charm: tuple[int, int]
+    geishas: tuple[int, int]
