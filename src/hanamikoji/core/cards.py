@@ -13,13 +13,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 __all__ = [
+    "FULL_SET",
     "GEISHAS",
-    "Geisha",
     "ITEM_COUNT",
     "ITEM_LETTERS",
-    "FULL_SET",
     "TOTAL_CARDS",
     "TOTAL_CHARM",
+    "Geisha",
     "count_of",
     "counts",
     "from_counts",

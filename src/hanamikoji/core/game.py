@@ -90,28 +90,28 @@ class Game:
     """
 
     __slots__ = (
-        "variant",
-        "seed",
-        "first_player",
-        "_explicit",
-        "_round",
-        "_starter",
-        "_to_move",
-        "_turn",
-        "_hands",
         "_deck",
-        "_secret",
-        "_tradeoff",
-        "_placed",
-        "_used",
-        "_pending",
+        "_explicit",
         "_favor",
-        "_outcome",
-        "_needs_deal",
-        "_summaries",
-        "_private",
+        "_hands",
         "_moves",
+        "_needs_deal",
+        "_outcome",
+        "_pending",
+        "_placed",
+        "_private",
+        "_round",
+        "_secret",
+        "_starter",
+        "_summaries",
+        "_to_move",
+        "_tradeoff",
+        "_turn",
         "_undo",
+        "_used",
+        "first_player",
+        "seed",
+        "variant",
     )
 
     variant: Variant
@@ -568,11 +568,7 @@ class Game:
         mine = active and self._to_move == player and self._pending is None
         drawn = self._deck[self._turn] if mine else None
         secret = self._secret[player]
-        sizes = (
-            (len(items(self._hands[0])), len(items(self._hands[1])))
-            if active
-            else (0, 0)
-        )
+        sizes = (len(items(self._hands[0])), len(items(self._hands[1]))) if active else (0, 0)
         over = self._outcome is not None
         return View(
             player=player,
@@ -632,4 +628,3 @@ def _single(packed: int) -> int | None:
 
 def _kinds(mask: int) -> frozenset[MoveKind]:
     return frozenset(kind for kind in MoveKind if mask >> kind & 1)
-

@@ -30,10 +30,10 @@ Move.from_text('C:AB/FG')
 from __future__ import annotations
 
 import enum
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
 
-from hanamikoji.core.cards import ITEM_LETTERS, counts, from_counts, pack
+from hanamikoji.core.cards import ITEM_LETTERS, counts, pack
 from hanamikoji.core.errors import InvalidMoveError
 
 __all__ = [
@@ -107,7 +107,7 @@ class Move:
         hidden: whether this is a Secret or Trade-off with its cards hidden.
     """
 
-    __slots__ = ("kind", "cards", "pairs", "packed", "hidden", "_key", "_hash")
+    __slots__ = ("_hash", "_key", "cards", "hidden", "kind", "packed", "pairs")
 
     kind: MoveKind
     cards: tuple[int, ...]
@@ -318,7 +318,7 @@ def _competition_splits(four: tuple[int, ...]) -> list[tuple[Pair, Pair]]:
     return sorted(splits)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _action_moves(hand: int, kind: MoveKind) -> tuple[Move, ...]:
     cards = tuple(k for k, c in enumerate(counts(hand)) for _ in range(c))
     if kind == MoveKind.SECRET:
@@ -341,23 +341,20 @@ def turn_moves(hand: int, used: int) -> tuple[Move, ...]:
     """Every distinct action a player with ``hand`` can take, given the bitmask of
     actions already ``used`` (bit ``k`` for :class:`MoveKind` ``k``).
 
-    >>> len(turn_moves(from_counts((1, 1, 1, 1, 1, 1, 1)), 0b0111))  # 7 cards, only Competition left
+    >>> len(turn_moves(from_counts((1, 1, 1, 1, 1, 1, 1)), 0b0111))  # only Competition left
     105
     """
     key = (hand << 4) | used
     moves = _TURN_CACHE.get(key)
     if moves is None:
         moves = tuple(
-            move
-            for kind in ACTIONS
-            if not used >> kind & 1
-            for move in _action_moves(hand, kind)
+            move for kind in ACTIONS if not used >> kind & 1 for move in _action_moves(hand, kind)
         )
         _TURN_CACHE[key] = moves
     return moves
 
 
-@lru_cache(maxsize=None)
+@cache
 def response_moves(offer: Move) -> tuple[Move, ...]:
     """The distinct responses to a Gift or Competition ``offer``.
 
@@ -371,4 +368,3 @@ def response_moves(offer: Move) -> tuple[Move, ...]:
     if offer.kind == MoveKind.COMPETITION and not offer.hidden:
         return tuple(Move.competition_response(pair) for pair in sorted(set(offer.pairs)))
     raise ValueError(f"{offer} is not a Gift or Competition")
-

@@ -64,10 +64,15 @@ class Deal:
         if pack(every) != FULL_SET:
             over = counts(pack(every))
             wanted = counts(FULL_SET)
-            wrong = [f"{k}: {over[k]} instead of {wanted[k]}" for k in range(ITEM_COUNT)
-                     if over[k] != wanted[k]]
+            wrong = [
+                f"{k}: {over[k]} instead of {wanted[k]}"
+                for k in range(ITEM_COUNT)
+                if over[k] != wanted[k]
+            ]
             raise DealError("a deal uses each item card exactly once; item " + ", ".join(wrong))
-        object.__setattr__(self, "hands", (tuple(sorted(self.hands[0])), tuple(sorted(self.hands[1]))))
+        object.__setattr__(
+            self, "hands", (tuple(sorted(self.hands[0])), tuple(sorted(self.hands[1])))
+        )
 
     @classmethod
     def from_order(cls, order: tuple[int, ...] | list[int]) -> Deal:

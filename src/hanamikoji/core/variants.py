@@ -39,13 +39,14 @@ class Variant:
 
     @classmethod
     def by_name(cls, name: str) -> Variant:
-        """Find a variant by name; ``NAME/cap=N`` adds a round cap. Raises :class:`UnknownVariantError`."""
+        """Find a variant by name; ``NAME/cap=N`` adds a round cap.
+
+        Raises :class:`UnknownVariantError`.
+        """
         base, _, option = name.partition("/")
         variant = VARIANTS.get(base)
         if variant is None:
-            raise UnknownVariantError(
-                f"unknown variant {name!r}; known: {', '.join(VARIANTS)}"
-            )
+            raise UnknownVariantError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
         if not option:
             return variant
         key, _, value = option.partition("=")
@@ -81,7 +82,8 @@ THREE_ROUNDS = Variant(
     "three-rounds",
     3,
     Tiebreak.GEISHAS_THEN_CHARM,
-    "At most 3 rounds; then most geishas, then most charm, then a shared win (2018 EN optional rule).",
+    "At most 3 rounds; then most geishas, then most charm, then a shared win"
+    " (2018 EN optional rule).",
 )
 FRENCH = Variant(
     "french",
