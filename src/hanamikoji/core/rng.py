@@ -83,6 +83,17 @@ class Deal:
             tuple(order[13:21]),
         )
 
+    @classmethod
+    def _from_permutation(cls, order: list[int]) -> Deal:
+        # A permutation of the full set is a valid deal by construction; skipping the
+        # checks matters because every seeded round makes one.
+        deal = object.__new__(cls)
+        object.__setattr__(deal, "removed", order[0])
+        hands = (tuple(sorted(order[1:7])), tuple(sorted(order[7:13])))
+        object.__setattr__(deal, "hands", hands)
+        object.__setattr__(deal, "deck", tuple(order[13:21]))
+        return deal
+
 
 MAX_SEED = _MASK
 
@@ -102,18 +113,24 @@ def deal_for_round(seed: int, round_number: int) -> Deal:
     if not 0 <= seed <= MAX_SEED:
         raise ValueError(f"a seed is an integer from 0 to {MAX_SEED}, not {seed}")
     state = _round_state(seed, round_number)
-    order = list(items(FULL_SET))
+    order = list(_ORDERED)
+    mask = _MASK
     for i in range(TOTAL_CARDS - 1, 0, -1):
         bound = i + 1
-        state, r = splitmix64(state)
-        product = r * bound
-        low = product & _MASK
-        if low < bound:
-            threshold = ((1 << 64) - bound) % bound
-            while low < threshold:
-                state, r = splitmix64(state)
-                product = r * bound
-                low = product & _MASK
+        while True:
+            # SplitMix64, inlined: this loop runs for every round of every game.
+            state = (state + _GAMMA) & mask
+            z = state
+            z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+            product = (z ^ (z >> 31)) * bound
+            # Lemire's method: reject the few low products that would bias the draw.
+            if product & mask >= _THRESHOLDS[bound]:
+                break
         j = product >> 64
         order[i], order[j] = order[j], order[i]
-    return Deal.from_order(order)
+    return Deal._from_permutation(order)
+
+
+_ORDERED = items(FULL_SET)
+_THRESHOLDS = [0] + [((1 << 64) - bound) % bound for bound in range(1, TOTAL_CARDS + 1)]
