@@ -320,7 +320,7 @@ class Game:
             return None
         if move.is_response:
             return "there is no Gift or Competition to answer: it is a turn"
-        action = kind.name.replace("_", "-").title()
+        action = kind.label
         if self._used[p] >> kind & 1:
             return f"{who} has already used {action} this round"
         if move.hidden:
@@ -334,7 +334,7 @@ class Game:
                 for k in range(ITEM_COUNT)
                 if count_of(move.packed, k) > count_of(hand, k)
             ]
-            return f"{move}: not in {who}'s hand: {', '.join(missing)}"
+            return f"not in {who}'s hand: {', '.join(missing)}"
         return None
 
     def push(self, move: Move) -> None:

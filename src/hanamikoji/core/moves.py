@@ -57,6 +57,11 @@ class MoveKind(enum.IntEnum):
     COMPETITION_RESPONSE = 5
 
     @property
+    def label(self) -> str:
+        """The English (2016) name: ``Secret``, ``Trade-off``, ``Gift response``, ..."""
+        return self.name.capitalize().replace("_", "-" if self <= MoveKind.COMPETITION else " ")
+
+    @property
     def is_action(self) -> bool:
         """Whether this kind is one of the four action markers (a turn)."""
         return self <= MoveKind.COMPETITION
@@ -268,7 +273,7 @@ def _parse(text: str) -> Move:
     if rest == "":
         if kind in (MoveKind.SECRET, MoveKind.TRADE_OFF):
             return Move.hidden_action(kind)
-        raise InvalidMoveError(f"{whole!r}: a {kind.name.title()} shows its cards")
+        raise InvalidMoveError(f"{whole!r}: a {kind.label} shows its cards")
     separator, body = rest[0], rest[1:]
     if separator == ">":
         if kind == MoveKind.GIFT:
@@ -292,7 +297,7 @@ def _parse(text: str) -> Move:
         _expect_count(second, 2, "each Competition pair", whole)
         return Move.competition((first[0], first[1]), (second[0], second[1]))
     cards = _parse_cards(body, whole)
-    _expect_count(cards, CARDS_PER_ACTION[kind], kind.name.replace("_", "-").title(), whole)
+    _expect_count(cards, CARDS_PER_ACTION[kind], kind.label, whole)
     if kind == MoveKind.SECRET:
         return Move.secret(cards[0])
     if kind == MoveKind.TRADE_OFF:
