@@ -346,6 +346,7 @@ def turn_moves(hand: int, used: int) -> tuple[Move, ...]:
     """Every distinct action a player with ``hand`` can take, given the bitmask of
     actions already ``used`` (bit ``k`` for :class:`MoveKind` ``k``).
 
+    >>> from hanamikoji.core.cards import from_counts
     >>> len(turn_moves(from_counts((1, 1, 1, 1, 1, 1, 1)), 0b0111))  # only Competition left
     105
     """
