@@ -25,6 +25,7 @@ from hanamikoji.core.cards import (
     UNIT,
     count_of,
     counts,
+    from_counts,
     is_subset,
     items,
     pack,
@@ -84,6 +85,8 @@ class Game:
         deals: explicit deals for the first rounds (a real table, a puzzle, a test).
             After them the seed deals, or, with no seed, the game waits for
             :meth:`deal`.
+        external_deals: no seed at all: every round not in ``deals`` waits for
+            :meth:`deal` (chance nodes for research APIs, a game on a real table).
 
     Seats are 0 and 1 (shown as Player 1 and Player 2). Each turn's draw happens by
     itself: when a player must act, the top card is already in their hand.
@@ -124,10 +127,14 @@ class Game:
         seed: int | None = None,
         first_player: int = 0,
         deals: Iterable[Deal] = (),
+        *,
+        external_deals: bool = False,
     ) -> None:
         self.variant = Variant.by_name(variant) if isinstance(variant, str) else variant
         explicit = tuple(deals)
-        if seed is None and not explicit:
+        if external_deals and seed is not None:
+            raise ValueError("a game with external deals has no seed")
+        if seed is None and not explicit and not external_deals:
             seed = _secrets.randbits(64)
         if seed is not None and not 0 <= seed <= MAX_SEED:
             raise ValueError(f"a seed is an integer from 0 to {MAX_SEED}, not {seed}")
@@ -148,6 +155,76 @@ class Game:
         self._moves: list[Move] = []
         self._undo: list[tuple[object, ...]] = []
         self._start_round()
+
+    @classmethod
+    def from_view(
+        cls,
+        view: View,
+        opponent_hand: Sequence[int],
+        opponent_secret: int | None,
+        opponent_tradeoff: Sequence[int],
+        removed: int,
+        deck: Sequence[int],
+    ) -> Game:
+        """The current round of ``view`` completed with one hidden world: the opponent's
+        hand, Secret and Trade-off, the removed card and the rest of the deck (top first).
+
+        This is a determinization for search: the game has no seed and no move stack,
+        and waits for a deal (:attr:`needs_deal`) once this round is scored. Raises
+        ``ValueError`` if the world does not fit what the view shows.
+        """
+        if view.phase in (Phase.OVER, Phase.AWAITING_DEAL):
+            raise ValueError("a view between rounds or after the game has no round to complete")
+        me, opp = view.player, 1 - view.player
+        if len(opponent_hand) != view.hand_sizes[opp]:
+            raise ValueError(
+                f"the opponent holds {view.hand_sizes[opp]} cards, not {len(opponent_hand)}"
+            )
+        if (opponent_secret is not None) != (MoveKind.SECRET in view.used[opp]):
+            raise ValueError("the opponent has a Secret card exactly when they used Secret")
+        wanted_tradeoff = 2 if MoveKind.TRADE_OFF in view.used[opp] else 0
+        if len(opponent_tradeoff) != wanted_tradeoff:
+            raise ValueError(f"the opponent's Trade-off holds {wanted_tradeoff} cards")
+        if len(deck) != view.deck_size:
+            raise ValueError(f"the deck holds {view.deck_size} cards, not {len(deck)}")
+        hidden = (
+            pack(opponent_hand)
+            + pack(opponent_tradeoff)
+            + pack(deck)
+            + UNIT[removed]
+            + (UNIT[opponent_secret] if opponent_secret is not None else 0)
+        )
+        if counts(hidden) != view.unseen():
+            raise ValueError("the hidden world is not the multiset of cards the view has not seen")
+        game = cls(view.variant, first_player=view.round_starter, external_deals=True)
+        turn = TURNS_PER_ROUND - 1 - view.deck_size
+        # Cards already drawn are in hands; the deck's past is irrelevant, so it is
+        # rebuilt as `turn + 1` placeholders followed by the hidden future.
+        game._round = view.round
+        game._starter = view.round_starter
+        game._favor = tuple(NEUTRAL if f is None else f for f in view.favor)
+        game._summaries = view.rounds
+        game._needs_deal = False
+        game._turn = turn
+        game._deck = (removed,) * (turn + 1) + tuple(deck)
+        game._to_move = view.to_move if view.to_move is not None else view.round_starter
+        own = pack(view.hand)
+        theirs = pack(opponent_hand)
+        game._hands = (own, theirs) if me == 0 else (theirs, own)
+        own_secret = UNIT[view.secret] if view.secret is not None else 0
+        their_secret = UNIT[opponent_secret] if opponent_secret is not None else 0
+        game._secret = (own_secret, their_secret) if me == 0 else (their_secret, own_secret)
+        own_tradeoff, their_tradeoff = pack(view.tradeoff), pack(opponent_tradeoff)
+        game._tradeoff = (
+            (own_tradeoff, their_tradeoff) if me == 0 else (their_tradeoff, own_tradeoff)
+        )
+        game._placed = (from_counts(view.placed[0]), from_counts(view.placed[1]))
+        game._used = (_mask(view.used[0]), _mask(view.used[1]))
+        game._pending = view.pending
+        # Only the removed card of the reconstructed deal is meaningful.
+        hands = (tuple(items(game._hands[0])), tuple(items(game._hands[1])))
+        game._private = (_RoundPrivate(_WorldDeal(removed, hands, game._deck), (0, 0), (0, 0)),)
+        return game
 
     # -- rounds -------------------------------------------------------------------
 
@@ -624,6 +701,19 @@ class Game:
 def _single(packed: int) -> int | None:
     cards = items(packed)
     return cards[0] if cards else None
+
+
+def _mask(kinds: frozenset[MoveKind]) -> int:
+    return sum(1 << kind for kind in kinds)
+
+
+class _WorldDeal(Deal):
+    """A determinization's stand-in for a deal: not a partition, never shown to anyone."""
+
+    def __init__(self, removed: int, hands: tuple[tuple[int, ...], ...], deck: tuple[int, ...]):
+        object.__setattr__(self, "removed", removed)
+        object.__setattr__(self, "hands", hands)
+        object.__setattr__(self, "deck", deck)
 
 
 def _kinds(mask: int) -> frozenset[MoveKind]:
