@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "hanamikoji"
-LAYERS = ["core", "notation", "bots", "interfaces"]
+LAYERS = ["core", "notation", "bots", "protocol", "arena", "research", "interfaces"]
 
 
 def imported_modules(path: Path) -> set[str]:
