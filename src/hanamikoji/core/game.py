@@ -597,6 +597,14 @@ class Game:
         """A seat's hand as sorted item indices (full information: not for players)."""
         return items(self._hands[seat])
 
+    def scoring_sides(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Per seat, per item: the cards that will score at the end of this round so far,
+        face-up cards and Secret (full information: not for players)."""
+        return (
+            counts(self._placed[0] + self._secret[0]),
+            counts(self._placed[1] + self._secret[1]),
+        )
+
     def deck(self) -> tuple[int, ...]:
         """The cards still to be drawn this round, top first (full information)."""
         return self._deck[self._turn + 1 :] if not self._needs_deal else ()

@@ -1,0 +1,19 @@
+"""Notation and records: edition names (EN 2016/2018, ES, FR) and game records (text, JSON)."""
+
+from hanamikoji.notation.records import (
+    RECORD_SUFFIX,
+    GameRecord,
+    RecordError,
+    RecordRound,
+    read_record,
+    write_record,
+)
+
+__all__ = [
+    "RECORD_SUFFIX",
+    "GameRecord",
+    "RecordError",
+    "RecordRound",
+    "read_record",
+    "write_record",
+]

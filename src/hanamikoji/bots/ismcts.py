@@ -1,0 +1,182 @@
+"""Information-set Monte Carlo tree search (Cowling, Powley and Whitehouse, 2012).
+
+Each iteration samples one hidden world consistent with the view (the opponent's hand,
+Secret and Trade-off, the removed card and the deck order, uniformly from the cards
+this player has not seen), walks the single shared tree with UCB over the decisions
+legal in that world (counting availability), expands one node, plays the rest of the
+round out at random, and scores the round's end by its match value: favor markers
+carry over, so the round is worth what it means for the match.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from hanamikoji.bots.base import Bot, register
+from hanamikoji.bots.determinize import determinize
+from hanamikoji.bots.evaluation import MatchValue, round_end_value
+from hanamikoji.bots.match_table import table_match_value
+from hanamikoji.core.cards import CHARMS
+from hanamikoji.core.game import Game
+from hanamikoji.core.moves import Move
+from hanamikoji.core.view import View
+
+__all__ = ["ISMCTSBot", "SearchStats"]
+
+DEFAULT_BUDGET = 0.2
+
+
+class _Node:
+    __slots__ = ("available", "children", "move", "mover", "value", "visits")
+
+    def __init__(self, move: Move | None, mover: int) -> None:
+        self.move = move
+        self.mover = mover
+        self.children: dict[Move, _Node] = {}
+        self.visits = 0
+        self.available = 0
+        self.value = 0.0
+
+
+class SearchStats:
+    """What the last search did: iterations, seconds, and the root's visit counts."""
+
+    __slots__ = ("iterations", "root_visits", "seconds")
+
+    def __init__(self) -> None:
+        self.iterations = 0
+        self.seconds = 0.0
+        self.root_visits: dict[Move, int] = {}
+
+
+class ISMCTSBot(Bot):
+    """Single-observer ISMCTS with random playouts to the end of the round.
+
+    Args:
+        seed: for reproducibility (all sampling and playouts draw from it).
+        budget: seconds per decision (default 0.2).
+        iterations: stop after this many iterations if the budget has not run out
+            first; with a generous budget this makes the bot fully reproducible.
+        exploration: the UCB constant.
+        match_value: how the end of a round is scored for the match.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        budget: float | None = None,
+        iterations: int | None = None,
+        exploration: float = 0.7,
+        match_value: MatchValue = table_match_value,
+    ) -> None:
+        super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
+        self.iterations = iterations
+        self.exploration = exploration
+        self.match_value = match_value
+        self.stats = SearchStats()
+
+    def choose(self, view: View, legal: Sequence[Move]) -> Move:
+        if len(legal) == 1:
+            return legal[0]
+        start = time.perf_counter()
+        assert self.budget is not None
+        deadline = start + self.budget
+        limit = self.iterations if self.iterations is not None else 1 << 62
+        me = view.player
+        root = _Node(None, 1 - me)
+        rng = self.rng
+        done = 0
+        while done < limit:
+            self._iterate(root, determinize(view, rng), me, rng)
+            done += 1
+            if time.perf_counter() >= deadline:
+                break
+        stats = SearchStats()
+        stats.iterations = done
+        stats.seconds = time.perf_counter() - start
+        stats.root_visits = {m: c.visits for m, c in root.children.items()}
+        self.stats = stats
+        legal_set = set(legal)
+        best = max(
+            (child for move, child in root.children.items() if move in legal_set),
+            key=lambda child: (child.visits, child.value),
+            default=None,
+        )
+        if best is None or best.move is None:
+            return legal[rng.randrange(len(legal))]
+        return best.move
+
+    def _iterate(self, root: _Node, game: Game, me: int, rng: random.Random) -> None:
+        node = root
+        path = [root]
+        c = self.exploration
+        # Selection and expansion, within the round being played.
+        while not (game.needs_deal or game.is_over()):
+            legal = game.legal_moves()
+            mover = game.to_move
+            assert mover is not None
+            children = node.children
+            untried = [m for m in legal if m not in children]
+            if untried:
+                move = untried[rng.randrange(len(untried))]
+                child = _Node(move, mover)
+                children[move] = child
+                game.push(move)
+                path.append(child)
+                break
+            best: _Node | None = None
+            best_score = -1.0
+            for move in legal:
+                child = children[move]
+                child.available += 1
+                score = child.value / child.visits + c * math.sqrt(
+                    math.log(child.available) / child.visits
+                )
+                if score > best_score:
+                    best, best_score = child, score
+            assert best is not None and best.move is not None
+            game.push(best.move)
+            node = best
+            path.append(node)
+        # Playout to the end of the round: random actions, greedy answers to offers.
+        while not (game.needs_deal or game.is_over()):
+            legal = game.legal_moves()
+            if game.pending is not None and len(legal) > 1:
+                game.push(_greedy_response(game, legal))
+            else:
+                game.push(legal[rng.randrange(len(legal))])
+        win0 = round_end_value(game, 0, self.match_value)
+        for visited in path:
+            visited.visits += 1
+            visited.value += win0 if visited.mover == 0 else 1.0 - win0
+
+
+def _greedy_response(game: Game, legal: Sequence[Move]) -> Move:
+    """The answer to the pending offer that leaves the responder best off on the geishas
+    it touches, counting the cards committed so far (full information: a sampled world)."""
+    offer = game.pending
+    me = game.to_move
+    assert offer is not None and me is not None
+    sides = game.scoring_sides()
+    mine, theirs = sides[me], sides[1 - me]
+    kinds = set(offer.cards)
+    best = legal[0]
+    best_value = -1e9
+    for move in legal:
+        value = 0
+        for kind in kinds:
+            taken = move.cards.count(kind)
+            a = mine[kind] + taken
+            b = theirs[kind] + offer.cards.count(kind) - taken
+            value += CHARMS[kind] * ((a > b) - (a < b))
+        if value > best_value:
+            best, best_value = move, value
+    return best
+
+
+register("ismcts", ISMCTSBot)
