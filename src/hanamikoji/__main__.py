@@ -1,0 +1,7 @@
+"""``python -m hanamikoji``: the ``hanamikoji`` command."""
+
+import sys
+
+from hanamikoji.interfaces.cli import main
+
+sys.exit(main())

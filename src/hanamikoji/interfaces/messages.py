@@ -1,0 +1,384 @@
+"""The terminal interface's own sentences in English, Spanish and French.
+
+Game terms (actions, items, charm, markers) are not here: they come from
+:mod:`hanamikoji.notation.names`, and templates take them as fields. ``en-2018`` uses
+the English sentences with the 2018 edition's terms.
+
+>>> message("pass_terminal", "es", player="Jugador 2")
+'Pasa el terminal a Jugador 2 y pulsa Intro. '
+>>> command_for("AYUDA"), command_for("S:D")
+('help', None)
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from hanamikoji.notation.names import Lang
+
+__all__ = ["COMMANDS", "MESSAGES", "UI_LANGUAGES", "command_for", "is_yes", "message", "ui_lang"]
+
+UiLang = Literal["en", "es", "fr"]
+UI_LANGUAGES: tuple[UiLang, ...] = ("en", "es", "fr")
+
+MESSAGES: dict[str, tuple[str, str, str]] = {
+    # key: (English, Spanish, French)
+    # -- players and the board
+    "player": ("Player {number}", "Jugador {number}", "Joueur {number}"),
+    "named_player": (
+        "{name} (Player {number})",
+        "{name} (Jugador {number})",
+        "{name} (Joueur {number})",
+    ),
+    "bot_player": (
+        "Player {number} ({bot})",
+        "Jugador {number} ({bot})",
+        "Joueur {number} ({bot})",
+    ),
+    "you_label": ("{player} (you)", "{player} (tú)", "{player} (vous)"),
+    "board_title": (
+        "Round {round} · {variant}",
+        "Ronda {round} · {variant}",
+        "Manche {round} · {variant}",
+    ),
+    "col_geisha": ("Geisha", "Geisha", "Geisha"),
+    "col_charm": ("Charm", "Carisma", "Art"),
+    "col_item": ("Item", "Objeto", "Objet"),
+    "col_marker": ("Marker", "Marcador", "Jeton"),
+    "marker_neutral": ("neutral", "neutral", "neutre"),
+    "marker_them": ("opponent", "rival", "adversaire"),
+    "marker_you": ("you", "tú", "vous"),
+    "deck_and_hands": (
+        "Deck: {deck} cards · in hand: {me} {mine}, {them} {theirs}",
+        "Mazo: {deck} cartas · en mano: {me} {mine}, {them} {theirs}",
+        "Pioche : {deck} cartes · en main : {me} {mine}, {them} {theirs}",
+    ),
+    "used_actions": (
+        "Actions used by {player}: {actions}",
+        "Acciones usadas por {player}: {actions}",
+        "Actions jouées par {player} : {actions}",
+    ),
+    "labelled": ("{label}: {value}", "{label}: {value}", "{label} : {value}"),
+    "none": ("none", "ninguna", "aucune"),
+    "your_action": ("Your {action}:", "Tu {action}:", "Votre {action} :"),
+    "your_hand": (
+        "Your hand: {letters} ({count} cards)",
+        "Tu mano: {letters} ({count} cartas)",
+        "Votre main : {letters} ({count} cartes)",
+    ),
+    "drawn": ("just drawn", "recién robada", "piochée"),
+    "this_round": ("This round:", "Esta ronda:", "Cette manche :"),
+    "your_turn": (
+        "Your turn. Actions left: {actions}.",
+        "Tu turno. Acciones disponibles: {actions}.",
+        "À vous. Actions restantes : {actions}.",
+    ),
+    "answer_gift": (
+        "{player} offers {offer}. Take one card:",
+        "{player} ofrece {offer}. Toma una carta:",
+        "{player} vous fait une {offer}. Prenez une carte :",
+    ),
+    "answer_competition": (
+        "{player} offers {offer}. Take one pair:",
+        "{player} ofrece {offer}. Toma una pareja:",
+        "{player} vous propose un {offer}. Prenez une paire :",
+    ),
+    "announce_action": ("{player} plays {move}", "{player} juega {move}", "{player} joue {move}"),
+    "announce_response": ("{player}: {move}", "{player}: {move}", "{player} : {move}"),
+    "last_round": (
+        "Round {round} scored. Secrets: {secrets}. {tally}",
+        "Ronda {round} puntuada. Secretos: {secrets}. {tally}",
+        "Manche {round} décomptée. Secrets : {secrets}. {tally}",
+    ),
+    "tally": (
+        "{player}: {charm} {charm_term}, {geishas} geishas",
+        "{player}: {charm} {charm_term}, {geishas} geishas",
+        "{player} : {charm} {charm_term}, {geishas} geishas",
+    ),
+    "round_scored": (
+        "End of round {round}: scoring",
+        "Fin de la ronda {round}: puntuación",
+        "Fin de la manche {round} : décompte",
+    ),
+    "secrets_revealed": (
+        "Secrets revealed: {secrets}",
+        "Secretos revelados: {secrets}",
+        "Secrets révélés : {secrets}",
+    ),
+    "rounds_played": (
+        "rounds played: {rounds}",
+        "rondas jugadas: {rounds}",
+        "manches jouées : {rounds}",
+    ),
+    # -- outcomes ({charm_term} is the edition's word for charm)
+    "outcome_charm": (
+        "{winner} wins with 11 or more {charm_term}.",
+        "{winner} gana con 11 o más {charm_term}.",
+        "{winner} gagne avec 11 {charm_term} ou plus.",
+    ),
+    "outcome_geishas": (
+        "{winner} wins with 4 or more geishas.",
+        "{winner} gana con 4 o más geishas.",
+        "{winner} gagne avec 4 geishas ou plus.",
+    ),
+    "outcome_most_geishas": (
+        "{winner} wins with more geishas after the last round.",
+        "{winner} gana con más geishas tras la última ronda.",
+        "{winner} gagne avec plus de geishas après la dernière manche.",
+    ),
+    "outcome_most_charm": (
+        "{winner} wins with more {charm_term} after the last round.",
+        "{winner} gana con más {charm_term} tras la última ronda.",
+        "{winner} gagne avec plus de {charm_term} après la dernière manche.",
+    ),
+    "outcome_shared_win": (
+        "Both players share the win: geishas and {charm_term} are tied after the last round.",
+        "Los dos jugadores comparten la victoria: empate en geishas y {charm_term}"
+        " tras la última ronda.",
+        "Les deux joueurs partagent la victoire : égalité de geishas et de {charm_term}"
+        " après la dernière manche.",
+    ),
+    "outcome_no_winner": (
+        "Nobody wins: tied on {charm_term} after the last round.",
+        "Nadie gana: empate a {charm_term} tras la última ronda.",
+        "Personne ne gagne : égalité de {charm_term} après la dernière manche.",
+    ),
+    "outcome_round_cap": (
+        "Draw: the round limit was reached.",
+        "Empate: se alcanzó el límite de rondas.",
+        "Match nul : la limite de manches est atteinte.",
+    ),
+    "game_over": ("Game over", "Fin de la partida", "Fin de la partie"),
+    "reveal_title": (
+        "Everything that was hidden",
+        "Todo lo que estaba oculto",
+        "Tout ce qui était caché",
+    ),
+    "reveal_round": (
+        "Round {round} · removed card: {removed}",
+        "Ronda {round} · carta retirada: {removed}",
+        "Manche {round} · carte écartée : {removed}",
+    ),
+    "reveal_dealt": ("dealt", "repartidas", "distribuées"),
+    "reveal_drawn": ("drawn", "robadas", "piochées"),
+    # -- the prompt
+    "intro": (
+        "Hanamikoji · variant {variant}: {description} · seed {seed}",
+        "Hanamikoji · variante {variant}: {description} · semilla {seed}",
+        "Hanamikoji · variante {variant} : {description} · graine {seed}",
+    ),
+    "starts": ("{player} starts.", "Empieza {player}.", "{player} commence."),
+    "intro_help": (
+        "Type a decision such as S:D, 'moves' for the legal ones, 'help', or 'quit'.",
+        "Escribe una decisión como S:D, 'jugadas' para ver las legales, 'ayuda' o 'salir'.",
+        "Tapez une décision comme S:D, 'coups' pour les coups légaux, 'aide' ou 'quitter'.",
+    ),
+    "prompt": ("{player}> ", "{player}> ", "{player}> "),
+    "pass_terminal": (
+        "Pass the terminal to {player}, then press Enter. ",
+        "Pasa el terminal a {player} y pulsa Intro. ",
+        "Passez le terminal à {player}, puis appuyez sur Entrée. ",
+    ),
+    "empty_input": (
+        "Type a decision, a number from 'moves', or 'help'.",
+        "Escribe una decisión, un número de 'jugadas' o 'ayuda'.",
+        "Tapez une décision, un numéro de 'coups' ou 'aide'.",
+    ),
+    "no_such_number": (
+        "There is no decision number {number}: choose 1 to {count} ('moves' lists them).",
+        "No hay decisión número {number}: elige de 1 a {count} ('jugadas' las muestra).",
+        "Il n'y a pas de décision numéro {number} : choisissez de 1 à {count}"
+        " ('coups' les affiche).",
+    ),
+    "not_a_move": (
+        "Not a decision: {error}. Type 'help' for the notation.",
+        "No es una decisión: {error}. Escribe 'ayuda' para ver la notación.",
+        "Ce n'est pas une décision : {error}. Tapez 'aide' pour la notation.",
+    ),
+    "illegal_move": (
+        "Not allowed now: {error}.",
+        "No está permitido ahora: {error}.",
+        "Interdit maintenant : {error}.",
+    ),
+    "help_title": ("Notation", "Notación", "Notation"),
+    "help_letters": (
+        "Cards are the letters of the geisha row: A Ayane, B Iroha, C Tomoyo, D Yoko,"
+        " E Chiharu, F Anju, G Ruri. Upper or lower case, spaces allowed.",
+        "Las cartas son las letras de la fila de geishas: A Ayane, B Iroha, C Tomoyo, D Yoko,"
+        " E Chiharu, F Anju, G Ruri. Mayúsculas o minúsculas, con espacios si quieres.",
+        "Les cartes sont les lettres de la rangée de geishas : A Ayane, B Iroha, C Tomoyo,"
+        " D Yoko, E Chiharu, F Anju, G Ruri. Majuscules ou minuscules, espaces permis.",
+    ),
+    "help_decision": ("decision", "decisión", "décision"),
+    "help_write": ("write", "se escribe", "s'écrit"),
+    "help_example_now": ("legal now, e.g.", "legal ahora, p. ej.", "légal maintenant, ex."),
+    "help_answer": (
+        "Answering an offer, the cards alone are enough (D, FG), or its number (1, 2).",
+        "Al responder a una oferta bastan las cartas (D, FG) o su número (1, 2).",
+        "Pour répondre à une offre, les cartes suffisent (D, FG), ou son numéro (1, 2).",
+    ),
+    "help_commands": (
+        "Commands: moves (numbered legal decisions; a number picks one), log, board, help, quit.",
+        "Órdenes: jugadas (decisiones legales numeradas; un número elige una), registro,"
+        " tablero, ayuda, salir.",
+        "Commandes : coups (décisions légales numérotées ; un numéro en choisit une),"
+        " journal, plateau, aide, quitter.",
+    ),
+    "moves_title": (
+        "Legal decisions (type the number or the notation):",
+        "Decisiones legales (escribe el número o la notación):",
+        "Décisions légales (tapez le numéro ou la notation) :",
+    ),
+    "log_title": ("Public log", "Registro público", "Journal public"),
+    "log_empty": (
+        "No decision yet.",
+        "Todavía no hay decisiones.",
+        "Aucune décision pour l'instant.",
+    ),
+    "round_heading": ("Round {round}", "Ronda {round}", "Manche {round}"),
+    # -- stopping and saving
+    "stopped_quit": ("Game stopped.", "Partida interrumpida.", "Partie arrêtée."),
+    "stopped_eof": (
+        "End of input: the game stops here.",
+        "Fin de la entrada: la partida se detiene aquí.",
+        "Fin de l'entrée : la partie s'arrête ici.",
+    ),
+    "stopped_interrupt": ("Interrupted.", "Interrumpido.", "Interrompu."),
+    "save_question": (
+        "Save the game record? [y/N] ",
+        "¿Guardar el registro de la partida? [s/N] ",
+        "Enregistrer la partie ? [o/N] ",
+    ),
+    "save_file": (
+        "File name [{default}]: ",
+        "Nombre del archivo [{default}]: ",
+        "Nom du fichier [{default}] : ",
+    ),
+    "saved": (
+        "The game record is saved in {path}.",
+        "El registro de la partida está guardado en {path}.",
+        "La partie est enregistrée dans {path}.",
+    ),
+    "not_saved": (
+        "The game record was not saved (use --save FILE to keep it).",
+        "El registro de la partida no se ha guardado (usa --save ARCHIVO para conservarlo).",
+        "La partie n'a pas été enregistrée (utilisez --save FICHIER pour la garder).",
+    ),
+    "save_failed": (
+        "Could not save the record in {path}: {error}",
+        "No se pudo guardar el registro en {path}: {error}",
+        "Impossible d'enregistrer la partie dans {path} : {error}",
+    ),
+    # -- replays
+    "round_start": (
+        "Round {round} · {player} starts",
+        "Ronda {round} · empieza {player}",
+        "Manche {round} · {player} commence",
+    ),
+    "removed_card": (
+        "Removed card: {card}",
+        "Carta retirada: {card}",
+        "Carte écartée : {card}",
+    ),
+    "dealt_hand": (
+        "{player} is dealt: {cards}",
+        "{player} recibe: {cards}",
+        "{player} reçoit : {cards}",
+    ),
+    "deck_order": (
+        "Deck, top first: {cards}",
+        "Mazo, de arriba abajo: {cards}",
+        "Pioche, du haut : {cards}",
+    ),
+    "step_prompt": (
+        "[Enter: next, q: stop] ",
+        "[Intro: siguiente, q: parar] ",
+        "[Entrée : suivant, q : arrêter] ",
+    ),
+    "unfinished": (
+        "The record stops after {moves} decisions: the game was not finished.",
+        "El registro termina tras {moves} decisiones: la partida no se acabó.",
+        "La partie enregistrée s'arrête après {moves} décisions : elle n'était pas finie.",
+    ),
+    "replay_players": ("{first} vs {second}", "{first} contra {second}", "{first} contre {second}"),
+    "replay_variant": (
+        "Variant {variant} · seed {seed}",
+        "Variante {variant} · semilla {seed}",
+        "Variante {variant} · graine {seed}",
+    ),
+    # -- listings and errors of the command line
+    "variants_title": ("Variants", "Variantes", "Variantes"),
+    "bots_title": ("Bots", "Bots", "Bots"),
+    "bots_default": (
+        "* {bot}: the opponent of 'hanamikoji play' without --bot.",
+        "* {bot}: el rival de 'hanamikoji play' sin --bot.",
+        "* {bot} : l'adversaire de 'hanamikoji play' sans --bot.",
+    ),
+    "variants_cap": (
+        "NAME/cap=N: at most N rounds, for tools that need bounded games.",
+        "NOMBRE/cap=N: como mucho N rondas, para herramientas que necesitan partidas acotadas.",
+        "NOM/cap=N : au plus N manches, pour les outils qui ont besoin de parties bornées.",
+    ),
+    "col_name": ("name", "nombre", "nom"),
+    "col_rounds": ("rounds", "rondas", "manches"),
+    "col_description": ("description", "descripción", "description"),
+    "unlimited": ("until someone wins", "hasta que alguien gane", "jusqu'à une victoire"),
+    "variant_classic": (
+        "Rounds until someone has 11 charm or 4 geishas.",
+        "Rondas hasta que alguien tenga 11 de carisma o 4 geishas.",
+        "Des manches jusqu'à ce que quelqu'un ait 11 points Art ou 4 geishas.",
+    ),
+    "variant_three_rounds": (
+        "At most 3 rounds; then most geishas, then most charm, then a shared win"
+        " (2018 English optional rule).",
+        "Como mucho 3 rondas; después, más geishas, luego más carisma, si no victoria"
+        " compartida (regla opcional inglesa de 2018).",
+        "Au plus 3 manches ; ensuite le plus de geishas, puis le plus d'Art, sinon victoire"
+        " partagée (règle optionnelle anglaise de 2018).",
+    ),
+    "variant_french": (
+        "At most 3 rounds; then most charm; a tie has no winner (French edition).",
+        "Como mucho 3 rondas; después, más carisma; un empate no tiene ganador (edición francesa).",
+        "Au plus 3 manches ; ensuite le plus de points Art ; égalité : pas de vainqueur"
+        " (édition française).",
+    ),
+    "error": ("error: {error}", "error: {error}", "erreur : {error}"),
+}
+"""Each interface sentence in English, Spanish and French; fields in braces."""
+
+COMMANDS: dict[str, tuple[str, ...]] = {
+    "help": ("help", "h", "?", "ayuda", "aide"),
+    "moves": ("moves", "m", "jugadas", "coups"),
+    "log": ("log", "l", "registro", "journal"),
+    "board": ("board", "tablero", "plateau"),
+    "quit": ("quit", "q", "exit", "salir", "quitter"),
+}
+"""Prompt commands and their words in every language (any word works in any language;
+none is a card letter, which answers an offer)."""
+
+_YES = frozenset({"y", "yes", "s", "si", "sí", "o", "oui"})
+_COMMAND_WORDS = {word: command for command, words in COMMANDS.items() for word in words}
+
+
+def ui_lang(lang: Lang) -> UiLang:
+    """The sentence language of an edition language (``en-2018`` speaks English)."""
+    return "en" if lang == "en-2018" else lang
+
+
+def message(key: str, lang: Lang, **fields: object) -> str:
+    """The sentence ``key`` in ``lang`` with its fields filled in. Raises ``KeyError`` for
+    an unknown key."""
+    english, spanish, french = MESSAGES[key]
+    template = {"en": english, "es": spanish, "fr": french}[ui_lang(lang)]
+    return template.format(**fields)
+
+
+def command_for(text: str) -> str | None:
+    """The prompt command ``text`` names (``help``, ``moves``, ``log``, ``board``,
+    ``quit``), or ``None``."""
+    return _COMMAND_WORDS.get(text.strip().lower())
+
+
+def is_yes(text: str) -> bool:
+    """Whether an answer means yes in any of the languages."""
+    return text.strip().lower() in _YES

@@ -1,0 +1,944 @@
+"""Terminal play: what one player sees, the prompt loop, and replays.
+
+During a game everything shown to a person comes from ``game.view(seat)`` for the seat
+of that person; the hidden state (the other hand, the removed card, the other Secret and
+Trade-off) is shown only once the game is over. Input and output are streams, so tests
+drive the loop with scripted text; colour comes from ``rich`` and disappears by itself
+when the output is not a terminal or ``NO_COLOR`` is set.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import os
+import sys
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol, TextIO
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from hanamikoji.bots import Bot
+from hanamikoji.core import (
+    ACTIONS,
+    GEISHAS,
+    Deal,
+    Game,
+    IllegalMoveError,
+    InvalidMoveError,
+    LogEntry,
+    Move,
+    MoveKind,
+    Outcome,
+    Phase,
+    Reveal,
+    RoundSummary,
+    Termination,
+    View,
+)
+from hanamikoji.interfaces.messages import command_for, is_yes, message
+from hanamikoji.notation.names import Lang, action_name, describe_move, item_name, term
+
+__all__ = [
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "LineSource",
+    "PlaySession",
+    "Player",
+    "Terminal",
+    "cards_inline",
+    "hand_letters",
+    "outcome_text",
+    "render_board",
+    "render_reveal",
+    "render_round_summary",
+    "replay_game",
+]
+
+EXIT_OK = 0
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+"""The shell's convention for a program stopped by Ctrl-C (128 + SIGINT)."""
+
+GEISHA_STYLES = ("magenta", "red", "yellow", "blue", "dark_orange", "green", "hot_pink")
+"""Each geisha's colour (purple, red, yellow, blue, orange, green, pink) as a rich style."""
+
+_CLEAR_SCREEN_AND_SCROLLBACK = "\033[H\033[2J\033[3J"
+
+
+class LineSource(Protocol):
+    """Where typed lines come from: a text stream such as ``sys.stdin``, or a script."""
+
+    def readline(self) -> str:
+        """The next line with its line end; ``""`` at the end of input."""
+        ...
+
+    def isatty(self) -> bool: ...
+
+
+class Terminal:
+    """One person-facing terminal: a rich console on ``stdout`` and lines from ``stdin``.
+
+    ``lang`` chooses both the interface sentences and the edition's game terms.
+    """
+
+    def __init__(
+        self,
+        stdin: LineSource,
+        stdout: TextIO,
+        lang: Lang = "en",
+        *,
+        color: bool | None = None,
+        width: int | None = None,
+    ) -> None:
+        self.stdin = stdin
+        self.lang: Lang = lang
+        self.console = Console(
+            file=stdout,
+            highlight=False,
+            markup=False,
+            emoji=False,
+            no_color=None if color is None else not color,
+            width=width,
+        )
+        # A transcript (a file, a pipe) keeps each sentence on one line, for grep and diff.
+        self.console.soft_wrap = not self.console.is_terminal
+        # Piped input is not echoed by any terminal; echoing it keeps transcripts readable.
+        self._echo = not _isatty(stdin)
+
+    def t(self, key: str, **fields: object) -> str:
+        """An interface sentence in this terminal's language."""
+        return message(key, self.lang, **fields)
+
+    def show(self, *items: RenderableType, style: str | None = None) -> None:
+        self.console.print(*items, style=style)
+
+    def ask(self, prompt: str) -> str:
+        """One line of input without its line end. Raises ``EOFError`` at the end of input
+        and lets ``KeyboardInterrupt`` through."""
+        self.console.print(Text(prompt, style="bold"), end="")
+        self.console.file.flush()
+        if self.stdin is sys.stdin and _isatty(sys.stdin):
+            # input() brings line editing on a real terminal.
+            try:
+                return input()
+            except (EOFError, KeyboardInterrupt):
+                self.console.print()
+                raise
+        line = self.stdin.readline()
+        if not line:
+            self.console.print()
+            raise EOFError
+        line = line.rstrip("\r\n")
+        if self._echo:
+            self.console.print(line)
+        return line
+
+    def clear(self) -> None:
+        """Clear the screen and the scrollback, so a passed terminal hides the last hand."""
+        if self.console.is_terminal:
+            self.console.file.write(_CLEAR_SCREEN_AND_SCROLLBACK)
+            self.console.file.flush()
+
+
+def _isatty(stream: LineSource) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+# -- rendering ------------------------------------------------------------------------
+
+
+def card_text(card: int, lang: Lang, suffix: str = "") -> Text:
+    """A card with its letter, geisha and item, in the geisha's colour: ``D Yoko parasol``."""
+    geisha = GEISHAS[card]
+    return Text(
+        f"{geisha.letter} {geisha.name} {item_name(card, lang)}{suffix}",
+        style=GEISHA_STYLES[card],
+    )
+
+
+def _grouped(cards: Iterable[int]) -> list[tuple[int, int]]:
+    tally = Counter(cards)
+    return sorted(tally.items())
+
+
+def cards_inline(cards: Iterable[int], lang: Lang) -> str:
+    """Cards grouped by kind on one line: ``A Ayane flute, D Yoko parasol x2``."""
+    parts = []
+    for card, count in _grouped(cards):
+        geisha = GEISHAS[card]
+        times = f" x{count}" if count > 1 else ""
+        parts.append(f"{geisha.letter} {geisha.name} {item_name(card, lang)}{times}")
+    return ", ".join(parts)
+
+
+def hand_letters(cards: Iterable[int]) -> str:
+    """Cards as notation letters, sorted: ``ADDG``."""
+    return "".join(GEISHAS[c].letter for c in sorted(cards))
+
+
+def _seat_label(labels: tuple[str, str], seat: int, viewer: int | None, lang: Lang) -> str:
+    label = labels[seat]
+    return message("you_label", lang, player=label) if seat == viewer else label
+
+
+def describe_decision(
+    entry: LogEntry, labels: tuple[str, str], viewer: int | None, lang: Lang
+) -> str:
+    """One logged decision in words, for the log and the announcements."""
+    player = _seat_label(labels, entry.seat, viewer, lang)
+    described = describe_move(entry.move, lang)
+    key = "announce_response" if entry.move.is_response else "announce_action"
+    return message(key, lang, player=player, move=described)
+
+
+def _marker(favor: int | None, left: int, left_name: str, right_name: str, lang: Lang) -> Text:
+    if favor is None:
+        return Text(message("marker_neutral", lang), style="dim")
+    if favor == left:
+        return Text(f"◀ {left_name}", style="bold")
+    return Text(f"{right_name} ▶", style="bold")
+
+
+def _count_cell(count: int, card: int) -> Text:
+    if count == 0:
+        return Text("-", style="dim")
+    return Text(GEISHAS[card].letter * count, style=GEISHA_STYLES[card])
+
+
+def _geisha_table(
+    left: tuple[str, tuple[int, ...]],
+    right: tuple[str, tuple[int, ...]],
+    favor: tuple[int | None, ...],
+    left_seat: int,
+    marker_names: tuple[str, str],
+    lang: Lang,
+) -> Table:
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    table.add_column(message("col_geisha", lang))
+    table.add_column(message("col_charm", lang), justify="right")
+    table.add_column(message("col_item", lang))
+    table.add_column(left[0], justify="right")
+    table.add_column(message("col_marker", lang), justify="center")
+    table.add_column(right[0])
+    for geisha in GEISHAS:
+        k = geisha.index
+        table.add_row(
+            Text(f"{geisha.letter} {geisha.name}", style=GEISHA_STYLES[k]),
+            str(geisha.charm),
+            item_name(k, lang),
+            _count_cell(left[1][k], k),
+            _marker(favor[k], left_seat, marker_names[0], marker_names[1], lang),
+            _count_cell(right[1][k], k),
+        )
+    return table
+
+
+def _used_actions(view: View, seat: int, label: str, lang: Lang) -> str:
+    used = [action_name(kind, lang) for kind in ACTIONS if kind in view.used[seat]]
+    listed = ", ".join(used) if used else message("none", lang)
+    return message("used_actions", lang, player=label, actions=listed)
+
+
+def _summary_line(
+    summary: RoundSummary, labels: tuple[str, str], viewer: int | None, lang: Lang
+) -> str:
+    secrets = []
+    for seat in (0, 1):
+        card = summary.secrets[seat]
+        shown = cards_inline((card,), lang) if card >= 0 else message("none", lang)
+        player = _seat_label(labels, seat, viewer, lang)
+        secrets.append(message("labelled", lang, label=player, value=shown))
+    return message(
+        "last_round",
+        lang,
+        round=summary.round,
+        secrets="; ".join(secrets),
+        tally=_tally(summary.charm, summary.geishas, labels, viewer, lang),
+    )
+
+
+def _tally(
+    charm: tuple[int, int],
+    geishas: tuple[int, int],
+    labels: tuple[str, str],
+    viewer: int | None,
+    lang: Lang,
+) -> str:
+    return " · ".join(
+        message(
+            "tally",
+            lang,
+            player=_seat_label(labels, seat, viewer, lang),
+            charm_term=term("charm", lang),
+            charm=charm[seat],
+            geishas=geishas[seat],
+        )
+        for seat in (0, 1)
+    )
+
+
+def response_options(view: View, lang: Lang) -> list[Text]:
+    """The numbered answers to the pending Gift or Competition."""
+    lines = []
+    for number, move in enumerate(view.legal_moves(), start=1):
+        lines.append(Text(f"  {number}) {move}   {describe_move(move, lang)}"))
+    return lines
+
+
+def render_board(view: View, labels: tuple[str, str], lang: Lang) -> RenderableType:
+    """The table as the player of ``view`` sees it: the geisha row with markers, both
+    sides' cards, the deck and hands, used actions, this player's Secret, Trade-off and
+    hand, the last round's summary, this round's public log and any offer to answer."""
+    me, opp = view.player, view.opponent
+    me_label = _seat_label(labels, me, me, lang)
+    opp_label = labels[opp]
+    parts: list[RenderableType] = []
+    parts.append(
+        Text(
+            message("board_title", lang, round=view.round, variant=view.variant.name),
+            style="bold underline",
+        )
+    )
+    if view.rounds:
+        parts.append(Text(_summary_line(view.rounds[-1], labels, me, lang), style="dim"))
+    this_round = [entry for entry in view.log if entry.round == view.round]
+    if this_round:
+        parts.append(Text(message("this_round", lang), style="bold"))
+        for entry in this_round:
+            parts.append(Text(f"  {describe_decision(entry, labels, me, lang)}"))
+    parts.append(
+        _geisha_table(
+            (opp_label, view.placed[opp]),
+            (me_label, view.placed[me]),
+            view.favor,
+            opp,
+            (message("marker_them", lang), message("marker_you", lang)),
+            lang,
+        )
+    )
+    parts.append(
+        Text(
+            message(
+                "deck_and_hands",
+                lang,
+                deck=view.deck_size,
+                me=me_label,
+                mine=view.hand_sizes[me],
+                them=opp_label,
+                theirs=view.hand_sizes[opp],
+            )
+        )
+    )
+    parts.append(Text(_used_actions(view, me, me_label, lang)))
+    parts.append(Text(_used_actions(view, opp, opp_label, lang)))
+    if view.secret is not None:
+        action = action_name(MoveKind.SECRET, lang)
+        line = Text(message("your_action", lang, action=action) + " ")
+        line.append_text(card_text(view.secret, lang))
+        parts.append(line)
+    if view.tradeoff:
+        action = action_name(MoveKind.TRADE_OFF, lang)
+        parts.append(
+            Text(
+                message("your_action", lang, action=action)
+                + " "
+                + cards_inline(view.tradeoff, lang)
+            )
+        )
+    parts.append(
+        Text(
+            message(
+                "your_hand", lang, letters=hand_letters(view.hand) or "-", count=len(view.hand)
+            ),
+            style="bold",
+        )
+    )
+    drawn_marked = False
+    for card, count in _grouped(view.hand):
+        suffix = f" x{count}"
+        if card == view.drawn and not drawn_marked:
+            suffix += f"  ({message('drawn', lang)})"
+            drawn_marked = True
+        line = Text("  ")
+        line.append_text(card_text(card, lang, suffix))
+        parts.append(line)
+    if view.my_turn and view.pending is not None:
+        key = "answer_gift" if view.phase == Phase.GIFT_RESPONSE else "answer_competition"
+        parts.append(
+            Text(
+                message(key, lang, player=opp_label, offer=describe_move(view.pending, lang)),
+                style="bold",
+            )
+        )
+        parts.extend(response_options(view, lang))
+    elif view.my_turn:
+        left = [action_name(kind, lang) for kind in ACTIONS if kind not in view.used[me]]
+        parts.append(Text(message("your_turn", lang, actions=", ".join(left)), style="bold"))
+    return Group(*parts)
+
+
+def render_round_summary(
+    summary: RoundSummary,
+    labels: tuple[str, str],
+    lang: Lang,
+    viewer: int | None = None,
+) -> RenderableType:
+    """A scored round: both sides' cards (Secrets included), the markers, the totals.
+
+    From a player's point of view the opponent is on the left, as on the board.
+    """
+    left = 1 - viewer if viewer is not None else 0
+    right = 1 - left
+    left_label = _seat_label(labels, left, viewer, lang)
+    right_label = _seat_label(labels, right, viewer, lang)
+    table = _geisha_table(
+        (left_label, summary.sides[left]),
+        (right_label, summary.sides[right]),
+        summary.favor,
+        left,
+        (
+            labels[left] if viewer is None else message("marker_them", lang),
+            labels[right] if viewer is None else message("marker_you", lang),
+        ),
+        lang,
+    )
+    secrets = []
+    for seat in (0, 1):
+        card = summary.secrets[seat]
+        shown = cards_inline((card,), lang) if card >= 0 else message("none", lang)
+        player = _seat_label(labels, seat, viewer, lang)
+        secrets.append(message("labelled", lang, label=player, value=shown))
+    return Group(
+        Text(message("round_scored", lang, round=summary.round), style="bold underline"),
+        Text(message("secrets_revealed", lang, secrets=" · ".join(secrets))),
+        table,
+        Text(_tally(summary.charm, summary.geishas, labels, viewer, lang)),
+    )
+
+
+_OUTCOME_KEYS = {
+    Termination.CHARM: "outcome_charm",
+    Termination.GEISHAS: "outcome_geishas",
+    Termination.MOST_GEISHAS: "outcome_most_geishas",
+    Termination.MOST_CHARM: "outcome_most_charm",
+    Termination.SHARED_WIN: "outcome_shared_win",
+    Termination.NO_WINNER: "outcome_no_winner",
+    Termination.ROUND_CAP: "outcome_round_cap",
+}
+
+
+def outcome_text(outcome: Outcome, labels: tuple[str, str], lang: Lang) -> str:
+    """Who won and why, with both players' totals, in the language's edition terms."""
+    winner = labels[outcome.winner] if outcome.winner is not None else ""
+    reason = message(
+        _OUTCOME_KEYS[outcome.termination], lang, winner=winner, charm_term=term("charm", lang)
+    )
+    tally = _tally(outcome.charm, outcome.geishas, labels, None, lang)
+    rounds = message("rounds_played", lang, rounds=outcome.rounds)
+    return f"{reason} {tally} · {rounds} · {outcome.result()}"
+
+
+def _draws(deck: Sequence[int], starter: int, seat: int) -> tuple[int, ...]:
+    # The starter draws the deck's 1st, 3rd, ... cards; the other player the 2nd, 4th, ...
+    first = 0 if seat == starter else 1
+    return tuple(deck[first::2])
+
+
+def render_reveal(
+    reveal: Reveal, summaries: Sequence[RoundSummary], labels: tuple[str, str], lang: Lang
+) -> RenderableType:
+    """Everything that was hidden, round by round: the removed card, the dealt hands, the
+    draws, both Secrets and both Trade-offs."""
+    starters = {s.round: s.starter for s in summaries}
+    for entry in reveal.moves:
+        starters.setdefault(entry.round, entry.seat)
+    parts: list[RenderableType] = [Text(message("reveal_title", lang), style="bold underline")]
+    secret_name = action_name(MoveKind.SECRET, lang)
+    tradeoff_name = action_name(MoveKind.TRADE_OFF, lang)
+    for rnd in reveal.rounds:
+        starter = starters.get(rnd.round, 0)
+        removed = cards_inline((rnd.deal.removed,), lang)
+        parts.append(Text(message("reveal_round", lang, round=rnd.round, removed=removed)))
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+        table.add_column("")
+        table.add_column(labels[0])
+        table.add_column(labels[1])
+        table.add_row(
+            message("reveal_dealt", lang),
+            cards_inline(rnd.deal.hands[0], lang),
+            cards_inline(rnd.deal.hands[1], lang),
+        )
+        table.add_row(
+            message("reveal_drawn", lang),
+            cards_inline(_draws(rnd.deal.deck, starter, 0), lang),
+            cards_inline(_draws(rnd.deal.deck, starter, 1), lang),
+        )
+        table.add_row(
+            secret_name,
+            *(
+                cards_inline((card,), lang) if card is not None else message("none", lang)
+                for card in rnd.secrets
+            ),
+        )
+        table.add_row(
+            tradeoff_name,
+            *(
+                cards_inline(cards, lang) if cards else message("none", lang)
+                for cards in rnd.tradeoffs
+            ),
+        )
+        parts.append(table)
+    return Group(*parts)
+
+
+def render_help(view: View, lang: Lang) -> RenderableType:
+    """The notation, the commands, and examples taken from this player's legal decisions."""
+    legal = view.legal_moves()
+    examples: dict[MoveKind, Move] = {}
+    for move in legal:
+        examples.setdefault(move.kind, move)
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+    table.add_column(message("help_decision", lang))
+    table.add_column(message("help_write", lang))
+    table.add_column(message("help_example_now", lang))
+    rows: list[tuple[str, str, MoveKind]] = [
+        (action_name(MoveKind.SECRET, lang), "S:D", MoveKind.SECRET),
+        (action_name(MoveKind.TRADE_OFF, lang), "T:AG", MoveKind.TRADE_OFF),
+        (action_name(MoveKind.GIFT, lang), "G:DDG", MoveKind.GIFT),
+        (action_name(MoveKind.COMPETITION, lang), "C:AB/FG", MoveKind.COMPETITION),
+        (term("take_gift", lang), "G>D", MoveKind.GIFT_RESPONSE),
+        (term("take_competition", lang), "C>FG", MoveKind.COMPETITION_RESPONSE),
+    ]
+    for name, pattern, kind in rows:
+        example = examples.get(kind)
+        table.add_row(name, pattern, str(example) if example is not None else "")
+    return Group(
+        Text(message("help_title", lang), style="bold underline"),
+        Text(message("help_letters", lang)),
+        table,
+        Text(message("help_answer", lang)),
+        Text(message("help_commands", lang)),
+    )
+
+
+def render_moves(view: View, lang: Lang) -> RenderableType:
+    """This player's legal decisions, numbered; a number at the prompt picks one."""
+    lines: list[RenderableType] = [Text(message("moves_title", lang), style="bold")]
+    for number, move in enumerate(view.legal_moves(), start=1):
+        lines.append(Text(f"  {number:>3}. {move!s:<9} {describe_move(move, lang)}"))
+    return Group(*lines)
+
+
+def render_log(view: View, labels: tuple[str, str], lang: Lang) -> RenderableType:
+    """Every decision this player may know of, round by round, with the scored rounds."""
+    viewer = view.player if view.reveal is None else None
+    lines: list[RenderableType] = [Text(message("log_title", lang), style="bold underline")]
+    summaries = {s.round: s for s in view.rounds}
+    current = 0
+    for entry in view.log:
+        if entry.round != current:
+            if current in summaries:
+                lines.append(
+                    Text(_summary_line(summaries[current], labels, viewer, lang), style="dim")
+                )
+            current = entry.round
+            lines.append(Text(message("round_heading", lang, round=current), style="bold"))
+        described = describe_decision(entry, labels, viewer, lang)
+        lines.append(Text(f"  {entry.turn}. {entry.move!s:<9} {described}"))
+    if current in summaries:
+        lines.append(Text(_summary_line(summaries[current], labels, viewer, lang), style="dim"))
+    if not view.log:
+        lines.append(Text(message("log_empty", lang)))
+    return Group(*lines)
+
+
+# -- playing --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One seat: its name in the game record, its label on screen, and its bot if any."""
+
+    name: str
+    label: str
+    bot: Bot | None = None
+
+
+class _Stop(Exception):
+    """The person asked to stop (``quit``)."""
+
+
+_EOF = "eof"
+_INTERRUPT = "interrupt"
+_QUIT = "quit"
+
+
+class PlaySession:
+    """One game at one terminal: bots move by themselves, people are prompted.
+
+    With ``hotseat`` both seats are people: the screen is cleared and the terminal is
+    passed between their decisions, so neither sees the other's hand. With ``save_path``
+    the game record is written after every decision and at the end.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        players: tuple[Player, Player],
+        terminal: Terminal,
+        *,
+        save_path: Path | None = None,
+        hotseat: bool = False,
+    ) -> None:
+        self.game = game
+        self.players = players
+        self.terminal = terminal
+        self.save_path = save_path
+        self.hotseat = hotseat
+        self.labels = (players[0].label, players[1].label)
+        people = [seat for seat in (0, 1) if players[seat].bot is None]
+        # Without a hotseat the one person faces the screen from the start.
+        self._facing: int | None = None if hotseat or len(people) != 1 else people[0]
+        self._seen_log = [0, 0]
+        self._seen_rounds = [0, 0]
+        self._save_failed = False
+
+    @property
+    def lang(self) -> Lang:
+        return self.terminal.lang
+
+    def t(self, key: str, **fields: object) -> str:
+        return self.terminal.t(key, **fields)
+
+    def run(self) -> int:
+        """Play to the end or until the person stops; returns the exit status."""
+        if self.save_path is not None and not self._save(self.save_path):
+            return EXIT_USAGE
+        self._introduce()
+        try:
+            while not self.game.is_over():
+                self._decide()
+        except _Stop:
+            return self._stop(_QUIT)
+        except EOFError:
+            return self._stop(_EOF)
+        except KeyboardInterrupt:
+            return self._stop(_INTERRUPT)
+        return self._finish()
+
+    def _introduce(self) -> None:
+        game = self.game
+        self.terminal.show(
+            Text(
+                self.t(
+                    "intro",
+                    variant=game.variant.name,
+                    description=variant_description(
+                        game.variant.name, game.variant.description, self.lang
+                    ),
+                    seed=game.seed,
+                ),
+                style="bold",
+            )
+        )
+        for seat in (0, 1):
+            self.terminal.show(Text(f"  {self.labels[seat]}"))
+        self.terminal.show(Text(self.t("starts", player=self.labels[game.first_player])))
+        self.terminal.show(Text(self.t("intro_help"), style="dim"))
+
+    def _decide(self) -> None:
+        seat = self.game.to_move
+        # A seeded game deals every round by itself, so someone is always to move.
+        assert seat is not None
+        player = self.players[seat]
+        if player.bot is not None:
+            move = player.bot.choose(self.game.view(seat), self.game.legal_moves())
+            self.game.push(move)
+        else:
+            move = self._ask_person(seat)
+            self.game.push(move)
+            entry = self.game.view(seat).log[-1]
+            self.terminal.show(Text(describe_decision(entry, self.labels, seat, self.lang)))
+            self._seen_log[seat] = len(self.game.move_stack)
+        if self.save_path is not None:
+            self._autosave(self.save_path)
+
+    def _ask_person(self, seat: int) -> Move:
+        if self.hotseat and self._facing != seat:
+            self._pass_terminal(seat)
+        self._facing = seat
+        view = self.game.view(seat)
+        self._show_news(seat, view.log, view.rounds)
+        self.terminal.show(render_board(view, self.labels, self.lang))
+        legal = view.legal_moves()
+        prompt = self.t("prompt", player=self.labels[seat])
+        while True:
+            text = self.terminal.ask(prompt)
+            move = self._interpret(text, view, legal)
+            if move is not None:
+                return move
+
+    def _pass_terminal(self, seat: int) -> None:
+        self.terminal.clear()
+        self.terminal.ask(self.t("pass_terminal", player=self.labels[seat]))
+        self.terminal.clear()
+
+    def _show_news(
+        self, seat: int, log: Sequence[LogEntry], rounds: Sequence[RoundSummary]
+    ) -> None:
+        """What happened since this seat last looked: the other player's decisions (as
+        ``log`` shows them to this seat) and the rounds scored meanwhile, in order."""
+        shown_rounds = self._seen_rounds[seat]
+        for entry in log[self._seen_log[seat] :]:
+            while shown_rounds < len(rounds) and rounds[shown_rounds].round < entry.round:
+                self.terminal.show(
+                    render_round_summary(rounds[shown_rounds], self.labels, self.lang, seat)
+                )
+                shown_rounds += 1
+            if entry.seat != seat:
+                self.terminal.show(
+                    Text(describe_decision(entry, self.labels, seat, self.lang), style="bold")
+                )
+        while shown_rounds < len(rounds):
+            self.terminal.show(
+                render_round_summary(rounds[shown_rounds], self.labels, self.lang, seat)
+            )
+            shown_rounds += 1
+        self._seen_log[seat] = len(log)
+        self._seen_rounds[seat] = shown_rounds
+
+    def _interpret(self, text: str, view: View, legal: Sequence[Move]) -> Move | None:
+        """The decision ``text`` names, or ``None`` after answering a command or showing
+        why the text is not a legal decision."""
+        words = text.strip()
+        if not words:
+            self.terminal.show(Text(self.t("empty_input"), style="dim"))
+            return None
+        command = command_for(words)
+        if command == "help":
+            self.terminal.show(render_help(view, self.lang))
+            return None
+        if command == "moves":
+            self.terminal.show(render_moves(view, self.lang))
+            return None
+        if command == "log":
+            self.terminal.show(render_log(view, self.labels, self.lang))
+            return None
+        if command == "board":
+            self.terminal.show(render_board(view, self.labels, self.lang))
+            return None
+        if command == "quit":
+            raise _Stop
+        if words.isdigit():
+            number = int(words)
+            if 1 <= number <= len(legal):
+                return legal[number - 1]
+            self.terminal.show(
+                Text(self.t("no_such_number", number=number, count=len(legal)), style="red")
+            )
+            return None
+        compact = "".join(words.split())
+        if view.pending is not None and compact.isalpha():
+            # Answering an offer, the cards alone are enough: "D" for G>D, "FG" for C>FG.
+            prefix = "G>" if view.pending.kind == MoveKind.GIFT else "C>"
+            compact = prefix + compact
+        try:
+            move = self.game.parse_move(compact)
+        except InvalidMoveError as error:
+            self.terminal.show(Text(self.t("not_a_move", error=str(error)), style="red"))
+            return None
+        except IllegalMoveError as error:
+            self.terminal.show(Text(self.t("illegal_move", error=str(error)), style="red"))
+            return None
+        return move
+
+    # -- endings --------------------------------------------------------------------
+
+    def _finish(self) -> int:
+        game = self.game
+        outcome = game.outcome
+        assert outcome is not None
+        # The game is over: every view now holds the full reveal, and showing it is allowed.
+        viewer = self._facing if self._facing is not None else 0
+        # The last decisions are told as they were played, the hidden ones face down;
+        # the reveal below then shows everything.
+        self._show_news(viewer, game.log(viewer), game.summaries())
+        self.terminal.show(Text(self.t("game_over"), style="bold underline"))
+        self.terminal.show(Text(outcome_text(outcome, self.labels, self.lang), style="bold green"))
+        reveal = game.reveal()
+        self.terminal.show(render_reveal(reveal, game.summaries(), self.labels, self.lang))
+        if self.save_path is not None:
+            if self._save(self.save_path):
+                self.terminal.show(Text(self.t("saved", path=str(self.save_path))))
+        else:
+            self._offer_save()
+        return EXIT_OK
+
+    def _stop(self, reason: str) -> int:
+        self.terminal.show(Text(self.t(f"stopped_{reason}"), style="bold"))
+        if self.save_path is not None:
+            if self._save(self.save_path):
+                self.terminal.show(Text(self.t("saved", path=str(self.save_path))))
+        elif reason == _EOF:
+            # The input is closed: there is nobody left to ask.
+            if self.game.move_stack:
+                self.terminal.show(Text(self.t("not_saved")))
+        elif self.game.move_stack:
+            self._offer_save()
+        return EXIT_INTERRUPTED if reason == _INTERRUPT else EXIT_OK
+
+    def _offer_save(self) -> None:
+        try:
+            if not is_yes(self.terminal.ask(self.t("save_question"))):
+                return
+            default = default_record_name()
+            for _ in range(3):
+                name = self.terminal.ask(self.t("save_file", default=default)).strip() or default
+                if self._save(Path(name)):
+                    self.terminal.show(Text(self.t("saved", path=name)))
+                    return
+        except (EOFError, KeyboardInterrupt):
+            self.terminal.show(Text(self.t("not_saved")))
+
+    def _autosave(self, path: Path) -> None:
+        if self._save(path, quiet=self._save_failed):
+            self._save_failed = False
+        else:
+            self._save_failed = True
+
+    def _save(self, path: Path, *, quiet: bool = False) -> bool:
+        from hanamikoji.notation.records import GameRecord
+
+        record = GameRecord.from_game(
+            self.game,
+            players=(self.players[0].name, self.players[1].name),
+            date=datetime.date.today().isoformat(),
+        )
+        text = record.to_json() if path.suffix.lower() == ".json" else record.to_text()
+        # Written beside the file, then renamed over it: a Ctrl-C in the middle of a write
+        # never leaves half a record where the last whole one was.
+        partial = path.with_name(path.name + ".tmp")
+        try:
+            partial.write_text(text, encoding="utf-8")
+            os.replace(partial, path)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                partial.unlink(missing_ok=True)
+            if not quiet:
+                reason = error.strerror or str(error)
+                self.terminal.show(
+                    Text(self.t("save_failed", path=str(path), error=reason), style="red")
+                )
+            return False
+        return True
+
+
+def default_record_name() -> str:
+    """A file name for a record saved without one: ``hanamikoji-20240131-1502.hkr``."""
+    return datetime.datetime.now().strftime("hanamikoji-%Y%m%d-%H%M%S.hkr")
+
+
+def variant_description(name: str, fallback: str, lang: Lang) -> str:
+    """A variant's description in the language, or the core's English one."""
+    key = f"variant_{name.replace('-', '_')}"
+    try:
+        return message(key, lang)
+    except KeyError:
+        return fallback
+
+
+# -- replaying ------------------------------------------------------------------------
+
+
+def replay_game(
+    game: Game,
+    labels: tuple[str, str],
+    terminal: Terminal,
+    *,
+    step: bool = False,
+    header: Sequence[str] = (),
+) -> int:
+    """Show a recorded game decision by decision, in full: each round's deal, every
+    decision, the scored rounds and the outcome. With ``step``, wait for Enter between
+    decisions (``q`` stops). Returns the exit status."""
+    lang = terminal.lang
+    for line in header:
+        terminal.show(Text(line, style="bold"))
+    deals = game.deals()
+    summaries = {s.round: s for s in game.summaries()}
+    entries = game.log()
+    waiting = step
+    current = 0
+    try:
+        for entry in entries:
+            if entry.round != current:
+                if current in summaries:
+                    terminal.show(render_round_summary(summaries[current], labels, lang))
+                current = entry.round
+                _show_deal(terminal, current, deals, entry.seat, labels)
+            described = describe_decision(entry, labels, None, lang)
+            terminal.show(Text(f"  {entry.turn}. {entry.move!s:<9} {described}"))
+            if waiting:
+                try:
+                    answer = terminal.ask(terminal.t("step_prompt"))
+                except EOFError:
+                    waiting = False
+                    continue
+                if command_for(answer.strip()) == "quit":
+                    return EXIT_OK
+        if current in summaries:
+            terminal.show(render_round_summary(summaries[current], labels, lang))
+    except KeyboardInterrupt:
+        terminal.show(Text(terminal.t("stopped_interrupt"), style="bold"))
+        return EXIT_INTERRUPTED
+    outcome = game.outcome
+    if outcome is None:
+        terminal.show(Text(terminal.t("unfinished", moves=len(entries)), style="bold"))
+    else:
+        terminal.show(Text(terminal.t("game_over"), style="bold underline"))
+        terminal.show(Text(outcome_text(outcome, labels, lang), style="bold green"))
+    return EXIT_OK
+
+
+def _show_deal(
+    terminal: Terminal, number: int, deals: Sequence[Deal], starter: int, labels: tuple[str, str]
+) -> None:
+    lang = terminal.lang
+    terminal.show(
+        Text(
+            message("round_start", lang, round=number, player=labels[starter]),
+            style="bold underline",
+        )
+    )
+    if number > len(deals):
+        return
+    deal = deals[number - 1]
+    terminal.show(Text(message("removed_card", lang, card=cards_inline((deal.removed,), lang))))
+    for seat in (0, 1):
+        terminal.show(
+            Text(
+                message(
+                    "dealt_hand",
+                    lang,
+                    player=labels[seat],
+                    cards=cards_inline(deal.hands[seat], lang),
+                )
+            )
+        )
+    terminal.show(Text(message("deck_order", lang, cards=hand_letters_in_order(deal.deck))))
+
+
+def hand_letters_in_order(cards: Sequence[int]) -> str:
+    """Cards as notation letters in the given order (a deck, top first)."""
+    return " ".join(GEISHAS[c].letter for c in cards)

@@ -1,0 +1,572 @@
+"""The ``hanamikoji`` command: terminal play, replays, listings, and what a person sees."""
+
+from __future__ import annotations
+
+import io
+import re
+import string
+import subprocess
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from hanamikoji.bots import BOTS, Bot, make_bot
+from hanamikoji.core import (
+    VARIANTS,
+    Game,
+    Move,
+    MoveKind,
+    View,
+)
+from hanamikoji.interfaces import cli
+from hanamikoji.interfaces.cli import Command, Streams, default_bot, register_command, run_command
+from hanamikoji.interfaces.messages import COMMANDS, MESSAGES, command_for, message
+from hanamikoji.interfaces.terminal import (
+    Player,
+    PlaySession,
+    Terminal,
+    cards_inline,
+    hand_letters,
+    outcome_text,
+)
+from hanamikoji.notation.names import LANGUAGES, Lang, action_name
+from hanamikoji.notation.records import GameRecord, read_record
+
+ROOT = Path(__file__).resolve().parent.parent
+COMMAND = ROOT / ".venv" / "bin" / "hanamikoji"
+PLENTY = 3000
+"""Scripted lines enough for any game here to end (a round takes at most 8 of them)."""
+
+
+class ScriptedInput:
+    """Typed lines; a ``KeyboardInterrupt`` in the list is raised when its turn comes,
+    as Ctrl-C at the prompt would."""
+
+    def __init__(self, lines: Sequence[str | type[KeyboardInterrupt]]) -> None:
+        self.lines = list(lines)
+
+    def readline(self) -> str:
+        if not self.lines:
+            return ""
+        line = self.lines.pop(0)
+        if line is KeyboardInterrupt:
+            raise KeyboardInterrupt
+        assert isinstance(line, str)
+        return line + "\n"
+
+    def isatty(self) -> bool:
+        return False
+
+
+def run(argv: list[str], lines: Sequence[str] = ()) -> tuple[int, str, str]:
+    stdin = io.StringIO("".join(line + "\n" for line in lines))
+    stdout, stderr = io.StringIO(), io.StringIO()
+    status = run_command(argv, Streams(stdin, stdout, stderr))
+    return status, stdout.getvalue(), stderr.getvalue()
+
+
+def first_legal_game(seed: int, first: int, variant: str = "classic") -> Game:
+    """The game the scripted person (always answering ``1``) plays against itself."""
+    game = Game(variant, seed=seed, first_player=first)
+    while not game.is_over():
+        game.push(game.legal_moves()[0])
+    return game
+
+
+def before_game_over(output: str, lang: Lang = "en") -> str:
+    marker = message("game_over", lang)
+    assert marker in output
+    return output[: output.index(marker)]
+
+
+# -- whole games -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_scripted_person_plays_a_whole_game_against_the_random_bot(
+    lang: Lang, tmp_path: Path
+) -> None:
+    path = tmp_path / "game.hkr"
+    argv = ["play", "--bot", "random", "--seed", "11", "--first", "you", "--lang", lang]
+    status, output, errors = run([*argv, "--save", str(path)], ["1"] * PLENTY)
+    assert status == 0, errors
+    assert errors == ""
+    assert "Traceback" not in output
+    game = read_record(path).replay()
+    assert game.is_over()
+    outcome = game.outcome
+    assert outcome is not None
+    labels = (
+        message("player", lang, number=1),
+        message("bot_player", lang, number=2, bot="random"),
+    )
+    assert " ".join(outcome_text(outcome, labels, lang).split()) in " ".join(output.split())
+    # "1" is the first legal decision each time the person decides.
+    replayed = Game(game.variant, seed=game.seed, first_player=game.first_player)
+    for entry in game.log():
+        if entry.seat == 0:
+            assert entry.move == replayed.legal_moves()[0]
+        replayed.push(entry.move)
+    played = before_game_over(output, lang)
+    assert action_name(MoveKind.TRADE_OFF, lang) in played  # Discard in en-2018
+    assert message("your_hand", lang, letters="", count=7).split(":")[0] in played
+
+
+def test_the_outcome_is_told_and_everything_is_revealed_at_the_end(tmp_path: Path) -> None:
+    path = tmp_path / "game.hkr"
+    status, output, _ = run(
+        ["play", "--bot", "random", "--seed", "3", "--first", "bot", "--save", str(path)],
+        ["1"] * PLENTY,
+    )
+    assert status == 0
+    game = read_record(path).replay()
+    assert game.outcome is not None
+    flat = " ".join(output.split())
+    assert game.outcome.result() in flat
+    assert "Game over" in output
+    assert "Everything that was hidden" in output
+    for rnd in game.reveal().rounds:
+        assert f"Round {rnd.round} · removed card:" in output
+    assert f"The game record is saved in {path}." in output
+
+
+def test_bot_decisions_are_announced_with_hidden_cards_face_down() -> None:
+    status, output, _ = run(
+        ["play", "--bot", "random", "--seed", "8", "--first", "bot"], ["1"] * PLENTY
+    )
+    assert status == 0
+    played = before_game_over(output)
+    assert "Player 2 (random) plays Secret (face down)" in played
+    assert "Player 2 (random) plays Trade-off (face down)" in played
+    assert not re.search(r"Player 2 \(random\) plays (Secret|Trade-off):", played)
+    assert re.search(r"Player 2 \(random\) plays (Gift|Competition):", played)
+
+
+def test_the_board_shows_what_the_player_may_know() -> None:
+    game = Game(seed=21, first_player=0)
+    first = game.legal_moves()[0]
+    assert first.kind == MoveKind.SECRET
+    status, output, _ = run(["play", "--bot", "random", "--seed", "21", "--first", "you"], ["1"])
+    assert status == 0
+    for name in ("Ayane", "Iroha", "Tomoyo", "Yoko", "Chiharu", "Anju", "Ruri"):
+        assert name in output
+    for item in ("flute", "fan", "scroll", "parasol", "shamisen", "tea set", "flower"):
+        assert item in output
+    assert "Deck: 7 cards · in hand: Player 1 (you) 7, Player 2 (random) 6" in output
+    assert "Actions used by Player 1 (you): none" in output
+    assert "Your turn. Actions left: Secret, Trade-off, Gift, Competition." in output
+    assert f"Your hand: {hand_letters(game.view(0).hand)} (7 cards)" in output
+    assert f"Your Secret: {cards_inline(first.cards, 'en')}" in output
+    assert "Actions used by Player 1 (you): Secret" in output
+
+
+# -- bad input ---------------------------------------------------------------------------
+
+
+def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
+    hand = Game(seed=4, first_player=0).view(0).hand
+    missing = next(letter for letter in "ABCDEFG" if letter not in hand_letters(hand))
+    lines = [
+        "garbage",
+        "S:X",
+        "T:AAA",
+        f"S:{missing}",
+        "G>A",
+        "S",
+        "0",
+        "9999",
+        "",
+        "C:AB",
+    ]
+    status, output, errors = run(
+        ["play", "--bot", "random", "--seed", "4", "--first", "you"], lines
+    )
+    assert status == 0
+    assert "Traceback" not in output + errors
+    flat = " ".join(output.split())
+    assert flat.count("Not a decision:") == 4  # garbage, S:X, T:AAA, C:AB
+    assert "Trade-off takes 2 cards, not 3" in flat
+    assert flat.count("Not allowed now:") == 3  # the missing card, G>A, S
+    assert f"not in Player 1's hand: 1 x {missing}" in flat
+    assert "there is no Gift or Competition to answer" in flat
+    assert flat.count("There is no decision number") == 2
+    assert "Type a decision, a number from 'moves', or 'help'." in flat
+    assert output.count("Player 1> ") == len(lines) + 1
+    assert "End of input: the game stops here." in output
+
+
+def test_help_moves_log_and_board_answer_and_reprompt() -> None:
+    game = Game(seed=6, first_player=0)
+    legal = game.legal_moves()
+    status, output, _ = run(
+        ["play", "--bot", "random", "--seed", "6", "--first", "you"],
+        ["help", "moves", "log", "board", "AYUDA", str(len(legal))],
+    )
+    assert status == 0
+    assert "Notation" in output
+    assert "Legal decisions (type the number or the notation):" in output
+    assert f"{len(legal):>3}. {legal[-1]!s:<9}" in output
+    assert "No decision yet." in output
+    assert output.count("Round 1 · classic") >= 3  # the board, again, then after the move
+    assert output.count("Player 1> ") == 7
+    assert f"Player 1 (you) plays {legal[-1].kind.name.title()}" in output.replace("_", "-")
+
+
+class OffersFirst(Bot):
+    """Plays its first legal offer of ``kind`` when it can, else its first legal decision."""
+
+    name = "offers"
+
+    def __init__(self, kind: MoveKind) -> None:
+        super().__init__(seed=0)
+        self.kind = kind
+
+    def choose(self, view: View, legal: Sequence[Move]) -> Move:
+        return next((move for move in legal if move.kind == self.kind), legal[0])
+
+
+@pytest.mark.parametrize(
+    ("kind", "answer"), [(MoveKind.GIFT, "last card"), (MoveKind.COMPETITION, "second pair")]
+)
+def test_answers_to_an_offer_take_the_cards_alone(kind: MoveKind, answer: str) -> None:
+    game = Game(seed=12, first_player=1)
+    offer = OffersFirst(kind).choose(game.view(1), game.legal_moves())
+    if kind == MoveKind.GIFT:
+        typed = hand_letters(offer.cards[-1:]).lower()
+        expected = Move.gift_response(offer.cards[-1])
+    else:
+        second = offer.pairs[1]  # type: ignore[misc]
+        typed = " ".join(hand_letters(second)).lower()
+        expected = Move.competition_response(second)
+    stdout = io.StringIO()
+    terminal = Terminal(ScriptedInput(["xyz", typed]), stdout)
+    players = (Player("Ann", "Player 1"), Player("offers bot", "Player 2", OffersFirst(kind)))
+    session = PlaySession(game, players, terminal)
+    assert session.run() == 0
+    assert game.move_stack[:2] == (offer, expected)
+    assert "Take one " in stdout.getvalue()
+    assert "  2) " in stdout.getvalue()
+
+
+def test_a_number_answers_an_offer_by_its_place_in_the_list() -> None:
+    game = Game(seed=12, first_player=1)
+    players = (
+        Player("Ann", "Player 1"),
+        Player("offers bot", "Player 2", OffersFirst(MoveKind.GIFT)),
+    )
+    session = PlaySession(game, players, Terminal(ScriptedInput(["2"]), io.StringIO()))
+    session.run()
+    offer = game.move_stack[0]
+    options = sorted(set(offer.cards))
+    assert game.move_stack[1] == Move.gift_response(options[1])
+
+
+# -- stopping and saving ----------------------------------------------------------------
+
+
+def test_end_of_input_mid_game_exits_cleanly_and_the_saved_record_replays(tmp_path: Path) -> None:
+    path = tmp_path / "unfinished.hkr"
+    status, output, errors = run(
+        ["play", "--bot", "random", "--seed", "5", "--first", "you", "--save", str(path)],
+        ["1", "1", "1"],
+    )
+    assert status == 0
+    assert errors == ""
+    assert "End of input: the game stops here." in output
+    assert f"The game record is saved in {path}." in output
+    assert "Save the game record?" not in output
+    game = read_record(path).replay()
+    assert not game.is_over()
+    assert sum(1 for entry in game.log() if entry.seat == 0) == 3
+    status, replayed, _ = run(["replay", str(path)])
+    assert status == 0
+    assert "the game was not finished" in " ".join(replayed.split())
+
+
+def test_end_of_input_without_save_says_the_record_is_not_saved() -> None:
+    status, output, _ = run(["play", "--bot", "random", "--seed", "5"], ["1", "1"])
+    assert status == 0
+    assert "The game record was not saved (use --save FILE to keep it)." in " ".join(output.split())
+    assert "Save the game record?" not in output
+
+
+def test_the_record_is_written_after_every_decision(tmp_path: Path) -> None:
+    path = tmp_path / "live.json"
+    game = Game(seed=2, first_player=0)
+    terminal = Terminal(ScriptedInput(["1", "1"]), io.StringIO())
+    lengths: list[int] = []
+
+    class Watching(Bot):
+        def choose(self, view: View, legal: Sequence[Move]) -> Move:
+            lengths.append(len(read_record(path).replay().move_stack))
+            return legal[0]
+
+    players = (Player("Ann", "Player 1"), Player("watcher", "Player 2", Watching()))
+    PlaySession(game, players, terminal, save_path=path).run()
+    # When the bot decides, everything before its decision is already on disk.
+    assert lengths and all(n >= 1 for n in lengths)
+    recorded = read_record(path)
+    assert recorded.players == ("Ann", "watcher")
+    assert recorded.replay().move_stack == game.move_stack
+
+
+def test_ctrl_c_offers_to_save_the_record(tmp_path: Path) -> None:
+    path = tmp_path / "kept.hkr"
+    game = Game(seed=5, first_player=0)
+    stdout = io.StringIO()
+    terminal = Terminal(ScriptedInput(["1", KeyboardInterrupt, "y", str(path)]), stdout)
+    players = (Player("Ann", "Player 1"), Player("random bot", "Player 2", make_bot("random")))
+    assert PlaySession(game, players, terminal).run() == 130
+    output = stdout.getvalue()
+    assert "Interrupted." in output
+    assert "Save the game record? [y/N]" in output
+    assert f"The game record is saved in {path}." in output
+    assert read_record(path).replay().move_stack == game.move_stack
+
+
+def test_ctrl_c_at_the_save_question_leaves_quietly() -> None:
+    game = Game(seed=5, first_player=0)
+    stdout = io.StringIO()
+    terminal = Terminal(ScriptedInput(["1", KeyboardInterrupt, KeyboardInterrupt]), stdout)
+    players = (Player("Ann", "Player 1"), Player("random bot", "Player 2", make_bot("random")))
+    assert PlaySession(game, players, terminal).run() == 130
+    assert "The game record was not saved" in stdout.getvalue()
+
+
+def test_quit_then_no_leaves_without_saving(tmp_path: Path) -> None:
+    status, output, _ = run(
+        ["play", "--bot", "random", "--seed", "5", "--first", "you"], ["1", "quit", "n"]
+    )
+    assert status == 0
+    assert "Game stopped." in output
+    assert "Save the game record? [y/N]" in output
+    assert "saved in" not in output
+
+
+def test_an_unwritable_save_path_is_refused_before_the_game(tmp_path: Path) -> None:
+    path = tmp_path / "no such folder" / "game.hkr"
+    status, output, _ = run(["play", "--bot", "random", "--save", str(path)], ["1"])
+    assert status == 2
+    assert f"Could not save the record in {path}" in " ".join(output.split())
+    assert "Player 1> " not in output
+
+
+# -- hotseat -------------------------------------------------------------------------------
+
+
+def test_hotseat_shows_each_person_only_their_own_hand() -> None:
+    seed = 31
+    status, output, _ = run(
+        ["play", "--hotseat", "--seed", str(seed), "--first", "1"], ["1"] * PLENTY
+    )
+    assert status == 0
+    game = Game(seed=seed, first_player=0)
+    expected: list[tuple[int, str]] = []  # who decides, and the hand they hold
+    while not game.is_over():
+        seat = game.to_move
+        assert seat is not None
+        expected.append((seat, hand_letters(game.view(seat).hand)))
+        game.push(game.legal_moves()[0])
+
+    screens = output.split("Pass the terminal to Player ")[1:]
+    assert len(screens) >= 2
+    seen: list[tuple[int, str]] = []
+    for number, screen in enumerate(screens):
+        seat = int(screen[0]) - 1
+        if number:
+            assert seat != seen[-1][0], "the terminal is passed only to the other person"
+        hidden_part = before_game_over(screen) if number == len(screens) - 1 else screen
+        for letters in re.findall(r"Your hand: (\S+) \(\d+ cards\)", hidden_part):
+            seen.append((seat, "" if letters == "-" else letters))
+        other = f"Player {2 - seat}"
+        assert not re.search(rf"{other} plays (Secret|Trade-off):", hidden_part)
+        assert f"{other} (you)" not in hidden_part
+    assert seen == expected
+
+
+def test_hotseat_names_label_both_people(tmp_path: Path) -> None:
+    path = tmp_path / "names.hkr"
+    status, output, _ = run(
+        ["play", "--hotseat", "--name", "Ann", "--name", "Bo", "--seed", "1", "--save", str(path)],
+        ["", "1"],
+    )
+    assert status == 0
+    assert "Ann (Player 1)" in output and "Bo (Player 2)" in output
+    assert read_record(path).players == ("Ann", "Bo")
+
+
+# -- replay -----------------------------------------------------------------------------
+
+
+def record_of(game: Game, path: Path) -> Path:
+    path.write_text(GameRecord.from_game(game, players=("Ann", "Bo")).to_text(), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_replay_prints_every_decision_and_the_outcome(lang: Lang, tmp_path: Path) -> None:
+    game = first_legal_game(seed=17, first=0)
+    path = record_of(game, tmp_path / "game.hkr")
+    status, output, errors = run(["replay", str(path), "--lang", lang])
+    assert status == 0, errors
+    outcome = game.outcome
+    assert outcome is not None
+    labels = (
+        message("named_player", lang, name="Ann", number=1),
+        message("named_player", lang, name="Bo", number=2),
+    )
+    flat = " ".join(output.split())
+    assert " ".join(outcome_text(outcome, labels, lang).split()) in flat
+    for entry in game.log():
+        assert f"{entry.turn}. {entry.move}" in flat
+    for summary in game.summaries():
+        assert message("round_scored", lang, round=summary.round) in output
+
+
+def test_replay_step_waits_for_enter_and_q_stops(tmp_path: Path) -> None:
+    game = first_legal_game(seed=17, first=0)
+    path = record_of(game, tmp_path / "game.hkr")
+    status, output, _ = run(["replay", str(path), "--step"], ["", "", "q"])
+    assert status == 0
+    assert output.count("[Enter: next, q: stop]") == 3
+    assert "Game over" not in output
+    status, output, _ = run(["replay", str(path), "--step"], ["", ""])
+    assert status == 0
+    assert "Game over" in output  # the end of input stops the waiting, not the replay
+
+
+def test_a_json_record_replays_too(tmp_path: Path) -> None:
+    game = first_legal_game(seed=2, first=1, variant="french")
+    path = tmp_path / "game.json"
+    path.write_text(GameRecord.from_game(game).to_json(), encoding="utf-8")
+    status, output, _ = run(["replay", str(path)])
+    assert status == 0
+    assert "Player 1 vs Player 2" in output
+    assert "Variant french · seed 2" in output
+
+
+def test_a_broken_record_exits_2_with_the_line_and_column(tmp_path: Path) -> None:
+    game = first_legal_game(seed=17, first=0)
+    text = GameRecord.from_game(game).to_text().replace("1. ", "1. X:Q ", 1)
+    path = tmp_path / "broken.hkr"
+    path.write_text(text, encoding="utf-8")
+    line = text.splitlines().index(next(t for t in text.splitlines() if "X:Q" in t)) + 1
+    status, output, errors = run(["replay", str(path)])
+    assert status == 2
+    assert output == ""
+    assert f"line {line}, column 4" in errors
+    status, _, errors = run(["replay", str(tmp_path / "missing.hkr")])
+    assert status == 2
+    assert "missing.hkr" in errors
+
+
+# -- listings, options, the command itself ------------------------------------------------
+
+
+def test_variants_and_bots_are_listed() -> None:
+    status, output, _ = run(["variants"])
+    assert status == 0
+    for name in VARIANTS:
+        assert name in output
+    status, output, _ = run(["bots"])
+    assert status == 0
+    for name in BOTS:
+        assert name in output
+    status, output, _ = run(["variants", "--lang", "es"])
+    assert "Como mucho 3 rondas" in " ".join(output.split())
+
+
+def test_the_default_bot_comes_from_the_registry() -> None:
+    assert default_bot() == ("greedy" if "greedy" in BOTS else "random")
+    assert default_bot() in BOTS
+
+
+def test_bad_options_are_refused_without_a_traceback() -> None:
+    status, _, errors = run(["play", "--bot", "nobody"])
+    assert status == 2
+    assert "unknown bot 'nobody'" in errors
+    status, _, errors = run(["play", "--variant", "checkers"])
+    assert status == 2
+    assert "unknown variant 'checkers'" in errors
+    status, _, errors = run(["play", "--name", "A", "--name", "B"])
+    assert status == 2
+
+
+def test_another_module_can_add_a_subcommand(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cli, "_COMMANDS", dict(cli._COMMANDS))
+
+    def configure(parser: object) -> None:
+        pass
+
+    def hello(args: object, streams: Streams) -> int:
+        streams.stdout.write("hello\n")
+        return 7
+
+    register_command(Command("hello", "say hello", configure, hello))
+    assert run(["hello"]) == (7, "hello\n", "")
+    with pytest.raises(ValueError, match="already registered"):
+        register_command(Command("hello", "again", configure, hello))
+
+
+def test_every_message_exists_in_every_language_with_the_same_fields() -> None:
+    def fields(template: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+    for key, (english, spanish, french) in MESSAGES.items():
+        assert english and spanish and french, key
+        assert fields(english) == fields(spanish) == fields(french), key
+    assert message("game_over", "en-2018") == message("game_over", "en")
+    for command, words in COMMANDS.items():
+        for word in words:
+            assert command_for(word.upper()) == command
+            assert word.upper() not in "ABCDEFG", "a command word must not be a card letter"
+
+
+def run_installed(args: list[str], text: str) -> subprocess.CompletedProcess[str]:
+    env = {"PATH": "/usr/bin:/bin", "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run(
+        [str(COMMAND), *args], input=text, capture_output=True, text=True, env=env, check=False
+    )
+
+
+def test_the_installed_command_plays_and_replays(tmp_path: Path) -> None:
+    path = tmp_path / "game.hkr"
+    played = run_installed(
+        ["play", "--bot", "random", "--seed", "9", "--lang", "es", "--save", str(path)],
+        "1\n" * PLENTY,
+    )
+    assert played.returncode == 0, played.stderr
+    assert "Traceback" not in played.stderr
+    assert "\x1b[" not in played.stdout
+    assert "Fin de la partida" in played.stdout
+    replayed = run_installed(["replay", str(path), "--lang", "fr"], "")
+    assert replayed.returncode == 0, replayed.stderr
+    assert "Fin de la partie" in replayed.stdout
+
+
+def test_the_installed_command_reports_a_broken_record(tmp_path: Path) -> None:
+    path = tmp_path / "broken.hkr"
+    path.write_text('[Variant "classic"]\n[FirstPlayer "3"]\n[Result "*"]\n', encoding="utf-8")
+    result = run_installed(["replay", str(path)], "")
+    assert result.returncode == 2
+    assert "line 2, column" in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_end_of_input_through_the_installed_command(tmp_path: Path) -> None:
+    path = tmp_path / "game.hkr"
+    result = run_installed(["play", "--bot", "random", "--save", str(path)], "1\n")
+    assert result.returncode == 0
+    assert "Traceback" not in result.stderr
+    assert read_record(path).replay().move_stack
+
+
+def test_python_m_hanamikoji_lists_the_subcommands() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "hanamikoji", "--help"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0
+    for name in ("play", "replay", "variants", "bots"):
+        assert name in result.stdout
