@@ -18,8 +18,9 @@ from collections.abc import Sequence
 from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
+from hanamikoji.bots.greedy import GreedyBot
 from hanamikoji.bots.match_table import table_match_value
-from hanamikoji.core.cards import CHARMS
+from hanamikoji.bots.playout import HeuristicPlayout
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import View
@@ -73,9 +74,14 @@ class ISMCTSBot(Bot):
         iterations: int | None = None,
         exploration: float = 0.7,
         match_value: MatchValue = table_match_value,
+        candidates: int | None = 10,
+        playout: HeuristicPlayout | None = None,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
         self.iterations = iterations
+        self.candidates = candidates
+        self.playout = playout
+        self._judge = GreedyBot(seed)
         self.exploration = exploration
         self.match_value = match_value
         self.stats = SearchStats()
@@ -83,6 +89,31 @@ class ISMCTSBot(Bot):
     def choose(self, view: View, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
+        root = self._search(view, legal, ())
+        legal_set = set(legal)
+        best = max(
+            (child for move, child in root.children.items() if move in legal_set),
+            key=lambda child: (child.visits, child.value),
+            default=None,
+        )
+        if best is None or best.move is None:
+            return legal[self.rng.randrange(len(legal))]
+        return best.move
+
+    def evaluate(
+        self, view: View, legal: Sequence[Move], include: Sequence[Move] = ()
+    ) -> dict[Move, tuple[int, float]]:
+        """Search as for :meth:`choose` and return, for each decision searched, its visit
+        count and its mean value: the chance that this player wins the match after it.
+        Moves in ``include`` are searched even if the candidate filter would drop them."""
+        root = self._search(view, legal, tuple(include))
+        return {
+            move: (child.visits, child.value / child.visits)
+            for move, child in root.children.items()
+            if child.visits
+        }
+
+    def _search(self, view: View, legal: Sequence[Move], include: tuple[Move, ...]) -> _Node:
         start = time.perf_counter()
         assert self.budget is not None
         deadline = start + self.budget
@@ -90,9 +121,17 @@ class ISMCTSBot(Bot):
         me = view.player
         root = _Node(None, 1 - me)
         rng = self.rng
+        allowed: set[Move] | None = None
+        if self.candidates is not None and len(legal) > self.candidates:
+            # Search only the moves the one-ply judge likes best: with hundreds of
+            # legal decisions, spreading the iterations over all of them leaves each
+            # too few playouts to tell them apart.
+            scores = self._judge.scores(view, legal)
+            ranked = sorted(legal, key=lambda m: scores[m], reverse=True)
+            allowed = set(ranked[: self.candidates]) | set(include)
         done = 0
         while done < limit:
-            self._iterate(root, determinize(view, rng), me, rng)
+            self._iterate(root, determinize(view, rng), rng, allowed)
             done += 1
             if time.perf_counter() >= deadline:
                 break
@@ -101,23 +140,19 @@ class ISMCTSBot(Bot):
         stats.seconds = time.perf_counter() - start
         stats.root_visits = {m: c.visits for m, c in root.children.items()}
         self.stats = stats
-        legal_set = set(legal)
-        best = max(
-            (child for move, child in root.children.items() if move in legal_set),
-            key=lambda child: (child.visits, child.value),
-            default=None,
-        )
-        if best is None or best.move is None:
-            return legal[rng.randrange(len(legal))]
-        return best.move
+        return root
 
-    def _iterate(self, root: _Node, game: Game, me: int, rng: random.Random) -> None:
+    def _iterate(
+        self, root: _Node, game: Game, rng: random.Random, allowed: set[Move] | None
+    ) -> None:
         node = root
         path = [root]
         c = self.exploration
         # Selection and expansion, within the round being played.
         while not (game.needs_deal or game.is_over()):
-            legal = game.legal_moves()
+            legal: Sequence[Move] = game.legal_moves()
+            if node is root and allowed is not None:
+                legal = [m for m in legal if m in allowed]
             mover = game.to_move
             assert mover is not None
             children = node.children
@@ -143,40 +178,18 @@ class ISMCTSBot(Bot):
             game.push(best.move)
             node = best
             path.append(node)
-        # Playout to the end of the round: random actions, greedy answers to offers.
+        # Playout to the end of the round.
+        playout = self.playout
         while not (game.needs_deal or game.is_over()):
             legal = game.legal_moves()
-            if game.pending is not None and len(legal) > 1:
-                game.push(_greedy_response(game, legal))
-            else:
+            if playout is None:
                 game.push(legal[rng.randrange(len(legal))])
+            else:
+                game.push(playout.choose(game, legal, rng))
         win0 = round_end_value(game, 0, self.match_value)
         for visited in path:
             visited.visits += 1
             visited.value += win0 if visited.mover == 0 else 1.0 - win0
-
-
-def _greedy_response(game: Game, legal: Sequence[Move]) -> Move:
-    """The answer to the pending offer that leaves the responder best off on the geishas
-    it touches, counting the cards committed so far (full information: a sampled world)."""
-    offer = game.pending
-    me = game.to_move
-    assert offer is not None and me is not None
-    sides = game.scoring_sides()
-    mine, theirs = sides[me], sides[1 - me]
-    kinds = set(offer.cards)
-    best = legal[0]
-    best_value = -1e9
-    for move in legal:
-        value = 0
-        for kind in kinds:
-            taken = move.cards.count(kind)
-            a = mine[kind] + taken
-            b = theirs[kind] + offer.cards.count(kind) - taken
-            value += CHARMS[kind] * ((a > b) - (a < b))
-        if value > best_value:
-            best, best_value = move, value
-    return best
 
 
 register("ismcts", ISMCTSBot)

@@ -59,8 +59,9 @@ class Deal:
         if len(self.deck) != DECK_SIZE:
             raise DealError(f"the deck has {DECK_SIZE} cards, not {len(self.deck)}")
         every = (self.removed, *self.hands[0], *self.hands[1], *self.deck)
-        if any(not isinstance(c, int) or not 0 <= c < ITEM_COUNT for c in every):
+        if any(type(c) is not int or not 0 <= c < ITEM_COUNT for c in every):
             raise DealError("cards are item indices 0-6")
+        object.__setattr__(self, "deck", tuple(self.deck))
         if pack(every) != FULL_SET:
             over = counts(pack(every))
             wanted = counts(FULL_SET)

@@ -43,11 +43,11 @@ class Variant:
 
         Raises :class:`UnknownVariantError`.
         """
-        base, _, option = name.partition("/")
+        base, slash, option = name.partition("/")
         variant = VARIANTS.get(base)
         if variant is None:
             raise UnknownVariantError(f"unknown variant {name!r}; known: {', '.join(VARIANTS)}")
-        if not option:
+        if not slash:
             return variant
         key, _, value = option.partition("=")
         if key != "cap" or not value.isdigit() or int(value) < 1:
@@ -63,7 +63,8 @@ class Variant:
         if rounds < 1:
             raise ValueError("a round cap is at least 1")
         base = self.base or self.name
-        limit = rounds if self.max_rounds is None else min(rounds, self.max_rounds)
+        own_limit = VARIANTS[base].max_rounds if base in VARIANTS else self.max_rounds
+        limit = rounds if own_limit is None else min(rounds, own_limit)
         return replace(self, name=f"{base}/cap={rounds}", max_rounds=limit, base=base)
 
     @property

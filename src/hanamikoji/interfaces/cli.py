@@ -26,7 +26,8 @@ from typing import TextIO
 from rich.table import Table
 from rich.text import Text
 
-from hanamikoji.bots import BOTS, make_bot
+from hanamikoji.bots import BOTS, Bot, make_bot
+from hanamikoji.bots.levels import LEVELS, make_level_bot
 from hanamikoji.core import VARIANTS, Game, UnknownVariantError, Variant
 from hanamikoji.core.rng import MAX_SEED
 from hanamikoji.interfaces.messages import message
@@ -41,6 +42,7 @@ from hanamikoji.interfaces.terminal import (
     variant_description,
 )
 from hanamikoji.notation.names import LANGUAGES, Lang, check_lang
+from hanamikoji.protocol import ExternalEngineBot
 
 __all__ = [
     "COMMAND_MODULES",
@@ -53,7 +55,10 @@ __all__ = [
     "run_command",
 ]
 
-COMMAND_MODULES: tuple[str, ...] = ()
+COMMAND_MODULES: tuple[str, ...] = (
+    "hanamikoji.interfaces.analyze_cli",
+    "hanamikoji.interfaces.engine_cli",
+)
 """Modules that register more subcommands when imported, e.g.
 ``"hanamikoji.interfaces.arena"``."""
 
@@ -110,7 +115,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in commands().values():
-        sub = subparsers.add_parser(command.name, help=command.help, description=command.help)
+        # argparse formats help with %: a plain "95%" in a command's help must not break it.
+        text = command.help.replace("%", "%%")
+        sub = subparsers.add_parser(command.name, help=text, description=text)
         command.configure(sub)
         sub.set_defaults(run=command.run)
     return parser
@@ -197,6 +204,18 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
         " else random)",
     )
     opponent.add_argument(
+        "--engine",
+        metavar="CMD",
+        help="an external engine speaking the protocol of docs/protocol.md, e.g."
+        " 'hanamikoji engine --level 3'",
+    )
+    opponent.add_argument(
+        "--level",
+        type=int,
+        choices=sorted(LEVELS),
+        help="difficulty level 1-5 of the bot you play against (see 'hanamikoji bots')",
+    )
+    opponent.add_argument(
         "--hotseat",
         action="store_true",
         help="two people at one terminal; the screen is cleared between their turns",
@@ -232,6 +251,21 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help="your name in the record; with --hotseat give it twice (Player 1, Player 2)",
     )
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=1.0,
+        metavar="SECONDS",
+        help="time per decision for --engine (default 1)",
+    )
+
+
+def _opponent(args: argparse.Namespace, bot_name: str, seed: int) -> Bot:
+    if args.engine is not None:
+        return ExternalEngineBot(args.engine, budget_seconds=args.budget)
+    if args.level is not None:
+        return make_level_bot(args.level, seed=seed)
+    return make_bot(bot_name, seed=seed)
 
 
 def _run_play(args: argparse.Namespace, streams: Streams) -> int:
@@ -247,7 +281,11 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
             streams, lang, f"--name is given {len(names)} times; this game has {people} people"
         )
     bot_name = None
-    if not args.hotseat:
+    if args.engine is not None:
+        bot_name = "engine"
+    elif args.level is not None:
+        bot_name = f"level {args.level}"
+    elif not args.hotseat:
         bot_name = args.bot if args.bot is not None else default_bot()
         if bot_name not in BOTS:
             return _error(
@@ -271,7 +309,7 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
         else:
             name = f"Player {number}"
             label = message("player", lang, number=number)
-        bot = make_bot(bot_name, seed=draws.getrandbits(64)) if bot_name and seat == 1 else None
+        bot = _opponent(args, bot_name, draws.getrandbits(64)) if bot_name and seat == 1 else None
         players.append(Player(name, label, bot))
     session = PlaySession(
         game,

@@ -238,6 +238,11 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
     "round_heading": ("Round {round}", "Ronda {round}", "Manche {round}"),
     # -- stopping and saving
     "stopped_quit": ("Game stopped.", "Partida interrumpida.", "Partie arrêtée."),
+    "engine_forfeit": (
+        "{player} forfeits the game: {reason}",
+        "{player} pierde la partida por abandono: {reason}",
+        "{player} perd la partie par forfait : {reason}",
+    ),
     "stopped_eof": (
         "End of input: the game stops here.",
         "Fin de la entrada: la partida se detiene aquí.",

@@ -44,6 +44,7 @@ from hanamikoji.core import (
 )
 from hanamikoji.interfaces.messages import command_for, is_yes, message
 from hanamikoji.notation.names import Lang, action_name, describe_move, item_name, term
+from hanamikoji.protocol import EngineError, GameObserver
 
 __all__ = [
     "EXIT_INTERRUPTED",
@@ -575,6 +576,15 @@ class Player:
     bot: Bot | None = None
 
 
+class _Forfeit(Exception):
+    """An engine failed (timeout, crash, illegal answer): its seat loses the game."""
+
+    def __init__(self, seat: int, reason: str) -> None:
+        super().__init__(reason)
+        self.seat = seat
+        self.reason = reason
+
+
 class _Stop(Exception):
     """The person asked to stop (``quit``)."""
 
@@ -629,13 +639,47 @@ class PlaySession:
         try:
             while not self.game.is_over():
                 self._decide()
+            return self._finish()
+        except _Forfeit as forfeit:
+            return self._forfeit(forfeit)
         except _Stop:
             return self._stop(_QUIT)
         except EOFError:
             return self._stop(_EOF)
         except KeyboardInterrupt:
             return self._stop(_INTERRUPT)
-        return self._finish()
+        finally:
+            self._release_bots()
+
+    def _release_bots(self) -> None:
+        for seat, player in enumerate(self.players):
+            bot = player.bot
+            if bot is None:
+                continue
+            if isinstance(bot, GameObserver) and self.game.is_over():
+                bot.game_over(self.game.view(seat))
+            close = getattr(bot, "close", None)
+            if callable(close):
+                close()
+
+    def _forfeit(self, forfeit: _Forfeit) -> int:
+        self.terminal.show(
+            Text(
+                self.t("engine_forfeit", player=self.labels[forfeit.seat], reason=forfeit.reason),
+                style="bold red",
+            )
+        )
+        bot = self.players[forfeit.seat].bot
+        if isinstance(bot, GameObserver):
+            winner = 1 - forfeit.seat
+            bot.game_over(
+                self.game.view(forfeit.seat),
+                result="1-0" if winner == 0 else "0-1",
+                reason="forfeit",
+            )
+        if self.save_path is not None and self._save(self.save_path):
+            self.terminal.show(Text(self.t("saved", path=str(self.save_path))))
+        return EXIT_OK
 
     def _introduce(self) -> None:
         game = self.game
@@ -663,7 +707,10 @@ class PlaySession:
         assert seat is not None
         player = self.players[seat]
         if player.bot is not None:
-            move = player.bot.choose(self.game.view(seat), self.game.legal_moves())
+            try:
+                move = player.bot.choose(self.game.view(seat), self.game.legal_moves())
+            except EngineError as error:
+                raise _Forfeit(seat, str(error)) from error
             self.game.push(move)
         else:
             move = self._ask_person(seat)
