@@ -116,7 +116,8 @@ class ISMCTSBot(Bot):
     def _search(self, view: View, legal: Sequence[Move], include: tuple[Move, ...]) -> _Node:
         start = time.perf_counter()
         assert self.budget is not None
-        deadline = start + self.budget
+        # A margin for the caller's bookkeeping around the search.
+        deadline = start + self.budget * 0.95
         limit = self.iterations if self.iterations is not None else 1 << 62
         me = view.player
         root = _Node(None, 1 - me)
@@ -130,10 +131,16 @@ class ISMCTSBot(Bot):
             ranked = sorted(legal, key=lambda m: scores[m], reverse=True)
             allowed = set(ranked[: self.candidates]) | set(include)
         done = 0
+        longest = 0.0
+        clock = time.perf_counter
         while done < limit:
+            begun = clock()
             self._iterate(root, determinize(view, rng), rng, allowed)
             done += 1
-            if time.perf_counter() >= deadline:
+            now = clock()
+            # Stop while one more iteration of the slowest kind seen still fits.
+            longest = max(longest, now - begun)
+            if now + longest >= deadline:
                 break
         stats = SearchStats()
         stats.iterations = done

@@ -57,6 +57,7 @@ __all__ = [
 
 COMMAND_MODULES: tuple[str, ...] = (
     "hanamikoji.interfaces.analyze_cli",
+    "hanamikoji.interfaces.arena_cli",
     "hanamikoji.interfaces.engine_cli",
 )
 """Modules that register more subcommands when imported, e.g.
@@ -115,9 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in commands().values():
-        # argparse formats help with %: a plain "95%" in a command's help must not break it.
-        text = command.help.replace("%", "%%")
-        sub = subparsers.add_parser(command.name, help=text, description=text)
+        # argparse formats a subcommand's help with %: a plain "95%" must not break it.
+        sub = subparsers.add_parser(
+            command.name, help=command.help.replace("%", "%%"), description=command.help
+        )
         command.configure(sub)
         sub.set_defaults(run=command.run)
     return parser
