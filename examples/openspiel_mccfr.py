@@ -17,8 +17,8 @@ import random
 import time
 
 import numpy as np
-import pyspiel
-from open_spiel.python.algorithms import outcome_sampling_mccfr
+import pyspiel  # type: ignore[import-not-found]
+from open_spiel.python.algorithms import outcome_sampling_mccfr  # type: ignore[import-untyped]
 
 import hanamikoji.openspiel  # noqa: F401  (registers python_hanamikoji)
 from hanamikoji.research.encoding import decode
@@ -46,9 +46,9 @@ class Evaluation:
             elif state.current_player() == policy_seat:
                 probabilities = self.policy.action_probabilities(state)
                 self._remember(state, probabilities)
-                actions = list(probabilities)
-                weights = [probabilities[a] for a in actions]
-                state.apply_action(rng.choices(actions, weights)[0])
+                choices = list(probabilities)
+                odds = [probabilities[a] for a in choices]
+                state.apply_action(rng.choices(choices, odds)[0])
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
         return float(state.returns()[policy_seat])
