@@ -69,8 +69,6 @@ class Tuning:
     """A player chooses which held cards to offer: the chance that a held card of a geisha
     goes to the other side, as a share of the plain proportion of cards offered away."""
     discard: float = 0.75
-    gift_keep: float = 2.0
-    comp_keep: float = 2.0
     """Likewise for the chance that a held card is traded off."""
 
 
@@ -105,13 +103,9 @@ def _card_fates(
     """
 
     def fates(mask: int) -> tuple[float, float]:
-        other = out = total = 0.0
+        other = out = total = 0
         for kind in _remaining(mask):
             keep, give, discard = _DESTINATIONS[kind]
-            if kind == MoveKind.GIFT:
-                keep, give = tuning.gift_keep, 3 - tuning.gift_keep
-            if kind == MoveKind.COMPETITION:
-                keep, give = tuning.comp_keep, 4 - tuning.comp_keep
             other += give
             out += discard
             total += keep + give + discard
