@@ -74,7 +74,7 @@ class ISMCTSBot(Bot):
         iterations: int | None = None,
         exploration: float = 0.7,
         match_value: MatchValue = table_match_value,
-        candidates: int | None = 10,
+        candidates: int | None = 3,
         playout: HeuristicPlayout | None = None,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)

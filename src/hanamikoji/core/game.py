@@ -597,6 +597,24 @@ class Game:
         """A seat's hand as sorted item indices (full information: not for players)."""
         return items(self._hands[seat])
 
+    def position_key(self) -> tuple[object, ...]:
+        """A hashable key of everything that decides the rest of this round (full
+        information: hands, deck, Secrets, Trade-offs, placed cards, used actions, the
+        pending offer, who moves), for transposition tables in search."""
+        return (
+            self._round,
+            self._turn,
+            self._to_move,
+            self._hands,
+            self._secret,
+            self._placed,
+            self._used,
+            self._pending,
+            self._deck[self._turn + 1 :] if not self._needs_deal else (),
+            self._favor,
+            self._outcome,
+        )
+
     def scoring_sides(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """Per seat, per item: the cards that will score at the end of this round so far,
         face-up cards and Secret (full information: not for players)."""

@@ -1,0 +1,50 @@
+"""Exact solving of the rest of a round in one fully known (sampled) world.
+
+With every card known, the rest of a round is a finite two-player game whose leaves are
+valued by what the round's end means for the match. Near the end of a round it is
+small enough to solve exactly by minimax with a transposition table; averaging the
+solved value of each decision over many sampled worlds (perfect-information Monte
+Carlo, Long et al. 2010) decides the last turns and the answers to offers there.
+"""
+
+from __future__ import annotations
+
+from hanamikoji.bots.evaluation import MatchValue, round_end_value
+from hanamikoji.core.game import Game
+
+__all__ = ["RoundSolver"]
+
+
+class RoundSolver:
+    """Seat 0's chance to win the match from a position, both players playing the rest
+    of the round perfectly in a world they both see. One solver per world: its table is
+    keyed by positions of that world."""
+
+    __slots__ = ("match_value", "table")
+
+    def __init__(self, match_value: MatchValue) -> None:
+        self.match_value = match_value
+        self.table: dict[tuple[object, ...], float] = {}
+
+    def value(self, game: Game) -> float:
+        """The minimax value of ``game`` for seat 0 (restored to the same position)."""
+        return self._value(game, game.round)
+
+    def _value(self, game: Game, round_number: int) -> float:
+        # A seeded game deals the next round by itself: its first position is a leaf too.
+        if game.needs_deal or game.is_over() or game.round != round_number:
+            return round_end_value(game, 0, self.match_value)
+        key = game.position_key()
+        known = self.table.get(key)
+        if known is not None:
+            return known
+        maximize = game.to_move == 0
+        best = -1.0 if maximize else 2.0
+        for move in game.legal_moves():
+            game.push(move)
+            result = self._value(game, round_number)
+            game.pop()
+            if (result > best) if maximize else (result < best):
+                best = result
+        self.table[key] = best
+        return best

@@ -1,0 +1,201 @@
+"""Bots see views only, are reproducible, and the search pieces compute what they claim."""
+
+from __future__ import annotations
+
+import gc
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from hanamikoji import Game, Move, View
+from hanamikoji.bots import BOTS, Bot, make_bot
+from hanamikoji.bots.analysis import analyze_record, label_for
+from hanamikoji.bots.determinize import sample_world
+from hanamikoji.bots.evaluation import round_end_value
+from hanamikoji.bots.ismcts import ISMCTSBot
+from hanamikoji.bots.levels import LEVELS, describe_level, make_level_bot
+from hanamikoji.bots.match_table import BOARDS, load_table, table_match_value
+from hanamikoji.bots.solver import RoundSolver
+from hanamikoji.core.variants import CLASSIC, FRENCH, THREE_ROUNDS
+from hanamikoji.notation.records import GameRecord
+
+FAST = {"ismcts": {"iterations": 30}, "expert": {"iterations": 30, "worlds": 3}}
+
+
+def fast_bot(name: str, seed: int) -> Bot:
+    bot = make_bot(name, seed=seed, budget=30.0)
+    for attribute, value in FAST.get(name, {}).items():
+        setattr(bot, attribute, value)
+    return bot
+
+
+def reachable(root: object, limit: int = 200_000) -> list[object]:
+    """Every object reachable from ``root`` through references (classes and modules aside)."""
+    seen: dict[int, object] = {}
+    stack = [root]
+    while stack and len(seen) < limit:
+        item = stack.pop()
+        if id(item) in seen or isinstance(item, type) or type(item).__name__ == "module":
+            continue
+        seen[id(item)] = item
+        stack.extend(gc.get_referents(item))
+    return list(seen.values())
+
+
+class Spy(Bot):
+    """Wraps a bot and checks what it is given."""
+
+    def __init__(self, inner: Bot) -> None:
+        super().__init__(0)
+        self.inner = inner
+        self.calls = 0
+
+    def choose(self, view: View, legal: Sequence[Move]) -> Move:
+        assert isinstance(view, View)
+        assert not any(isinstance(obj, Game) for obj in reachable((view, legal)))
+        self.calls += 1
+        return self.inner.choose(view, legal)
+
+
+def play(game: Game, bots: Sequence[Bot]) -> list[Move]:
+    while not game.is_over():
+        seat = game.to_move
+        assert seat is not None
+        move = bots[seat].choose(game.view(seat), game.legal_moves())
+        assert move in game.legal_moves()
+        game.push(move)
+    return list(game.move_stack)
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_a_bot_is_given_a_view_and_the_legal_moves_and_nothing_reaching_the_game(
+    name: str,
+) -> None:
+    spies = [Spy(fast_bot(name, 1)), Spy(fast_bot("random", 2))]
+    play(Game("three-rounds", seed=5), spies)
+    assert spies[0].calls > 0
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_bots_are_reproducible_given_their_seed(name: str) -> None:
+    def line(seed: int) -> list[Move]:
+        return play(Game("french", seed=9), [fast_bot(name, seed), fast_bot("random", 4)])
+
+    assert line(3) == line(3)
+
+
+def test_levels_map_onto_registered_bots_with_budgets() -> None:
+    assert sorted(LEVELS) == [1, 2, 3, 4, 5]
+    for number, level in LEVELS.items():
+        bot = make_level_bot(number, seed=1)
+        assert bot.name == level.resolved_bot()
+        assert level.resolved_bot() in BOTS
+    assert LEVELS[5].resolved_bot() == "expert"
+    assert describe_level(3) == "level 3: ismcts, 0.2 s per decision"
+    with pytest.raises(ValueError, match="1-5"):
+        make_level_bot(6)
+
+
+def test_search_obeys_a_fixed_iteration_count() -> None:
+    game = Game(seed=12)
+    bot = ISMCTSBot(seed=1, budget=60.0, iterations=25)
+    bot.choose(game.view(0), game.legal_moves())
+    assert bot.stats.iterations == 25
+
+
+def test_sampled_worlds_are_the_unseen_cards_in_the_places_the_view_leaves_open() -> None:
+    rng = random.Random(3)
+    game = Game(seed=21)
+    for _ in range(7):
+        moves = game.legal_moves()
+        game.push(moves[rng.randrange(len(moves))])
+    seat = game.to_move
+    assert seat is not None
+    view = game.view(seat)
+    for _ in range(50):
+        hand, secret, tradeoff, removed, deck = sample_world(view, rng)
+        cards = [*hand, *tradeoff, removed, *deck] + ([secret] if secret is not None else [])
+        assert tuple(cards.count(k) for k in range(7)) == view.unseen()
+        assert len(hand) == view.hand_sizes[view.opponent]
+        assert len(deck) == view.deck_size
+
+
+def test_the_match_table_is_symmetric_between_the_seats() -> None:
+    table = load_table()
+    rng = random.Random(0)
+    for variant in (CLASSIC, THREE_ROUNDS, FRENCH):
+        for _ in range(200):
+            favor = tuple(rng.choice((None, 0, 1)) for _ in range(7))
+            mirrored = tuple(None if f is None else 1 - f for f in favor)
+            starter = rng.randrange(2)
+            next_round = rng.randrange(2, 4)
+            p = table.value(favor, 0, starter, next_round, variant)
+            q = table.value(mirrored, 1, 1 - starter, next_round, variant)
+            assert p == pytest.approx(q, abs=2e-5)
+            assert 0.0 <= p <= 1.0
+    assert len(table._values["classic/starter=0/left=inf"]) == BOARDS
+
+
+def test_the_last_round_of_a_limited_variant_is_valued_by_its_tiebreak() -> None:
+    # Three geishas each, charm 7 against 9, before the last round of the French
+    # edition: the player ahead on charm keeps that lead unless the last round changes it.
+    favor = (0, 0, 0, 1, 1, 1, None)
+    ahead = table_match_value(favor, 1, 0, 3, FRENCH)
+    behind = table_match_value(favor, 0, 0, 3, FRENCH)
+    assert ahead > 0.5 > behind
+
+
+def test_the_round_solver_is_minimax_over_the_rest_of_the_round() -> None:
+    rng = random.Random(8)
+    sizes = []
+    for seed in range(6):
+        game = Game("classic", seed=seed)
+        while game.turn < 5:
+            moves = game.legal_moves()
+            game.push(moves[rng.randrange(len(moves))])
+        before = len(game.move_stack)
+        solver = RoundSolver(table_match_value)
+        assert solver.value(game) == pytest.approx(_minimax(game, game.round))
+        assert len(game.move_stack) == before  # the solver restores the position
+        sizes.append(len(solver.table))
+    assert max(sizes) > 20  # real trees: actions, splits and the answers to them
+
+
+def _minimax(game: Game, round_number: int) -> float:
+    """Seat 0's value by plain minimax to the end of the round, without the solver's table."""
+    if game.is_over() or game.round != round_number:
+        return round_end_value(game, 0, table_match_value)
+    values = []
+    for move in game.legal_moves():
+        game.push(move)
+        values.append(_minimax(game, round_number))
+        game.pop()
+    return max(values) if game.to_move == 0 else min(values)
+
+
+def test_cost_labels() -> None:
+    assert [label_for(c) for c in (0.0, 0.049, 0.05, 0.1, 0.25)] == [
+        "",
+        "",
+        "inaccuracy",
+        "mistake",
+        "blunder",
+    ]
+
+
+def test_analysis_covers_every_decision_and_marks_forced_ones() -> None:
+    game = Game("french", seed=31)
+    play(game, [make_bot("random", seed=1), make_bot("greedy", seed=2)])
+    record = GameRecord.from_game(game)
+    analysis = analyze_record(record, budget=0.02, seed=1)
+    assert [d.played for d in analysis.decisions] == list(game.move_stack)
+    replay = Game("french", seed=31)
+    for decision in analysis.decisions:
+        assert decision.forced == (len(replay.legal_moves()) == 1)
+        assert 0.0 <= decision.played_value <= 1.0 and decision.cost >= 0.0
+        replay.push(decision.played)
+    for seat in (0, 1):
+        summary = analysis.summary(seat)
+        own = [d for d in analysis.decisions if d.seat == seat and not d.forced]
+        assert summary.decisions == len(own)
