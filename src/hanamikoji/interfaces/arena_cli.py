@@ -26,8 +26,7 @@ from hanamikoji.arena.players import players_from_names
 from hanamikoji.arena.runner import Plan, RecordWriter, default_records_dir, run_plan
 from hanamikoji.arena.summary import MatchSummary, PlayerTiming, TournamentSummary
 from hanamikoji.core import UnknownVariantError, Variant
-from hanamikoji.core.rng import MAX_SEED
-from hanamikoji.interfaces.cli import Command, Streams, register_command
+from hanamikoji.interfaces.cli import Command, Streams, register_command, seed_argument
 from hanamikoji.interfaces.terminal import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 
 __all__ = [
@@ -55,16 +54,6 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected 1 or more, not {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"a seed is from 0 to {MAX_SEED}")
     return value
 
 
@@ -128,7 +117,7 @@ def configure_arena(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=_seed,
+        type=seed_argument,
         default=DEFAULT_FIRST_SEED,
         metavar="S",
         help=f"the first seed; the games use seeds S, S+1, ... (default: {DEFAULT_FIRST_SEED})",

@@ -165,7 +165,8 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _seed(text: str) -> int:
+def seed_argument(text: str) -> int:
+    """An argparse type: a game seed (0 to 2**64 - 1)."""
     try:
         value = int(text)
     except ValueError:
@@ -230,7 +231,9 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
     )
     _add_lang(parser)
     parser.add_argument(
-        "--seed", type=_seed, help="deals (and who starts, with --first random) come from it"
+        "--seed",
+        type=seed_argument,
+        help="deals (and who starts, with --first random) come from it",
     )
     parser.add_argument(
         "--first",

@@ -502,6 +502,18 @@ class _Problem(Exception):
         self.reason = reason
 
 
+def _assemble(
+    tags: tuple[tuple[str, str], ...], rounds: tuple[RecordRound, ...], check: bool
+) -> GameRecord:
+    """A record from parsed tags and rounds, checked as a reader must; raises ``_Problem``."""
+    _check_tags(tags)
+    _check_rounds(rounds, any(name == "Seed" for name, _ in tags))
+    record = GameRecord(tags, rounds)
+    if check:
+        record._replay()
+    return record
+
+
 def _check_tags(tags: Sequence[tuple[str, str]]) -> None:
     first_index: dict[str, int] = {}
     for index, (name, value) in enumerate(tags):
@@ -759,14 +771,9 @@ class _TextReader:
         )
         tags = tuple(self.tags)
         try:
-            _check_tags(tags)
-            _check_rounds(rounds, any(name == "Seed" for name, _ in tags))
-            record = GameRecord(tags, rounds)
-            if check:
-                record._replay()
+            return _assemble(tags, rounds, check)
         except _Problem as problem:
             raise self._placed(problem, rounds) from None
-        return record
 
     def _placed(self, problem: _Problem, rounds: Sequence[RecordRound]) -> RecordError:
         where = problem.where
@@ -1071,14 +1078,9 @@ class _JsonReader:
         tags = self._tags(top["tags"])
         rounds = self._rounds(top["rounds"])
         try:
-            _check_tags(tags)
-            _check_rounds(rounds, any(name == "Seed" for name, _ in tags))
-            record = GameRecord(tags, rounds)
-            if check:
-                record._replay()
+            return _assemble(tags, rounds, check)
         except _Problem as problem:
             raise self._placed(problem, tags, rounds) from None
-        return record
 
     def _placed(
         self,
