@@ -53,7 +53,7 @@ def play(game: Game, bots: Sequence[Bot]) -> None:
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("greedy_seat", [0, 1])
 def test_every_choice_is_legal(variant: str, greedy_seat: int) -> None:
-    for game_number in range(15):
+    for game_number in range(40):
         game = Game(variant=variant, seed=1000 + game_number, first_player=game_number % 2)
         bots: list[Bot] = [RandomBot(seed=game_number), RandomBot(seed=game_number)]
         bots[greedy_seat] = GreedyBot(seed=game_number)

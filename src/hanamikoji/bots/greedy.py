@@ -70,6 +70,11 @@ class Tuning:
     goes to the other side, as a share of the plain proportion of cards offered away."""
     discard: float = 0.75
     """Likewise for the chance that a held card is traded off."""
+    unused: tuple[float, float, float, float] = (0.0, 0.0, -0.1, 0.0)
+    """Worth of each action marker (Secret, Trade-off, Gift, Competition) still unused
+    after a turn. Matches between settings favour giving a Gift early: a Gift's 2:1 split
+    secures majorities the later actions can build on, and the estimate otherwise
+    overrates a Gift held back."""
 
 
 TIE_TOLERANCE = 1e-9
@@ -421,6 +426,7 @@ class _Judge:
             total = sum(
                 self._worth(k, self.lead[k], self.hand[k], mine_left) for k in range(ITEM_COUNT)
             )
+            total += sum(self.tuning.unused[kind] for kind in _remaining(mine_left))
             self._totals[mine_left] = total
         return total
 
