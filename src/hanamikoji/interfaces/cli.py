@@ -59,6 +59,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hanamikoji.interfaces.analyze_cli",
     "hanamikoji.interfaces.arena_cli",
     "hanamikoji.interfaces.engine_cli",
+    "hanamikoji.interfaces.web_cli",
 )
 """Modules that register more subcommands when imported, e.g.
 ``"hanamikoji.interfaces.arena"``."""

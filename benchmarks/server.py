@@ -1,0 +1,322 @@
+"""Web server load: N concurrent bot-vs-bot games driven over WebSockets on loopback.
+
+Run: ``.venv/bin/python benchmarks/server.py [--games 500] [--duration 30] [--think 1]``
+
+The server runs as its own process (``hanamikoji serve`` on 127.0.0.1, a fresh SQLite
+database in a temporary directory unless ``--db`` or ``--url`` says otherwise). The
+benchmark creates ``--games`` friend games and plays both seats of each over their own
+WebSocket, as two pages would: each seat picks a random legal decision from its own state
+message, waits its think time (uniform in 0..2x ``--think`` seconds; 0 sends at once),
+sends it, and waits for the update. A finished game is replaced by a new one, so
+``--games`` games are always in play.
+
+Reported: finished games per second, decisions per second, and the latency from sending
+a decision to receiving the state that includes it (p50, p90, p99, max), over the
+measured window after a warm-up; and the server's CPU use. The goal in the issue: 500
+concurrent games with p99 <= 50 ms on the project's machine (2 cores).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import json
+import multiprocessing
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Coroutine
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+from hanamikoji.core import turn_moves
+from hanamikoji.core.cards import pack
+from hanamikoji.core.moves import MoveKind
+
+KIND_BITS = {
+    "secret": int(MoveKind.SECRET),
+    "trade-off": int(MoveKind.TRADE_OFF),
+    "gift": int(MoveKind.GIFT),
+    "competition": int(MoveKind.COMPETITION),
+}
+
+
+def legal_texts(state: dict[str, Any]) -> list[str]:
+    """The seat's legal decisions, from its own state message only."""
+    if state["pending"] is not None:
+        return [option["text"] for option in state["pending"]["options"]]
+    used = sum(1 << KIND_BITS[name] for name in state["used"][state["seat"]])
+    return [move.text() for move in turn_moves(pack(state["hand"]), used)]
+
+
+@dataclass
+class Stats:
+    measuring: bool = False
+    latencies: list[float] = field(default_factory=list)
+    decisions: int = 0
+    games: int = 0
+    errors: int = 0
+
+
+async def play_seat(
+    url: str, game_id: str, token: str, think: float, rng: random.Random, stats: Stats
+) -> None:
+    async with websockets.connect(f"{url}/ws/{game_id}", max_size=2**20) as ws:
+        await ws.send(json.dumps({"type": "hello", "token": token}))
+        sent_at: float | None = None
+        sent_ply = -1
+        acted_ply = -1
+        async for raw in ws:
+            message = json.loads(raw)
+            if message["type"] == "error":
+                stats.errors += 1
+                continue
+            if message["type"] != "state":
+                continue
+            ply = message["ply"]
+            if sent_at is not None and ply > sent_ply:
+                if stats.measuring:
+                    stats.latencies.append(time.perf_counter() - sent_at)
+                    stats.decisions += 1
+                sent_at = None
+            if message["outcome"] is not None:
+                return
+            if message["to_move"] == message["seat"] and ply != acted_ply:
+                acted_ply = ply
+                move = rng.choice(legal_texts(message))
+                if think > 0:
+                    await asyncio.sleep(rng.uniform(0, 2 * think))
+                sent_ply = ply
+                sent_at = time.perf_counter()
+                await ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))
+
+
+async def create_game(client: httpx.AsyncClient, url: str) -> dict[str, Any]:
+    # uvicorn closes idle keep-alive connections after 5 s: a request that picked one
+    # up just then is sent again on a fresh connection.
+    for attempt in range(3):
+        try:
+            response = await client.post(f"{url}/api/games", json={"opponent": "friend"})
+            response.raise_for_status()
+            game: dict[str, Any] = response.json()
+            return game
+        except httpx.TransportError:
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
+
+
+async def game_slot(
+    url: str, client: httpx.AsyncClient, think: float, seed: int, stats: Stats, stop: float
+) -> None:
+    """Keep one game in play until ``stop``: create it, play both seats, start another."""
+    rng = random.Random(seed)
+    while time.perf_counter() < stop:
+        game = await create_game(client, url)
+        seats = (game["token"], game["friend_token"])
+        await asyncio.gather(
+            *(
+                play_seat(url.replace("http", "ws", 1), game["id"], t, think, rng, stats)
+                for t in seats
+            )
+        )
+        if stats.measuring:
+            stats.games += 1
+
+
+def percentile(sorted_values: list[float], fraction: float) -> float:
+    if not sorted_values:
+        return float("nan")
+    index = min(len(sorted_values) - 1, round(fraction * (len(sorted_values) - 1)))
+    return sorted_values[index]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@contextlib.contextmanager
+def server_process(db_url: str | None) -> Any:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as scratch:
+        url_db = db_url or f"sqlite:///{Path(scratch) / 'bench.sqlite3'}"
+        command = [
+            sys.executable,
+            "-m",
+            "hanamikoji.interfaces.web_cli",
+            "--port",
+            str(port),
+            "--db",
+            url_db,
+            "--bot-delay",
+            "0",
+            "--bot-processes",
+            "0",
+            "--log-level",
+            "warning",
+        ]
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            for _ in range(300):
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(f"{url}/healthz", timeout=1).status_code == 200:
+                        break
+                time.sleep(0.1)
+            else:
+                raise RuntimeError("the server did not start")
+            yield url, process.pid
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+
+
+async def run(
+    url: str,
+    games: int,
+    first_seed: int,
+    start_at: float,
+    duration: float,
+    warmup: float,
+    think: float,
+) -> Stats:
+    stats = Stats()
+    await asyncio.sleep(max(0.0, start_at - time.time()))
+    limits = httpx.Limits(max_connections=100)
+    async with httpx.AsyncClient(limits=limits, timeout=30) as client:
+        stop = time.perf_counter() + warmup + duration
+        slots = [
+            asyncio.create_task(game_slot(url, client, think, seed, stats, stop))
+            for seed in range(first_seed, first_seed + games)
+        ]
+        await asyncio.sleep(warmup)
+        stats.measuring = True
+        await asyncio.sleep(duration)
+        stats.measuring = False
+        await asyncio.gather(*slots)
+    return stats
+
+
+def client_process(
+    url: str,
+    games: int,
+    first_seed: int,
+    start_at: float,
+    duration: float,
+    warmup: float,
+    think: float,
+) -> Stats:
+    """One client process's share of the games (each page of a real game is in its own
+    browser; one Python process for a thousand sockets would measure itself)."""
+    # The client's own collector pauses would show up as server latency; a short run
+    # frees its garbage by reference counting alone.
+    gc.disable()
+    return _run_loop(run(url, games, first_seed, start_at, duration, warmup, think))
+
+
+def _run_loop(main: Coroutine[Any, Any, Stats]) -> Stats:
+    """Run the clients on uvloop when it is there (uvicorn[standard] brings it): the
+    client's own overhead is part of every latency measured."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
+
+
+def run_clients(
+    url: str, games: int, clients: int, duration: float, warmup: float, think: float
+) -> Stats:
+    start_at = time.time() + 3.0  # every client process is up and measures the same window
+    shares = [games // clients + (1 if n < games % clients else 0) for n in range(clients)]
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=clients, mp_context=context) as pool:
+        futures = [
+            pool.submit(
+                client_process, url, share, sum(shares[:n]), start_at, duration, warmup, think
+            )
+            for n, share in enumerate(shares)
+        ]
+        results = [future.result() for future in futures]
+    total = Stats()
+    for result in results:
+        total.latencies.extend(result.latencies)
+        total.decisions += result.decisions
+        total.games += result.games
+        total.errors += result.errors
+    return total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=500, help="concurrent games (default 500)")
+    parser.add_argument("--duration", type=float, default=30.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=1.0,
+        help="mean think time per decision in seconds (0: answer at once; default 1)",
+    )
+    parser.add_argument("--db", help="database URL for the server (default: a fresh SQLite file)")
+    parser.add_argument("--url", help="use a running server instead (e.g. http://127.0.0.1:8000)")
+    parser.add_argument(
+        "--clients", type=int, default=1, help="client processes sharing the games (default 1)"
+    )
+    args = parser.parse_args()
+    with contextlib.ExitStack() as stack:
+        if args.url:
+            url, pid = args.url.rstrip("/"), None
+        else:
+            url, pid = stack.enter_context(server_process(args.db))
+        cpu_before = cpu_seconds(pid) if pid else 0.0
+        began = time.perf_counter()
+        stats = run_clients(
+            url, args.games, max(1, args.clients), args.duration, args.warmup, args.think
+        )
+        elapsed = time.perf_counter() - began
+        cpu_used = cpu_seconds(pid) - cpu_before if pid else float("nan")
+    latencies = sorted(stats.latencies)
+    ms = [1000 * percentile(latencies, q) for q in (0.5, 0.9, 0.99, 1.0)]
+    print(
+        f"{args.games} concurrent games, think {args.think:g} s, measured {args.duration:g} s"
+        f" (after {args.warmup:g} s warm-up)"
+    )
+    print(f"finished games: {stats.games} ({stats.games / args.duration:.1f} games/s)")
+    print(f"decisions: {stats.decisions} ({stats.decisions / args.duration:.0f}/s)")
+    print(
+        f"latency send -> update: p50 {ms[0]:.1f} ms, p90 {ms[1]:.1f} ms,"
+        f" p99 {ms[2]:.1f} ms, max {ms[3]:.1f} ms"
+        + (f" (mean {1000 * statistics.fmean(latencies):.1f} ms)" if latencies else "")
+    )
+    if pid:
+        share = cpu_used / elapsed
+        print(f"server CPU: {cpu_used:.1f} s over {elapsed:.1f} s ({share:.0%} of one core)")
+    if stats.errors:
+        print(f"refused decisions: {stats.errors}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""Bots think away from the event loop: in a thread for the quick levels, in worker
+processes for the searching ones (their pure-Python search would otherwise hold the
+interpreter lock and slow every other game on the server)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+
+from hanamikoji.bots.levels import LEVELS, make_level_bot
+from hanamikoji.core.view import View
+
+__all__ = ["BotRunner", "bot_seed", "choose_move"]
+
+SEARCH_LEVELS = frozenset(number for number, level in LEVELS.items() if level.budget is not None)
+
+
+def choose_move(level: int, seed: int, view: View) -> str:
+    """The decision of the level ``level`` bot, seeded with ``seed``, from ``view`` alone."""
+    bot = make_level_bot(level, seed=seed)
+    return bot.choose(view, view.legal_moves()).text()
+
+
+def bot_seed(game_seed: int, ply: int) -> int:
+    """A bot's seed for one decision: a bot rebuilt after a restart decides alike, and
+    no bot could work the game's seed (hence every deal) back out of its own."""
+    digest = hashlib.blake2b(f"{game_seed}:{ply}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+class BotRunner:
+    """Runs bot decisions off the event loop.
+
+    Args:
+        processes: worker processes for the searching levels (3-5); with 0 they run in
+            threads too (tests, or a machine where processes cannot be started).
+    """
+
+    def __init__(self, processes: int = 1) -> None:
+        self._threads: Executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
+        self._processes: Executor | None = None
+        if processes > 0:
+            # "spawn": the server has threads, which fork would copy in a broken state.
+            context = multiprocessing.get_context("spawn")
+            self._processes = ProcessPoolExecutor(max_workers=processes, mp_context=context)
+
+    async def choose(self, level: int, seed: int, view: View) -> str:
+        executor = self._threads
+        if level in SEARCH_LEVELS and self._processes is not None:
+            executor = self._processes
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(executor, choose_move, level, seed, view)
+
+    def close(self) -> None:
+        self._threads.shutdown(wait=False, cancel_futures=True)
+        if self._processes is not None:
+            self._processes.shutdown(wait=False, cancel_futures=True)

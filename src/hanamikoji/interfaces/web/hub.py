@@ -1,0 +1,456 @@
+"""Live games: who is connected to which seat, decisions, bots, and announcements.
+
+The database is the truth. A game is loaded by replaying its stored decisions the first
+time someone asks for it (after a restart too), a decision is committed before it is
+applied for anyone to see, and when another writer got to a ply first the live copy is
+thrown away and rebuilt from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field, replace
+
+from hanamikoji.core.game import Game
+from hanamikoji.core.moves import Move
+from hanamikoji.core.rng import MAX_SEED
+from hanamikoji.interfaces.web.bots import BotRunner, bot_seed
+from hanamikoji.interfaces.web.catalog import text
+from hanamikoji.interfaces.web.checks import Refused, check_decision
+from hanamikoji.interfaces.web.payload import JSON, PublicGame, encode, replay_frames, seat_state
+from hanamikoji.interfaces.web.storage import (
+    Append,
+    PlyTakenError,
+    Store,
+    StoredGame,
+    hash_token,
+    new_game_row,
+    new_token,
+    token_matches,
+)
+from hanamikoji.interfaces.web.writer import DecisionWriter
+from hanamikoji.notation.names import Lang
+from hanamikoji.notation.records import GameRecord
+
+__all__ = ["Connection", "GameHub", "LiveGame", "NewGame", "SeatTap"]
+
+log = logging.getLogger("hanamikoji.web")
+
+SeatTap = Callable[[str, int, str], None]
+"""Called with (game id, seat, message text) for every message sent to a seat (tests)."""
+
+MAX_LIVE_GAMES = 20_000
+"""Games kept in memory before those nobody watches are dropped."""
+
+SEED_LIMIT = 1 << 53
+"""Seeds stay exact in JavaScript numbers and in a signed 64-bit column."""
+assert SEED_LIMIT <= MAX_SEED
+
+
+class Connection:
+    """One open page at a seat. Messages are queued and written by the connection's own
+    task, so a slow reader never holds up the game; a newer state replaces one that has
+    not been written yet."""
+
+    def __init__(self, send: Callable[[str], Awaitable[None]], lang: Lang) -> None:
+        self.lang = lang
+        self._send = send
+        self._queue: list[tuple[bool, str]] = []
+        self._wake = asyncio.Event()
+        self._closed = False
+        self._writer = asyncio.create_task(self._write())
+
+    def push(self, message: str, *, is_state: bool = False) -> None:
+        if self._closed:
+            return
+        if is_state:
+            self._queue = [item for item in self._queue if not item[0]]
+        self._queue.append((is_state, message))
+        self._wake.set()
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                queued, self._queue = self._queue, []
+                for _, message in queued:
+                    await self._send(message)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the socket went away; the reader side notices and detaches
+            self._closed = True
+
+    async def close(self) -> None:
+        self._closed = True
+        self._writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._writer
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """A game in memory, rebuilt from its stored row and decisions."""
+
+    stored: StoredGame
+    game: Game
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    connections: tuple[set[Connection], set[Connection]] = field(
+        default_factory=lambda: (set(), set())
+    )
+    bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.stored.id
+
+    @property
+    def ply(self) -> int:
+        return len(self.game.move_stack)
+
+    def public(self) -> PublicGame:
+        stored = self.stored
+        players = tuple("bot" if stored.bot_seat == seat else "human" for seat in (0, 1))
+        levels = tuple(stored.bot_level if stored.bot_seat == seat else None for seat in (0, 1))
+        return PublicGame(
+            id=stored.id,
+            players=(players[0], players[1]),
+            levels=(levels[0], levels[1]),
+            ply=self.ply,
+            connected=(bool(self.connections[0]), bool(self.connections[1])),
+            rematch=stored.rematch_id,
+        )
+
+    def player_names(self) -> tuple[str, str]:
+        """The names written into records."""
+        stored = self.stored
+        return (
+            f"Bot level {stored.bot_level}" if stored.bot_seat == 0 else "Player 1",
+            f"Bot level {stored.bot_level}" if stored.bot_seat == 1 else "Player 2",
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A created game: the creator's seat token and, with a friend, the other seat's."""
+
+    id: str
+    token: str
+    friend_token: str | None
+
+
+def rebuild(stored: StoredGame) -> Game:
+    """The game of a stored row and its decisions, replayed."""
+    game = Game(stored.variant, seed=stored.seed, first_player=stored.first_player)
+    for text_ in stored.decisions:
+        game.push(Move.from_text(text_))
+    return game
+
+
+class GameHub:
+    """Every live game of one server process.
+
+    Args:
+        store: the database.
+        bots: where bots think.
+        bot_delay: seconds a bot waits before it acts, so a person sees one move at a time.
+        tap: sees every message sent to a seat (the hidden-card test hooks in here).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        bots: BotRunner,
+        *,
+        bot_delay: float = 0.0,
+        tap: SeatTap | None = None,
+    ) -> None:
+        self.store = store
+        self.bots = bots
+        self.bot_delay = bot_delay
+        self.tap = tap
+        self.writer = DecisionWriter(store)
+        self._live: dict[str, LiveGame] = {}
+        self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
+        self._closing = False
+
+    async def close(self) -> None:
+        self._closing = True
+        tasks = [live.bot_task for live in self._live.values() if live.bot_task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for live in self._live.values():
+            for seat in (0, 1):
+                for connection in list(live.connections[seat]):
+                    await connection.close()
+        await asyncio.to_thread(self.writer.close)
+
+    # -- games ------------------------------------------------------------------------
+
+    async def create(
+        self,
+        variant: str,
+        first_player: int,
+        bot_level: int | None,
+        seed: int | None = None,
+    ) -> NewGame:
+        """A new game where the creator is Player 1; Player 2 is a bot of ``bot_level``,
+        or a friend when it is ``None``."""
+        token = new_token()
+        friend_token = None if bot_level is not None else new_token()
+        hashes = (hash_token(token), None if friend_token is None else hash_token(friend_token))
+        row = new_game_row(
+            variant,
+            secrets.randbelow(SEED_LIMIT) if seed is None else seed,
+            first_player,
+            hashes,
+            1 if bot_level is not None else None,
+            bot_level,
+        )
+        await asyncio.to_thread(self.store.create_game, row)
+        return NewGame(row.id, token, friend_token)
+
+    async def get(self, game_id: str) -> LiveGame | None:
+        """The live game, loaded from the database on first use."""
+        live = self._live.get(game_id)
+        if live is not None:
+            return live
+        loading = self._loading.get(game_id)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[LiveGame | None] = asyncio.get_running_loop().create_future()
+        self._loading[game_id] = future
+        try:
+            stored = await asyncio.to_thread(self.store.load, game_id)
+            live = None if stored is None else LiveGame(stored, rebuild(stored))
+            if live is not None:
+                if len(self._live) >= MAX_LIVE_GAMES:
+                    self._forget_idle_games()
+                self._live[game_id] = live
+            future.set_result(live)
+        except BaseException as error:
+            future.set_exception(error)
+            raise
+        finally:
+            del self._loading[game_id]
+        if live is not None:
+            self._wake_bot(live)
+        return live
+
+    def _forget_idle_games(self) -> None:
+        """Drop games nobody watches (records and states fetched over HTTP load games
+        too); the database has them all."""
+        for game_id, live in list(self._live.items()):
+            if not any(live.connections) and live.bot_task is None and not live.lock.locked():
+                del self._live[game_id]
+
+    async def authenticate(self, game_id: str, token: str) -> tuple[LiveGame, int] | None:
+        """The game and seat a token opens, or ``None`` (unknown game or wrong token: the
+        two are not told apart)."""
+        live = await self.get(game_id)
+        if live is None:
+            return None
+        for seat in (0, 1):
+            if token_matches(token, live.stored.token_hashes[seat]):
+                return live, seat
+        return None
+
+    # -- connections ------------------------------------------------------------------
+
+    def state_for(self, live: LiveGame, seat: int) -> JSON:
+        return seat_state(live.game.view(seat), live.public())
+
+    async def attach(self, game_id: str, seat: int, connection: Connection) -> LiveGame:
+        """Add an open page; everyone gets the state (the seat's presence changed)."""
+        while True:
+            live = await self.get(game_id)
+            if live is None:
+                raise Refused("err_no_game")
+            async with live.lock:
+                # A game nobody watched may have left memory while this page waited.
+                if self._live.get(game_id) is live:
+                    live.connections[seat].add(connection)
+                    self._announce(live)
+                    return live
+
+    async def resend(self, live: LiveGame, seat: int, connection: Connection) -> None:
+        """The full state again, to one page."""
+        async with live.lock:
+            message = encode(self.state_for(live, seat))
+            self._deliver(live.id, seat, connection, message, is_state=True)
+
+    async def detach(self, live: LiveGame, seat: int, connection: Connection) -> None:
+        async with live.lock:
+            live.connections[seat].discard(connection)
+            if not any(live.connections) and live.bot_task is None:
+                # Nobody is looking: the database has it all, memory need not.
+                self._live.pop(live.id, None)
+            else:
+                self._announce(live)
+        await connection.close()
+
+    def send(self, live: LiveGame, seat: int, connection: Connection, message: JSON) -> None:
+        """Send a message to one page (an error, a pong): through the tap like the rest."""
+        self._deliver(live.id, seat, connection, encode(message), is_state=False)
+
+    def _deliver(
+        self, game_id: str, seat: int, connection: Connection, message: str, *, is_state: bool
+    ) -> None:
+        if self.tap is not None:
+            self.tap(game_id, seat, message)
+        connection.push(message, is_state=is_state)
+
+    def _announce(self, live: LiveGame) -> None:
+        public = live.public()
+        for seat in (0, 1):
+            if not live.connections[seat]:
+                continue
+            message = encode(seat_state(live.game.view(seat), public))
+            for connection in live.connections[seat]:
+                self._deliver(live.id, seat, connection, message, is_state=True)
+
+    # -- decisions --------------------------------------------------------------------
+
+    async def play(self, live: LiveGame, seat: int, text_: str, ply: int | None) -> None:
+        """Play a seat's decision: checked, committed, then announced. Raises
+        :class:`Refused` (nothing changes then)."""
+        async with live.lock:
+            if ply is not None and ply != live.ply:
+                raise Refused("err_stale")
+            move = check_decision(live.game, seat, text_)
+            await self._commit(live, move)
+        self._wake_bot(live)
+
+    async def _commit(self, live: LiveGame, move: Move) -> None:
+        """Commit and apply ``move`` (legal now); the caller holds the game's lock."""
+        game = live.game
+        ply = live.ply
+        game.push(move)
+        outcome = game.outcome
+        try:
+            await self.writer.append(
+                Append(live.id, ply, move.text(), None if outcome is None else outcome.result())
+            )
+        except PlyTakenError:
+            await self._reload(live)
+            raise Refused("err_conflict") from None
+        except Exception:
+            game.pop()
+            log.exception("game %s: could not store ply %d", live.id, ply)
+            raise Refused("err_storage") from None
+        if outcome is not None:
+            live.stored = replace(live.stored, status="finished", result=outcome.result())
+        self._announce(live)
+
+    async def _reload(self, live: LiveGame) -> None:
+        stored = await asyncio.to_thread(self.store.load, live.id)
+        if stored is not None:
+            live.stored = stored
+            live.game = rebuild(stored)
+        self._announce(live)
+
+    # -- bots -------------------------------------------------------------------------
+
+    def _wake_bot(self, live: LiveGame) -> None:
+        bot_seat = live.stored.bot_seat
+        if (
+            bot_seat is None
+            or self._closing
+            or live.bot_task is not None
+            or live.game.to_move != bot_seat
+        ):
+            return
+        live.bot_task = asyncio.create_task(self._bot_turns(live, bot_seat))
+
+    async def _bot_turns(self, live: LiveGame, bot_seat: int) -> None:
+        level = live.stored.bot_level or 1
+        try:
+            while live.game.to_move == bot_seat and not self._closing:
+                view = live.game.view(bot_seat)
+                ply = live.ply
+                if self.bot_delay > 0:
+                    await asyncio.sleep(self.bot_delay)
+                choice = await self.bots.choose(level, bot_seed(live.stored.seed, ply), view)
+                async with live.lock:
+                    if live.ply != ply:
+                        continue
+                    try:
+                        await self._commit(live, live.game.parse_move(choice))
+                    except Refused as refusal:
+                        # Stored by another server first, or the database failed: retry
+                        # from whatever the database now holds.
+                        log.warning("game %s: bot decision not stored (%s)", live.id, refusal)
+                        await asyncio.sleep(0.5)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: the bot failed", live.id)
+        finally:
+            live.bot_task = None
+        if not any(live.connections) and live.game.to_move != bot_seat:
+            async with live.lock:
+                if not any(live.connections) and live.bot_task is None:
+                    self._live.pop(live.id, None)
+
+    # -- after the end ----------------------------------------------------------------
+
+    def record(self, live: LiveGame, fmt: str) -> str:
+        """The game record, text or JSON. Raises :class:`Refused` before the end."""
+        if not live.game.is_over():
+            raise Refused("err_not_over")
+        record = GameRecord.from_game(
+            live.game,
+            players=live.player_names(),
+            date=live.stored.created.strftime("%Y-%m-%d"),
+            event="Hanamikoji web",
+        )
+        return record.to_json() if fmt == "json" else record.to_text()
+
+    def replay(self, live: LiveGame) -> list[JSON]:
+        """Every position of the finished game, all cards shown."""
+        if not live.game.is_over():
+            raise Refused("err_not_over")
+        stored = live.stored
+        fresh = Game(stored.variant, seed=stored.seed, first_player=stored.first_player)
+        return replay_frames(fresh, [move.text() for move in live.game.move_stack])
+
+    async def rematch(self, live: LiveGame) -> str:
+        """The id of the next game between the same seats (created on the first ask).
+
+        The seats keep their tokens, so each player's page opens the new game with the
+        token it already has; the other round's first player starts.
+        """
+        if not live.game.is_over():
+            raise Refused("err_not_over")
+        stored = live.stored
+        if stored.rematch_id is not None:
+            return stored.rematch_id
+        row = new_game_row(
+            stored.variant,
+            secrets.randbelow(SEED_LIMIT),
+            1 - stored.first_player,
+            stored.token_hashes,
+            stored.bot_seat,
+            stored.bot_level,
+        )
+        new_id = await asyncio.to_thread(self.store.create_rematch, stored.id, row)
+        async with live.lock:
+            live.stored = replace(live.stored, rematch_id=new_id)
+            self._announce(live)
+        return new_id
+
+
+def error_message(refusal: Refused, lang: Lang) -> JSON:
+    """The message a page gets when something it sent is refused."""
+    return {
+        "type": "error",
+        "code": refusal.key,
+        "message": text(refusal.key, lang, **refusal.localized_fields(lang)),
+    }

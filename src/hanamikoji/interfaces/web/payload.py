@@ -1,0 +1,238 @@
+"""What leaves the server about a game: built from one seat's :class:`View` only.
+
+:func:`seat_state` is the one function that turns a game into a message for a player;
+the WebSocket, the HTTP state route and the tests all go through it. It reads nothing
+but the seat's view and the game's public settings, so it cannot show a card the view
+hides. The full record (:func:`replay_frames`) exists only once the game is over.
+
+>>> from hanamikoji.core import Game
+>>> game = Game(seed=7)
+>>> state = seat_state(game.view(1), PublicGame("g1", ("human", "bot"), (None, 2), 0))
+>>> state["hand"], state["to_move"], state["deck"]
+([1, 2, 3, 5, 5, 6], 0, 7)
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from hanamikoji.core.game import Game
+from hanamikoji.core.moves import Move, MoveKind, response_moves
+from hanamikoji.core.outcome import Outcome, RoundSummary
+from hanamikoji.core.view import LogEntry, Phase, Reveal, View
+
+__all__ = [
+    "JSON",
+    "KIND_NAMES",
+    "PublicGame",
+    "encode",
+    "move_json",
+    "outcome_json",
+    "replay_frames",
+    "seat_state",
+]
+
+JSON = dict[str, Any]
+
+KIND_NAMES: dict[MoveKind, str] = {
+    MoveKind.SECRET: "secret",
+    MoveKind.TRADE_OFF: "trade-off",
+    MoveKind.GIFT: "gift",
+    MoveKind.COMPETITION: "competition",
+    MoveKind.GIFT_RESPONSE: "gift-response",
+    MoveKind.COMPETITION_RESPONSE: "competition-response",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PublicGame:
+    """What anyone at the table knows about the game besides the cards.
+
+    ``players`` is ``"human"`` or ``"bot"`` per seat, ``levels`` the bot's level;
+    ``connected`` which seats have a page open; ``rematch`` the next game's id.
+    """
+
+    id: str
+    players: tuple[str, str]
+    levels: tuple[int | None, int | None]
+    ply: int
+    connected: tuple[bool, bool] = (False, False)
+    rematch: str | None = None
+
+
+def encode(message: JSON) -> str:
+    """A message as the text sent on the socket: compact JSON, UTF-8 as it is."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+@functools.cache
+def _move_fields(move: Move) -> JSON:
+    # Moves are interned values: each distinct one is described once (do not mutate).
+    return move_json(move)
+
+
+def move_json(move: Move) -> JSON:
+    """A decision with its cards (none for a hidden Secret or Trade-off)."""
+    return {
+        "text": move.text(),
+        "kind": KIND_NAMES[move.kind],
+        "cards": list(move.cards),
+        "pairs": [list(pair) for pair in move.pairs],
+        "hidden": move.hidden,
+    }
+
+
+def _entry_json(entry: LogEntry) -> JSON:
+    return {
+        "round": entry.round,
+        "turn": entry.turn,
+        "seat": entry.seat,
+        **_move_fields(entry.move),
+    }
+
+
+def _summary_json(summary: RoundSummary) -> JSON:
+    return {
+        "round": summary.round,
+        "starter": summary.starter,
+        "secrets": list(summary.secrets),
+        "sides": [list(summary.sides[0]), list(summary.sides[1])],
+        "favor": list(summary.favor),
+        "charm": list(summary.charm),
+        "geishas": list(summary.geishas),
+    }
+
+
+def outcome_json(outcome: Outcome) -> JSON:
+    return {
+        "winner": outcome.winner,
+        "termination": outcome.termination.value,
+        "charm": list(outcome.charm),
+        "geishas": list(outcome.geishas),
+        "rounds": outcome.rounds,
+        "result": outcome.result(),
+    }
+
+
+def _reveal_json(reveal: Reveal) -> JSON:
+    return {
+        "rounds": [
+            {
+                "round": rnd.round,
+                "removed": rnd.deal.removed,
+                "hands": [list(rnd.deal.hands[0]), list(rnd.deal.hands[1])],
+                "deck": list(rnd.deal.deck),
+                "secrets": list(rnd.secrets),
+                "tradeoffs": [list(rnd.tradeoffs[0]), list(rnd.tradeoffs[1])],
+            }
+            for rnd in reveal.rounds
+        ],
+    }
+
+
+def _pending_json(pending: Move | None, offerer: int | None) -> JSON | None:
+    if pending is None:
+        return None
+    return {
+        **move_json(pending),
+        "by": offerer,
+        "options": [move_json(option) for option in response_moves(pending)],
+    }
+
+
+def seat_state(view: View, public: PublicGame) -> JSON:
+    """Everything the page of ``view.player`` shows, as JSON-ready data.
+
+    Cards are item indices 0..6 (Ayane .. Ruri); ``placed`` and ``unseen`` are counts per
+    geisha. ``unseen`` is the remaining-card tracker: cards this seat has not seen this
+    round (opponent's hand, Secret and Trade-off, the removed card, the deck).
+    """
+    seat = view.player
+    over = view.phase == Phase.OVER
+    offerer = None if view.to_move is None else 1 - view.to_move
+    return {
+        "type": "state",
+        "game": public.id,
+        "seat": seat,
+        "ply": public.ply,
+        "players": list(public.players),
+        "levels": list(public.levels),
+        "connected": list(public.connected),
+        "rematch": public.rematch,
+        "variant": view.variant.name,
+        "max_rounds": view.variant.max_rounds,
+        "round": view.round,
+        "round_starter": view.round_starter,
+        "to_move": view.to_move,
+        "phase": view.phase.value,
+        "favor": list(view.favor),
+        "charm": [view.charm(0), view.charm(1)],
+        "geishas": [view.geishas(0), view.geishas(1)],
+        "hand": list(view.hand),
+        "drawn": view.drawn,
+        "secret": view.secret,
+        "tradeoff": list(view.tradeoff),
+        "placed": [list(view.placed[0]), list(view.placed[1])],
+        "used": [_used(view, 0), _used(view, 1)],
+        "hand_sizes": list(view.hand_sizes),
+        "deck": view.deck_size,
+        "pending": _pending_json(view.pending, offerer),
+        "unseen": [] if over else list(view.unseen()),
+        "log": [_entry_json(entry) for entry in view.log],
+        "rounds": [_summary_json(summary) for summary in view.rounds],
+        "outcome": None if view.outcome is None else outcome_json(view.outcome),
+        "reveal": None if view.reveal is None else _reveal_json(view.reveal),
+    }
+
+
+def _used(view: View, seat: int) -> list[str]:
+    return sorted(KIND_NAMES[k] for k in view.used[seat])
+
+
+def replay_frames(game: Game, decisions: Sequence[str]) -> list[JSON]:
+    """Every position of a finished game with all cards shown, from the first deal to the
+    end: the replay of the record, removed cards included.
+
+    ``game`` is a fresh game with the finished game's settings; ``decisions`` its record.
+    Raises ``ValueError`` if the decisions do not finish the game (the replay is not for
+    games in progress).
+    """
+    frames = [_frame(game, None, None, None)]
+    for text in decisions:
+        seat = game.to_move
+        scored_before = len(game.summaries())
+        move = game.push_text(text)
+        summaries = game.summaries()
+        scored = summaries[-1] if len(summaries) > scored_before else None
+        frames.append(_frame(game, move, seat, scored))
+    if not game.is_over():
+        raise ValueError("the replay exists only for a finished game")
+    return frames
+
+
+def _frame(game: Game, move: Move | None, seat: int | None, scored: RoundSummary | None) -> JSON:
+    """One position in full. A move that ends a round carries that round's scoring
+    (``scored``); the cards shown are then the next round's deal."""
+    views = (game.view(0), game.view(1))
+    over = game.is_over()
+    return {
+        "ply": len(game.move_stack),
+        "round": game.round,
+        "move": None if move is None else move_json(move),
+        "seat": seat,
+        "to_move": game.to_move,
+        "favor": list(game.favor()),
+        "hands": [list(game.hand(0)), list(game.hand(1))] if not over else [[], []],
+        "secrets": [views[0].secret, views[1].secret],
+        "tradeoffs": [list(views[0].tradeoff), list(views[1].tradeoff)],
+        "placed": [list(views[0].placed[0]), list(views[0].placed[1])],
+        "pending": _pending_json(game.pending, None if seat is None else seat),
+        "removed": game.removed() if not over else None,
+        "deck": list(game.deck()) if not over else [],
+        "scored": None if scored is None else _summary_json(scored),
+        "outcome": None if game.outcome is None else outcome_json(game.outcome),
+    }

@@ -1,0 +1,107 @@
+// Sentences and edition terms come from the server (/api/i18n/LANG): one catalog, shared
+// with the server's own messages, so the page never invents a term.
+
+import { store } from "./dom.js";
+
+export const LANGS = ["en", "en-2018", "es", "fr"];
+export const KINDS = ["secret", "trade-off", "gift", "competition"];
+export const KIND_LETTERS = { secret: "S", "trade-off": "T", gift: "G", competition: "C" };
+export const CARDS_PER_ACTION = { secret: 1, "trade-off": 2, gift: 3, competition: 4 };
+
+let catalog = null;
+
+export function preferredLang() {
+  const saved = store(localStorage, "hanamikoji.lang");
+  if (LANGS.includes(saved)) return saved;
+  const browser = (navigator.language || "en").slice(0, 2).toLowerCase();
+  return LANGS.includes(browser) ? browser : "en";
+}
+
+export async function loadCatalog(lang) {
+  const response = await fetch(`/api/i18n/${encodeURIComponent(lang)}`);
+  if (!response.ok) throw new Error(`catalog ${lang}: HTTP ${response.status}`);
+  catalog = await response.json();
+  document.documentElement.lang = lang.slice(0, 2);
+  store(localStorage, "hanamikoji.lang", lang);
+  return catalog;
+}
+
+export function currentLang() {
+  return catalog ? catalog.lang : "en";
+}
+
+export function languages() {
+  return catalog.languages;
+}
+
+export function t(key, fields = {}) {
+  const template = catalog.ui[key] ?? key;
+  return template.replace(/\{(\w+)\}/g, (hole, name) => (name in fields ? String(fields[name]) : hole));
+}
+
+export function term(key) {
+  return catalog.terms[key];
+}
+
+export function actionName(kind) {
+  return catalog.actions[KINDS.indexOf(kind)];
+}
+
+export function itemName(card) {
+  return catalog.items[card];
+}
+
+export function geishaName(card) {
+  return catalog.geishas[card];
+}
+
+export function charmOf(card) {
+  return catalog.charms[card];
+}
+
+export function colourOf(card) {
+  return catalog.colours[card];
+}
+
+export function letterOf(card) {
+  return catalog.letters[card];
+}
+
+export function cardLabel(card) {
+  return `${itemName(card)} (${geishaName(card)})`;
+}
+
+function colon() {
+  return currentLang() === "fr" ? " :" : ":";
+}
+
+// A decision in words, as notation/names.py describe_move says it.
+export function describeMove(move) {
+  const cards = (list) => list.map(cardLabel).join(", ");
+  if (move.kind === "gift-response") return `${term("take_gift")}${colon()} ${cards(move.cards)}`;
+  if (move.kind === "competition-response") {
+    return `${term("take_competition")}${colon()} ${move.cards.map(cardLabel).join(" + ")}`;
+  }
+  const name = actionName(move.kind);
+  if (move.hidden) return `${name} (${term("hidden")})`;
+  if (move.kind === "competition" && move.pairs.length === 2) {
+    const [first, second] = move.pairs.map((pair) => pair.map(cardLabel).join(" + "));
+    return `${name}${colon()} ${first} / ${second}`;
+  }
+  return `${name}${colon()} ${cards(move.cards)}`;
+}
+
+// "You", "Player 2", "Bot (level 3)": how a seat is named on this page.
+export function seatName(state, seat, { you = true } = {}) {
+  if (you && seat === state.seat) return t("you");
+  if (state.players[seat] === "bot") return t("bot_name", { level: state.levels[seat] });
+  return t("player", { number: seat + 1 });
+}
+
+export function outcomeSentence(state) {
+  const outcome = state.outcome;
+  const key = `outcome_${outcome.termination.replace("-", "_")}`;
+  // The outcome sentences speak of the winner in the third person: "Player 1 wins ...".
+  const winner = outcome.winner === null ? "" : seatName(state, outcome.winner, { you: false });
+  return t(key, { winner, charm_term: term("charm") });
+}

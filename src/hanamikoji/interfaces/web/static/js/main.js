@@ -1,0 +1,104 @@
+// The page: a start screen at "/", a game table at "/g/ID#t=TOKEN". The seat token stays
+// in the address's fragment, which browsers never send to a server, so a reload (or a
+// bookmark) opens the same seat.
+
+import { h, store, toast } from "./dom.js";
+import { languages, loadCatalog, preferredLang, t } from "./i18n.js";
+import { renderStart } from "./start.js";
+import { TableView } from "./table.js";
+
+let table = null;
+let lang = preferredLang();
+let connection = null;
+
+function navigate(url) {
+  history.pushState(null, "", url);
+  route();
+}
+
+function route() {
+  if (table) {
+    table.stop();
+    table = null;
+  }
+  const root = document.getElementById("app");
+  const match = location.pathname.match(/^\/g\/([A-Za-z0-9_-]{1,32})\/?$/);
+  setConnection(null);
+  if (!match) {
+    document.title = "Hanamikoji";
+    renderStart(root, { navigate, langControl: () => languageSelect("start-lang") });
+    return;
+  }
+  const gameId = match[1];
+  const token = new URLSearchParams(location.hash.slice(1)).get("t");
+  document.title = `Hanamikoji · ${gameId}`;
+  table = new TableView(root, { gameId, token: token || "", navigate, setConnection });
+  if (!token) {
+    table.renderNoSeat();
+    table = null;
+    return;
+  }
+  table.start();
+}
+
+function setConnection(online) {
+  connection = online;
+  const badge = document.getElementById("conn");
+  if (online === null) {
+    badge.hidden = true;
+    return;
+  }
+  badge.hidden = false;
+  badge.dataset.online = online ? "yes" : "no";
+  badge.textContent = online ? t("conn_online") : t("conn_offline");
+}
+
+function languageSelect(id) {
+  const select = h("select", { id, "aria-label": t("lang_label"), onchange: (event) => changeLanguage(event.target.value) },
+    Object.entries(languages()).map(([code, name]) => h("option", { value: code, selected: code === lang }, name)));
+  return select;
+}
+
+async function changeLanguage(next) {
+  try {
+    await loadCatalog(next);
+  } catch (error) {
+    toast(error.message);
+    return;
+  }
+  lang = next;
+  translateChrome();
+  if (table) table.setLang(next);
+  else route();
+}
+
+function translateChrome() {
+  document.getElementById("lang-label").textContent = t("lang_label");
+  document.getElementById("theme-label").textContent = t("theme_label");
+  const headerLang = document.getElementById("lang-select");
+  headerLang.replaceChildren(...Object.entries(languages()).map(([code, name]) => h("option", { value: code, selected: code === lang }, name)));
+  const theme = document.getElementById("theme-select");
+  for (const option of theme.options) option.textContent = t(`theme_${option.value}`);
+  if (connection !== null) setConnection(connection);
+}
+
+async function boot() {
+  try {
+    await loadCatalog(lang);
+  } catch (error) {
+    lang = "en";
+    await loadCatalog(lang);
+  }
+  document.getElementById("lang-select").addEventListener("change", (event) => changeLanguage(event.target.value));
+  const theme = document.getElementById("theme-select");
+  theme.value = document.documentElement.dataset.theme || "auto";
+  theme.addEventListener("change", () => {
+    document.documentElement.dataset.theme = theme.value;
+    store(localStorage, "hanamikoji.theme", theme.value);
+  });
+  translateChrome();
+  window.addEventListener("popstate", route);
+  route();
+}
+
+boot();

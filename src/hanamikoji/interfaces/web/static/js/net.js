@@ -1,0 +1,128 @@
+// HTTP calls and the game's WebSocket, which reconnects by itself with exponential
+// backoff after a network drop or a server restart. The server sends the whole state on
+// every (re)connection, so nothing is lost in between.
+
+import { currentLang } from "./i18n.js";
+
+export async function api(path, { method = "GET", token, body } = {}) {
+  const headers = { "X-Hanamikoji-Lang": currentLang() };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    cache: "no-store",
+  });
+  const type = response.headers.get("content-type") || "";
+  const data = type.includes("application/json") && !path.includes("format=json") ? await response.json() : await response.text();
+  if (!response.ok) {
+    const message = typeof data === "object" && data && data.message ? data.message : `HTTP ${response.status}`;
+    throw new Error(message);
+  }
+  return data;
+}
+
+const BAD_SEAT = 4401;
+const POLICY = 4403;
+
+export class GameSocket {
+  constructor(gameId, token, { onMessage, onStatus, onFatal }) {
+    this.gameId = gameId;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.onFatal = onFatal;
+    this.ws = null;
+    this.attempt = 0;
+    this.closed = false;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.lastHeard = 0;
+    this.online = false;
+  }
+
+  connect() {
+    if (this.closed) return;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.gameId)}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      ws.send(JSON.stringify({ type: "hello", token: this.token, lang: currentLang() }));
+      this.lastHeard = Date.now();
+      this.startPings();
+    };
+    ws.onmessage = (event) => {
+      this.lastHeard = Date.now();
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch (e) {
+        return;
+      }
+      if (message.type === "state" && !this.online) {
+        this.attempt = 0;
+        this.setOnline(true);
+      }
+      if (message.type !== "pong") this.onMessage(message);
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      this.stopPings();
+      this.setOnline(false);
+      if (event.code === BAD_SEAT || event.code === POLICY) {
+        this.closed = true;
+        this.onFatal(event.code);
+        return;
+      }
+      this.scheduleReconnect();
+    };
+    ws.onerror = () => { /* onclose follows and reconnects */ };
+  }
+
+  scheduleReconnect() {
+    if (this.closed) return;
+    clearTimeout(this.retryTimer);
+    const delay = Math.min(10000, 400 * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
+    this.attempt = Math.min(this.attempt + 1, 8);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  // A half-open connection (a laptop waking up, a dropped network) sends no close event:
+  // pings that go unanswered for a while close it, and the reconnection starts.
+  startPings() {
+    this.stopPings();
+    this.pingTimer = setInterval(() => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+      if (Date.now() - this.lastHeard > 45000) {
+        this.ws.close();
+        return;
+      }
+      this.ws.send(JSON.stringify({ type: "ping" }));
+    }, 15000);
+  }
+
+  stopPings() {
+    clearInterval(this.pingTimer);
+    this.pingTimer = null;
+  }
+
+  setOnline(online) {
+    if (this.online === online) return;
+    this.online = online;
+    this.onStatus(online);
+  }
+
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.retryTimer);
+    this.stopPings();
+    if (this.ws) this.ws.close();
+  }
+}

@@ -1,0 +1,94 @@
+// The replay of a finished game: every position of the record with every card shown,
+// removed cards included. The server gives it only once the game is over.
+
+import { h, toast } from "./dom.js";
+import { favorText, geishaCard, tile } from "./cards.js";
+import { actionName, cardLabel, describeMove, letterOf, seatName, t } from "./i18n.js";
+import { api } from "./net.js";
+import { renderSummary } from "./summary.js";
+
+export async function openReplay(gameId, token, state) {
+  let frames;
+  try {
+    frames = (await api(`/api/games/${gameId}/replay`, { token })).frames;
+  } catch (error) {
+    toast(error.message);
+    return;
+  }
+  for (const old of document.querySelectorAll("dialog.replay")) old.remove();
+  let index = 0;
+  const body = h("div", { class: "replay-body" });
+  const position = h("p", { class: "position", "aria-live": "polite", id: "replay-position" });
+  const go = (next) => {
+    index = Math.max(0, Math.min(frames.length - 1, next));
+    draw();
+  };
+  const button = (key, label, target, id) => h("button", { type: "button", id, "aria-label": label, onclick: () => go(target()) }, key);
+  const controls = h("div", { class: "replay-controls" },
+    button("«", t("replay_first"), () => 0, "replay-first"),
+    button("◀", t("replay_prev"), () => index - 1, "replay-prev"),
+    position,
+    button("▶", t("replay_next"), () => index + 1, "replay-next"),
+    button("»", t("replay_last"), () => frames.length - 1, "replay-last"));
+  const close = h("button", { type: "button", class: "primary", onclick: () => { dialog.close(); dialog.remove(); } }, t("replay_close"));
+  const dialog = h("dialog", { class: "replay", "aria-labelledby": "replay-title", onkeydown: (event) => {
+    const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: frames.length - 1 };
+    if (event.key in moves) {
+      event.preventDefault();
+      go(moves[event.key]);
+    }
+  } },
+    h("h2", { id: "replay-title" }, t("replay_title")), controls, body, h("div", { class: "buttons" }, close));
+
+  function draw() {
+    const frame = frames[index];
+    position.textContent = index === 0 ? t("replay_deal", { round: 1 }) : t("replay_position", { ply: index, total: frames.length - 1 });
+    const parts = [
+      frame.move ? h("p", { class: "replay-move", "data-testid": "replay-move" }, `${seatName(state, frame.seat)}: ${describeMove(frame.move)}`) : null,
+      frame.scored ? h("div", { class: "replay-scored" }, renderSummary(state, frame.scored, scoredBefore(frames, index))) : null,
+      frame.outcome ? null : renderFullTable(state, frame),
+    ];
+    body.replaceChildren(...parts.filter((part) => part !== null));
+  }
+
+  document.body.append(dialog);
+  dialog.showModal();
+  draw();
+  dialog.querySelector("#replay-next").focus();
+}
+
+// The favor markers before the scoring shown in frame `index`.
+function scoredBefore(frames, index) {
+  for (let i = index - 1; i >= 0; i -= 1) {
+    if (frames[i].scored) return frames[i].scored.favor;
+  }
+  return [null, null, null, null, null, null, null];
+}
+
+function cards(list) {
+  return list.length ? h("span", { class: "tiles" }, list.map((card) => tile(card)), h("span", { class: "letters" }, ` ${list.map(letterOf).join("")}`)) : "—";
+}
+
+function renderFullTable(state, frame) {
+  const me = state.seat;
+  const seats = [1 - me, me];
+  const sideOf = (seat) => h("div", { class: "replay-side" },
+    h("h3", {}, seatName(state, seat)),
+    h("dl", {},
+      h("dt", {}, seat === me ? t("your_hand") : t("replay_hand", { player: seatName(state, seat) })), h("dd", {}, cards(frame.hands[seat])),
+      h("dt", {}, actionName("secret")), h("dd", {}, cards(frame.secrets[seat] === null ? [] : [frame.secrets[seat]])),
+      h("dt", {}, actionName("trade-off")), h("dd", {}, cards(frame.tradeoffs[seat]))));
+  return h("div", { class: "replay-table" },
+    sideOf(seats[0]),
+    h("div", { class: "row small", role: "list" }, [0, 1, 2, 3, 4, 5, 6].map((card) => h("div", { class: "column", role: "listitem", "aria-label": `${cardLabel(card)}: ${favorText(frame.favor[card], me)}` },
+      h("div", { class: "placed them" }, Array.from({ length: frame.placed[seats[0]][card] }, () => tile(card))),
+      h("div", { class: "slot them" }, frame.favor[card] === seats[0] ? h("span", { class: "marker" }, "◆") : null),
+      geishaCard(card, frame.favor[card], me),
+      h("div", { class: "slot me" }, frame.favor[card] === me ? h("span", { class: "marker" }, "◆") : null),
+      h("div", { class: "placed me" }, Array.from({ length: frame.placed[me][card] }, () => tile(card)))))),
+    sideOf(seats[1]),
+    h("dl", { class: "replay-hidden" },
+      frame.pending ? [h("dt", {}, t("offer_title")), h("dd", { "data-testid": "replay-offer" }, describeMove(frame.pending))] : null,
+      h("dt", {}, t("replay_removed")), h("dd", { "data-testid": "replay-removed" }, frame.removed === null ? "—" : cards([frame.removed])),
+      h("dt", {}, t("replay_deck")), h("dd", {}, cards(frame.deck))));
+}

@@ -1,0 +1,83 @@
+// The start page: against a bot (level, rules, who starts) or with a friend (a link).
+
+import { h, store, toast } from "./dom.js";
+import { glyph } from "./cards.js";
+import { t } from "./i18n.js";
+import { api } from "./net.js";
+
+const VARIANTS = [
+  ["classic", "variant_classic"],
+  ["three-rounds", "variant_three_rounds"],
+  ["french", "variant_french"],
+];
+
+export function renderStart(root, { navigate, langControl }) {
+  const saved = JSON.parse(store(localStorage, "hanamikoji.start") || "{}");
+  const choice = {
+    opponent: saved.opponent || "bot",
+    level: saved.level || 2,
+    variant: saved.variant || "classic",
+    first: saved.first || "random",
+  };
+
+  const radio = (name, value, label, checked) =>
+    h("label", { class: "choice" },
+      h("input", { type: "radio", name, value, checked, onchange: () => { choice[name] = value; update(); } }),
+      h("span", {}, label));
+
+  const levelSelect = h("select", { id: "level", name: "level", onchange: (e) => { choice.level = Number(e.target.value); } },
+    [1, 2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === choice.level }, t(`level_${n}`))));
+  const levelField = h("div", { class: "field" }, h("label", { for: "level" }, t("level_label")), levelSelect);
+
+  const form = h("form", { class: "start-form", onsubmit: async (event) => {
+    event.preventDefault();
+    button.disabled = true;
+    store(localStorage, "hanamikoji.start", JSON.stringify(choice));
+    try {
+      const created = await api("/api/games", {
+        method: "POST",
+        body: { opponent: choice.opponent, level: choice.level, variant: choice.variant, first: choice.first },
+      });
+      if (created.friend_token) store(sessionStorage, `hanamikoji.invite.${created.id}`, created.friend_token);
+      navigate(`/g/${created.id}#t=${created.token}`);
+    } catch (error) {
+      toast(error.message);
+      button.disabled = false;
+    }
+  } },
+    h("fieldset", {},
+      h("legend", {}, t("opponent_label")),
+      radio("opponent", "bot", t("opponent_bot"), choice.opponent === "bot"),
+      radio("opponent", "friend", t("opponent_friend"), choice.opponent === "friend")),
+    levelField,
+    h("fieldset", {},
+      h("legend", {}, t("variant_label")),
+      VARIANTS.map(([name, key]) =>
+        h("label", { class: "choice variant" },
+          h("input", { type: "radio", name: "variant", value: name, checked: choice.variant === name, onchange: () => { choice.variant = name; } }),
+          h("span", {}, h("b", {}, name), " · ", t(key))))),
+    h("fieldset", {},
+      h("legend", {}, t("first_label")),
+      radio("first", "me", t("first_me"), choice.first === "me"),
+      radio("first", "opponent", t("first_opponent"), choice.first === "opponent"),
+      radio("first", "random", t("first_random"), choice.first === "random")),
+    h("div", { class: "field" }, h("span", { class: "label" }, t("lang_label")), langControl()),
+  );
+  const button = h("button", { type: "submit", class: "primary", id: "start-button" }, t("start_button"));
+  form.append(button);
+
+  function update() {
+    levelField.hidden = choice.opponent !== "bot";
+  }
+  update();
+
+  root.replaceChildren(
+    h("section", { class: "start" },
+      h("div", { class: "hero" },
+        h("div", { class: "hero-glyphs", "aria-hidden": "true" }, [0, 1, 2, 3, 4, 5, 6].map((card) => h("span", { class: `tile c${card}` }, glyph(card)))),
+        h("h1", {}, "Hanamikoji"),
+        h("p", {}, t("tagline"))),
+      h("h2", {}, t("new_game")),
+      form),
+  );
+}

@@ -1,0 +1,45 @@
+// The scoring of a round: Secrets revealed, each geisha's cards on both sides, where her
+// favor went, and the totals.
+
+import { h } from "./dom.js";
+import { favorText, tile } from "./cards.js";
+import { cardLabel, charmOf, geishaName, seatName, t, term } from "./i18n.js";
+
+const ROW = [0, 1, 2, 3, 4, 5, 6];
+
+export function showDialog(content, name) {
+  for (const old of document.querySelectorAll(`dialog.${name}`)) old.remove();
+  const close = h("button", { type: "button", class: "primary", onclick: () => { dialog.close(); dialog.remove(); } }, t("continue"));
+  const dialog = h("dialog", { class: name, "aria-labelledby": `${name}-title` }, content, h("div", { class: "buttons" }, close));
+  document.body.append(dialog);
+  dialog.showModal();
+  close.focus();
+  return dialog;
+}
+
+export function renderSummary(s, summary, previousFavor) {
+  const me = s.seat;
+  const them = 1 - me;
+  const secrets = [me, them].map((seat) => `${seatName(s, seat)}: ${summary.secrets[seat] >= 0 ? cardLabel(summary.secrets[seat]) : "—"}`).join(" · ");
+  const arrow = (card) => {
+    const before = previousFavor[card];
+    const after = summary.favor[card];
+    const text = favorText(after, me);
+    return before === after ? text : h("b", {}, `${text} · ${t("favor_moved")}`);
+  };
+  return h("div", { class: "summary-body", "data-testid": "round-summary" },
+    h("h2", { id: "summary-title" }, t("round_scored", { round: summary.round })),
+    h("p", {}, t("secrets_revealed", { secrets })),
+    h("table", {},
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("col_geisha")), h("th", { scope: "col" }, t("summary_you")), h("th", { scope: "col" }, t("summary_them")), h("th", { scope: "col" }, t("summary_marker")))),
+      h("tbody", {}, ROW.map((card) => h("tr", {},
+        h("th", { scope: "row" }, tile(card), ` ${geishaName(card)} (${charmOf(card)})`),
+        h("td", {}, summary.sides[me][card]),
+        h("td", {}, summary.sides[them][card]),
+        h("td", {}, arrow(card)))))),
+    h("p", {}, t("summary_totals", {
+      mine: t("score_line", { charm: summary.charm[me], charm_term: term("charm"), geishas: summary.geishas[me] }),
+      theirs: t("score_line", { charm: summary.charm[them], charm_term: term("charm"), geishas: summary.geishas[them] }),
+    })));
+}
+

@@ -1,0 +1,589 @@
+// The game table. It draws only what the server's state message holds for this seat,
+// and sends decisions in the notation (S:D, T:AG, G:DDG, C:AB/FG, G>D, C>FG); the server
+// checks every one.
+
+import { h, hideToast, store, toast } from "./dom.js";
+import { cardBack, favorText, geishaCard, itemCard, tile } from "./cards.js";
+import {
+  CARDS_PER_ACTION, KINDS, KIND_LETTERS, actionName, cardLabel, charmOf, describeMove,
+  geishaName, itemName, letterOf, outcomeSentence, seatName, t, term,
+} from "./i18n.js";
+import { GameSocket, api } from "./net.js";
+import { openReplay } from "./replay.js";
+import { renderSummary, showDialog } from "./summary.js";
+
+const ROW = [0, 1, 2, 3, 4, 5, 6];
+const PAIRINGS = [[[0, 1], [2, 3]], [[0, 2], [1, 3]], [[0, 3], [1, 2]]];
+const KEY_ACTIONS = { s: "secret", t: "trade-off", g: "gift", c: "competition" };
+
+export class TableView {
+  constructor(root, { gameId, token, navigate, setConnection }) {
+    this.root = root;
+    this.gameId = gameId;
+    this.token = token;
+    this.navigate = navigate;
+    this.setConnection = setConnection;
+    this.state = null;
+    this.busy = false;
+    this.online = false;
+    this.resetSelection();
+    this.onKey = this.onKey.bind(this);
+    this.socket = new GameSocket(gameId, token, {
+      onMessage: (message) => this.onMessage(message),
+      onStatus: (online) => { this.online = online; this.setConnection(online); if (this.state) this.render(); },
+      onFatal: () => this.renderNoSeat(),
+    });
+  }
+
+  start() {
+    document.addEventListener("keydown", this.onKey);
+    this.socket.connect();
+  }
+
+  stop() {
+    document.removeEventListener("keydown", this.onKey);
+    this.socket.close();
+    for (const dialog of document.querySelectorAll("dialog")) dialog.remove();
+  }
+
+  setLang(lang) {
+    this.socket.send({ type: "lang", lang });
+    if (this.state) this.render();
+  }
+
+  resetSelection() {
+    this.action = null;
+    this.picked = [];
+    this.pairing = 0;
+    this.option = null;
+  }
+
+  // -- messages ------------------------------------------------------------------------
+
+  onMessage(message) {
+    if (message.type === "error") {
+      toast(message.message);
+      this.busy = false;
+      if (this.state) this.render();
+      return;
+    }
+    if (message.type !== "state") return;
+    const previous = this.state;
+    if (previous && message.ply < previous.ply) return;
+    if (!previous || message.ply !== previous.ply) {
+      this.resetSelection();
+      this.busy = false;
+      hideToast();
+    }
+    this.state = message;
+    this.render();
+    this.showNewScoring();
+  }
+
+  send(move) {
+    if (this.busy || !this.online) return;
+    if (this.socket.send({ type: "move", move, ply: this.state.ply })) {
+      this.busy = true;
+      this.render();
+    }
+  }
+
+  // -- what is being chosen ------------------------------------------------------------
+
+  myTurn() {
+    const s = this.state;
+    return s && !s.outcome && s.to_move === s.seat;
+  }
+
+  choosingAction() {
+    return this.myTurn() && this.state.phase === "turn";
+  }
+
+  answering() {
+    return this.myTurn() && (this.state.phase === "gift-response" || this.state.phase === "competition-response");
+  }
+
+  available(kind) {
+    return !this.state.used[this.state.seat].includes(kind);
+  }
+
+  pickedCards() {
+    return this.picked.map((index) => this.state.hand[index]);
+  }
+
+  // The decision the current choice makes, or null while it is incomplete.
+  composedMove() {
+    if (this.answering()) {
+      return this.option === null ? null : this.state.pending.options[this.option];
+    }
+    if (!this.choosingAction() || !this.action) return null;
+    const cards = this.pickedCards();
+    if (cards.length !== CARDS_PER_ACTION[this.action]) return null;
+    const letters = (list) => list.map(letterOf).join("");
+    if (this.action === "competition") {
+      const [first, second] = PAIRINGS[this.pairing].map((pair) => pair.map((i) => cards[i]));
+      return {
+        text: `C:${letters(first)}/${letters(second)}`,
+        kind: "competition",
+        cards: [...cards].sort(),
+        pairs: [first, second],
+        hidden: false,
+      };
+    }
+    return {
+      text: `${KIND_LETTERS[this.action]}:${letters([...cards].sort())}`,
+      kind: this.action,
+      cards: [...cards].sort(),
+      pairs: [],
+      hidden: false,
+    };
+  }
+
+  chooseAction(kind) {
+    if (!this.choosingAction() || !this.available(kind)) return;
+    this.action = this.action === kind ? null : kind;
+    if (this.action) this.picked = this.picked.slice(0, CARDS_PER_ACTION[this.action]);
+    this.pairing = 0;
+    this.render();
+  }
+
+  toggleCard(index) {
+    if (!this.choosingAction() || index >= this.state.hand.length) return;
+    const at = this.picked.indexOf(index);
+    if (at >= 0) {
+      this.picked.splice(at, 1);
+    } else {
+      const limit = this.action ? CARDS_PER_ACTION[this.action] : 4;
+      if (this.picked.length >= limit) return;
+      this.picked.push(index);
+    }
+    this.pairing = 0;
+    this.render();
+  }
+
+  chooseOption(index) {
+    if (!this.answering() || index >= this.state.pending.options.length) return;
+    this.option = this.option === index ? null : index;
+    this.render();
+  }
+
+  confirm() {
+    const move = this.composedMove();
+    if (move) this.send(move.text);
+  }
+
+  clear() {
+    this.resetSelection();
+    this.render();
+  }
+
+  onKey(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (document.querySelector("dialog[open]")) return;
+    const target = event.target;
+    if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+    if (!this.myTurn()) return;
+    const key = event.key.toLowerCase();
+    if (key === "escape") {
+      this.clear();
+    } else if (key === "enter") {
+      if (this.composedMove()) {
+        event.preventDefault();
+        this.confirm();
+      }
+    } else if (/^[1-9]$/.test(key)) {
+      const index = Number(key) - 1;
+      if (this.answering()) this.chooseOption(index);
+      else this.toggleCard(index);
+    } else if (this.choosingAction() && key in KEY_ACTIONS) {
+      this.chooseAction(KEY_ACTIONS[key]);
+    } else if (this.choosingAction() && key === "p" && this.action === "competition" && this.picked.length === 4) {
+      this.pairing = (this.pairing + 1) % PAIRINGS.length;
+      this.render();
+    } else {
+      return;
+    }
+    event.preventDefault();
+  }
+
+  // -- drawing -------------------------------------------------------------------------
+
+  render() {
+    const s = this.state;
+    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fkey : null;
+    const me = s.seat;
+    const opponent = 1 - me;
+    this.root.replaceChildren(
+      h("section", {
+        class: "game",
+        "aria-label": "Hanamikoji",
+        dataset: { ply: s.ply, phase: s.phase, mine: this.myTurn() ? "yes" : "no", busy: this.busy ? "yes" : "no" },
+      },
+        this.renderInvite(),
+        this.renderStatus(),
+        h("div", { class: "layout" },
+          h("div", { class: "board" },
+            this.renderSide(opponent),
+            this.renderRow(),
+            this.renderSide(me),
+            s.outcome ? this.renderEnd() : this.renderComposer()),
+          h("aside", { class: "panel" }, this.renderLog(), this.renderTracker()))),
+    );
+    const log = this.root.querySelector(".log ol");
+    if (log) log.scrollTop = log.scrollHeight;
+    if (focused) {
+      const again = this.root.querySelector(`[data-fkey="${CSS.escape(focused)}"]`);
+      if (again) again.focus();
+    }
+  }
+
+  renderNoSeat() {
+    this.root.replaceChildren(h("section", { class: "no-seat" },
+      h("p", {}, t("no_seat")),
+      h("p", {}, h("a", { href: "/", class: "button primary" }, t("new_game")))));
+  }
+
+  renderInvite() {
+    const s = this.state;
+    const key = `hanamikoji.invite.${this.gameId}`;
+    const friendToken = store(sessionStorage, key);
+    if (!friendToken || s.seat !== 0 || s.players[1] !== "human") return null;
+    if (s.connected[1]) {
+      store(sessionStorage, key, null);
+      return null;
+    }
+    const link = `${location.origin}/g/${this.gameId}#t=${friendToken}`;
+    const input = h("input", { type: "text", readonly: true, value: link, id: "invite-link", "aria-labelledby": "invite-title", onfocus: (e) => e.target.select() });
+    const copy = h("button", { type: "button", onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+      } catch (e) {
+        input.select();
+        document.execCommand("copy");
+      }
+      copy.textContent = t("copied");
+    } }, t("copy"));
+    return h("div", { class: "invite" },
+      h("h2", { id: "invite-title" }, t("invite_title")),
+      h("p", {}, t("invite_text")),
+      h("div", { class: "invite-row" }, input, copy));
+  }
+
+  statusText() {
+    const s = this.state;
+    const opponent = 1 - s.seat;
+    const name = seatName(s, opponent);
+    if (s.outcome) return t("status_over");
+    if (s.to_move === s.seat) {
+      if (s.phase === "gift-response") return t("status_answer_gift", { player: name, action: actionName("gift") });
+      if (s.phase === "competition-response") return t("status_answer_competition", { player: name, action: actionName("competition") });
+      return t("status_your_turn");
+    }
+    if (s.pending) return t("status_waiting_answer", { player: name, action: actionName(s.pending.kind) });
+    return t("status_waiting", { player: name });
+  }
+
+  renderStatus() {
+    const s = this.state;
+    const round = s.max_rounds ? t("round_of_max", { round: s.round, max: s.max_rounds }) : t("round_of", { round: s.round });
+    const away = s.players[1 - s.seat] === "human" && !s.connected[1 - s.seat] && !s.outcome;
+    return h("div", { class: "status" },
+      h("div", { class: "facts" },
+        h("span", {}, round),
+        h("span", {}, s.variant),
+        h("span", { class: "deck", "data-testid": "deck" }, t("deck_count", { count: s.deck })),
+        h("span", {}, t("you_are", { player: t("player", { number: s.seat + 1 }) }))),
+      h("p", { class: `turn${this.myTurn() ? " mine" : ""}`, role: "status", "aria-live": "polite", id: "status-text" }, this.statusText()),
+      away ? h("p", { class: "away" }, t("opponent_away")) : null);
+  }
+
+  renderMarkers(seat) {
+    const s = this.state;
+    const mine = seat === s.seat;
+    return h("div", { class: "markers", role: mine ? "group" : null, "aria-label": t("actions_title") },
+      KINDS.map((kind) => {
+        const used = s.used[seat].includes(kind);
+        const label = `${actionName(kind)} (${CARDS_PER_ACTION[kind]}) · ${used ? t("action_used") : t("action_free")}`;
+        const content = [
+          h("span", { class: "marker-name" }, actionName(kind)),
+          h("span", { class: "marker-count", "aria-hidden": "true" }, "●".repeat(CARDS_PER_ACTION[kind])),
+          mine && !used ? h("kbd", { "aria-hidden": "true" }, KIND_LETTERS[kind]) : null,
+          used ? h("span", { class: "used-mark" }, t("action_used")) : null,
+        ];
+        if (!mine || !this.choosingAction()) {
+          return h("span", { class: `action-marker${used ? " used" : ""}`, dataset: { kind }, "aria-label": label }, content);
+        }
+        return h("button", {
+          type: "button",
+          class: `action-marker${used ? " used" : ""}${this.action === kind ? " selected" : ""}`,
+          dataset: { kind, fkey: `action-${kind}` },
+          disabled: used,
+          "aria-pressed": this.action === kind ? "true" : "false",
+          "aria-label": label,
+          onclick: () => this.chooseAction(kind),
+        }, content);
+      }));
+  }
+
+  renderSide(seat) {
+    const s = this.state;
+    const mine = seat === s.seat;
+    const hidden = [];
+    if (mine) {
+      if (s.secret !== null) hidden.push(itemCard(s.secret, { small: true, badge: actionName("secret") }));
+      for (const card of s.tradeoff) hidden.push(itemCard(card, { small: true, badge: actionName("trade-off") }));
+    } else if (!s.outcome) {
+      if (s.used[seat].includes("secret")) hidden.push(cardBack(actionName("secret")));
+      if (s.used[seat].includes("trade-off")) hidden.push(cardBack(actionName("trade-off")), cardBack(actionName("trade-off")));
+    }
+    const score = t("score_line", { charm: s.charm[seat], charm_term: term("charm"), geishas: s.geishas[seat] });
+    let hand;
+    if (mine) {
+      const drawnAt = s.drawn === null ? -1 : s.hand.lastIndexOf(s.drawn);
+      hand = h("div", { class: "hand", role: "group", "aria-label": t("your_hand") },
+        s.hand.map((card, index) => itemCard(card, {
+          key: index < 9 ? String(index + 1) : null,
+          selected: this.picked.includes(index),
+          badge: index === drawnAt ? t("drawn_card") : null,
+          fkey: `hand-${index}`,
+          disabled: !this.choosingAction() || this.busy,
+          onclick: () => this.toggleCard(index),
+        })));
+    } else {
+      hand = h("div", { class: "hand backs", "aria-label": t("hand_count", { count: s.hand_sizes[seat] }) },
+        Array.from({ length: s.hand_sizes[seat] }, () => h("span", { class: "mini-back", "aria-hidden": "true" })),
+        h("span", { class: "count" }, t("hand_count", { count: s.hand_sizes[seat] })));
+    }
+    return h("div", { class: `side ${mine ? "me" : "them"}`, "data-testid": mine ? "my-side" : "their-side" },
+      h("div", { class: "side-head" },
+        h("h2", {}, seatName(s, seat, { you: false }), mine ? ` · ${t("you")}` : ""),
+        h("span", { class: "score" }, score)),
+      s.outcome ? null : this.renderMarkers(seat),
+      mine && !s.outcome ? hand : null,
+      hidden.length ? h("div", { class: "facedown", "aria-label": mine ? t("your_hidden") : t("their_hidden") },
+        h("span", { class: "label" }, mine ? t("your_hidden") : t("their_hidden")), hidden) : null,
+      mine || s.outcome ? null : hand);
+  }
+
+  renderRow() {
+    const s = this.state;
+    const me = s.seat;
+    const opponent = 1 - me;
+    // Once the game is over the table shows the last scoring, Secrets included.
+    const placed = s.outcome && s.rounds.length ? s.rounds[s.rounds.length - 1].sides : s.placed;
+    return h("div", { class: "row", role: "list", "aria-label": term("marker") },
+      ROW.map((card) => {
+        const favor = s.favor[card];
+        const mine = placed[me][card];
+        const theirs = placed[opponent][card];
+        const label = t("geisha_label", {
+          geisha: geishaName(card), charm: charmOf(card), charm_term: term("charm"), item: itemName(card),
+          favor: favorText(favor, me), mine, theirs,
+        });
+        const marker = (side) => (favor !== null && (favor === me) === (side === "me")
+          ? h("span", { class: "marker", "aria-hidden": "true" }, "◆") : null);
+        return h("div", { class: "column", role: "listitem", "aria-label": label, dataset: { card: letterOf(card) } },
+          h("div", { class: "placed them", "data-count": theirs }, Array.from({ length: theirs }, () => tile(card))),
+          h("div", { class: "slot them" }, marker("them")),
+          geishaCard(card, favor, me),
+          h("div", { class: "slot me" }, marker("me")),
+          h("div", { class: "placed me", "data-count": mine }, Array.from({ length: mine }, () => tile(card))));
+      }));
+  }
+
+  renderComposer() {
+    const s = this.state;
+    if (this.answering()) return this.renderAnswer();
+    if (!this.choosingAction()) {
+      if (s.pending && s.pending.by === s.seat) {
+        return h("div", { class: "composer waiting" },
+          h("p", {}, describeMove(s.pending)),
+          this.renderOffer(s.pending, false));
+      }
+      return null;
+    }
+    const move = this.composedMove();
+    let prompt;
+    if (!this.action) {
+      prompt = t("choose_action");
+    } else if (this.picked.length < CARDS_PER_ACTION[this.action]) {
+      prompt = t("choose_cards", { action: actionName(this.action), count: CARDS_PER_ACTION[this.action], chosen: this.picked.length });
+    } else {
+      prompt = t("ready_to_confirm", { move: describeMove(move) });
+    }
+    const pairing = this.action === "competition" && this.picked.length === 4 ? this.renderPairings() : null;
+    return h("div", { class: "composer" },
+      h("p", { class: "prompt", "aria-live": "polite", id: "prompt" }, prompt),
+      pairing,
+      this.renderButtons(move),
+      h("p", { class: "keys" }, t("keys_help")));
+  }
+
+  renderPairings() {
+    const cards = this.pickedCards();
+    return h("div", { class: "pairings", role: "radiogroup", "aria-label": t("choose_split", { action: actionName("competition") }) },
+      h("span", { class: "label" }, t("choose_split", { action: actionName("competition") }), " ", h("kbd", {}, "P")),
+      PAIRINGS.map((pairing, index) => h("button", {
+        type: "button",
+        role: "radio",
+        class: `pairing${index === this.pairing ? " selected" : ""}`,
+        "aria-checked": index === this.pairing ? "true" : "false",
+        dataset: { fkey: `pairing-${index}` },
+        onclick: () => { this.pairing = index; this.render(); },
+      }, pairing.map((pair, n) => h("span", { class: "pair", "aria-label": `${t("pair_n", { n: n + 1 })}: ${pair.map((i) => cardLabel(cards[i])).join(" + ")}` },
+        pair.map((i) => tile(cards[i])))))));
+  }
+
+  renderButtons(move) {
+    return h("div", { class: "buttons" },
+      h("button", { type: "button", class: "primary", id: "confirm", disabled: !move || this.busy || !this.online, onclick: () => this.confirm() }, t("confirm"), " ", h("kbd", {}, "Enter")),
+      h("button", { type: "button", id: "clear", onclick: () => this.clear() }, t("clear"), " ", h("kbd", {}, "Esc")));
+  }
+
+  renderOffer(pending, choosable) {
+    const options = pending.options;
+    return h("div", { class: "offer", role: choosable ? "radiogroup" : null, "aria-label": t("offer_title") },
+      options.map((option, index) => {
+        const selected = this.option === index;
+        const content = option.kind === "gift-response"
+          ? itemCard(option.cards[0], { small: true })
+          : h("span", { class: "pair" }, option.cards.map((card) => itemCard(card, { small: true })));
+        if (!choosable) return h("div", { class: "option" }, content);
+        return h("button", {
+          type: "button",
+          role: "radio",
+          class: `option${selected ? " selected" : ""}`,
+          "aria-checked": selected ? "true" : "false",
+          "aria-label": `${index + 1}: ${describeMove(option)}`,
+          dataset: { fkey: `option-${index}`, move: option.text },
+          disabled: this.busy,
+          onclick: () => this.chooseOption(index),
+        }, h("kbd", { "aria-hidden": "true" }, String(index + 1)), content);
+      }));
+  }
+
+  renderAnswer() {
+    const s = this.state;
+    const move = this.composedMove();
+    return h("div", { class: "composer answer" },
+      h("p", { class: "prompt", id: "prompt" }, describeMove(s.pending)),
+      this.renderOffer(s.pending, true),
+      move ? h("p", { class: "prompt" }, t("ready_to_confirm", { move: describeMove(move) })) : null,
+      this.renderButtons(move),
+      h("p", { class: "keys" }, t("keys_help")));
+  }
+
+  renderLog() {
+    const s = this.state;
+    const items = [];
+    let round = 0;
+    for (const entry of s.log) {
+      if (entry.round !== round) {
+        round = entry.round;
+        items.push(h("li", { class: "round-heading" }, t("round_of", { round })));
+      }
+      items.push(h("li", { class: entry.seat === s.seat ? "mine" : "theirs" },
+        t("log_move", { player: seatName(s, entry.seat), move: describeMove(entry) })));
+    }
+    return h("section", { class: "log", "aria-labelledby": "log-title" },
+      h("h2", { id: "log-title" }, t("log_title")),
+      items.length ? h("ol", { "data-testid": "log" }, items) : h("p", { class: "empty" }, t("log_empty")));
+  }
+
+  renderTracker() {
+    const s = this.state;
+    const shown = store(localStorage, "hanamikoji.tracker") !== "off";
+    const toggle = h("label", { class: "toggle" },
+      h("input", { type: "checkbox", checked: shown, id: "tracker-toggle", onchange: (e) => {
+        store(localStorage, "hanamikoji.tracker", e.target.checked ? "on" : "off");
+        this.render();
+      } }),
+      " ", t("tracker_toggle"));
+    if (s.outcome) return null;
+    if (!shown) return h("section", { class: "tracker" }, toggle);
+    return h("section", { class: "tracker", "aria-labelledby": "tracker-title" },
+      h("h2", { id: "tracker-title" }, t("tracker_title")),
+      toggle,
+      h("p", { class: "hint" }, t("tracker_hint")),
+      h("ul", { class: "tracker-list" }, ROW.map((card) => h("li", { class: s.unseen[card] ? "" : "none", "aria-label": `${cardLabel(card)}: ${s.unseen[card]}` },
+        tile(card), h("span", { class: "name", "aria-hidden": "true" }, itemName(card)), h("b", { "aria-hidden": "true" }, `${s.unseen[card]}/${charmOf(card)}`)))));
+  }
+
+  // -- scoring and the end -------------------------------------------------------------
+
+  showNewScoring() {
+    const s = this.state;
+    const key = `hanamikoji.scored.${this.gameId}`;
+    const seen = store(sessionStorage, key);
+    store(sessionStorage, key, String(s.rounds.length));
+    if (seen === null || Number(seen) >= s.rounds.length) return;
+    const summary = s.rounds[s.rounds.length - 1];
+    const previous = s.rounds.length > 1 ? s.rounds[s.rounds.length - 2].favor : ROW.map(() => null);
+    showDialog(renderSummary(s, summary, previous), "summary");
+  }
+
+  renderEnd() {
+    const s = this.state;
+    const outcome = s.outcome;
+    const headline = outcome.winner === null
+      ? (outcome.termination === "shared-win" ? t("shared_win") : t("nobody_wins"))
+      : (outcome.winner === s.seat ? t("you_win") : t("you_lose"));
+    const me = s.seat;
+    const totals = t("summary_totals", {
+      mine: t("score_line", { charm: outcome.charm[me], charm_term: term("charm"), geishas: outcome.geishas[me] }),
+      theirs: t("score_line", { charm: outcome.charm[1 - me], charm_term: term("charm"), geishas: outcome.geishas[1 - me] }),
+    });
+    const download = (format) => async () => {
+      try {
+        const body = await api(`/api/games/${this.gameId}/record?format=${format}`, { token: this.token });
+        const blob = new Blob([body], { type: format === "json" ? "application/json" : "text/plain" });
+        const link = h("a", { href: URL.createObjectURL(blob), download: `hanamikoji-${this.gameId}.${format === "json" ? "json" : "hkr"}` });
+        document.body.append(link);
+        link.click();
+        link.remove();
+      } catch (error) {
+        toast(error.message);
+      }
+    };
+    return h("section", { class: "end", "aria-labelledby": "end-title", "data-testid": "end" },
+      h("h2", { id: "end-title" }, headline),
+      h("p", { class: "why" }, outcomeSentence(s)),
+      h("p", {}, totals, " · ", t("rounds_played", { rounds: outcome.rounds }), " · ", outcome.result),
+      s.rematch && s.players[1 - s.seat] === "human" ? h("p", { class: "rematch-ready", role: "status" }, t("rematch_ready")) : null,
+      h("div", { class: "buttons" },
+        h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.rematch() }, t("rematch")),
+        h("button", { type: "button", id: "replay", onclick: () => openReplay(this.gameId, this.token, s) }, t("replay")),
+        h("button", { type: "button", id: "download-text", onclick: download("text") }, t("download_text")),
+        h("button", { type: "button", id: "download-json", onclick: download("json") }, t("download_json")),
+        h("a", { href: "/", class: "button" }, t("new_game"))),
+      renderReveal(s));
+  }
+
+  async rematch() {
+    try {
+      const { id } = await api(`/api/games/${this.gameId}/rematch`, { method: "POST", token: this.token });
+      this.navigate(`/g/${id}#t=${this.token}`);
+    } catch (error) {
+      toast(error.message);
+    }
+  }
+}
+
+function cardsLine(cards) {
+  return cards.length ? h("span", { class: "tiles" }, cards.map((card) => tile(card)), " ", cards.map(letterOf).join("")) : "—";
+}
+
+function renderReveal(s) {
+  if (!s.reveal) return null;
+  return h("section", { class: "reveal", "aria-labelledby": "reveal-title" },
+    h("h3", { id: "reveal-title" }, t("reveal_title")),
+    s.reveal.rounds.map((rnd) => h("div", { class: "reveal-round" },
+      h("h4", {}, t("reveal_round", { round: rnd.round, removed: cardLabel(rnd.removed) })),
+      h("dl", {},
+        [0, 1].map((seat) => [
+          h("dt", {}, `${seatName(s, seat)} · ${t("reveal_dealt")}`), h("dd", {}, cardsLine(rnd.hands[seat])),
+          h("dt", {}, `${seatName(s, seat)} · ${actionName("secret")} / ${actionName("trade-off")}`),
+          h("dd", {}, cardsLine(rnd.secrets[seat] === null ? [] : [rnd.secrets[seat]]), " / ", cardsLine(rnd.tradeoffs[seat])),
+        ]),
+        h("dt", {}, t("replay_deck")), h("dd", {}, cardsLine(rnd.deck))))));
+}

@@ -1,0 +1,406 @@
+"""Games in a SQL database: each game's settings, and an append-only log of decisions.
+
+A game is a row of ``games`` (variant, seed, first player, hashed seat tokens, who plays
+each seat) and one row of ``decisions`` per decision, keyed by ``(game_id, ply)``: two
+writers can never both append the same ply, and a game is rebuilt by replaying its
+decisions. The same SQLAlchemy Core code runs on SQLite (the default) and PostgreSQL
+(``postgresql+psycopg://...``).
+
+>>> store = Store("sqlite://")
+>>> stored = store.create_game(new_game_row("classic", 7, 0, (hash_token("a"), None), 1, 3))
+>>> store.append(stored.id, 0, "S:G")
+>>> store.append(stored.id, 0, "S:F")
+Traceback (most recent call last):
+...
+hanamikoji.interfaces.web.storage.PlyTakenError: ply 0 of this game is already recorded
+>>> store.load(stored.id).decisions
+('S:G',)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import secrets
+import threading
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    DateTime,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.pool import StaticPool
+
+__all__ = [
+    "FINISHED",
+    "PLAYING",
+    "Append",
+    "PlyTakenError",
+    "Store",
+    "StoredGame",
+    "decisions",
+    "games",
+    "hash_token",
+    "new_game_id",
+    "new_game_row",
+    "new_token",
+    "token_matches",
+]
+
+PLAYING = "playing"
+FINISHED = "finished"
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("variant", String(40), nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("first_player", Integer, nullable=False),
+    Column("token_hash_0", String(64), nullable=True),
+    Column("token_hash_1", String(64), nullable=True),
+    Column("bot_seat", Integer, nullable=True),
+    Column("bot_level", Integer, nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("result", String(8), nullable=True),
+    Column("rematch_id", String(32), nullable=True),
+)
+
+decisions = Table(
+    "decisions",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("ply", Integer, primary_key=True, autoincrement=False),
+    Column("text", String(16), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+
+class PlyTakenError(Exception):
+    """Another writer already recorded this ply of the game: the caller's copy is stale."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game's row, and its decisions in order when loaded with :meth:`Store.load`."""
+
+    id: str
+    variant: str
+    seed: int
+    first_player: int
+    token_hashes: tuple[str | None, str | None]
+    bot_seat: int | None
+    bot_level: int | None
+    created: datetime
+    status: str
+    result: str | None
+    rematch_id: str | None
+    decisions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One decision to record; ``result`` also marks the game finished in the same commit."""
+
+    game_id: str
+    ply: int
+    text: str
+    result: str | None = None
+
+
+def new_token() -> str:
+    """An unguessable seat token (256 random bits)."""
+    return secrets.token_urlsafe(32)
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def hash_token(token: str) -> str:
+    """What the database keeps of a token: a leaked database lets nobody act for a seat."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def token_matches(token: str, stored_hash: str | None) -> bool:
+    return stored_hash is not None and hmac.compare_digest(hash_token(token), stored_hash)
+
+
+def new_game_row(
+    variant: str,
+    seed: int,
+    first_player: int,
+    token_hashes: tuple[str | None, str | None],
+    bot_seat: int | None,
+    bot_level: int | None,
+) -> StoredGame:
+    return StoredGame(
+        id=new_game_id(),
+        variant=variant,
+        seed=seed,
+        first_player=first_player,
+        token_hashes=token_hashes,
+        bot_seat=bot_seat,
+        bot_level=bot_level,
+        created=datetime.now(UTC),
+        status=PLAYING,
+        result=None,
+        rematch_id=None,
+    )
+
+
+WAL_SAFETY_PAGES = 20_000
+
+
+def _enable_sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL lets readers run beside the writer; the busy timeout lets a second server
+    # process on the same file wait for the lock instead of failing.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    # Checkpoints run beside the writes (Store.checkpoint, from their own thread) rather
+    # than inside the commit that happens to fill the log, which would stall every
+    # decision waiting on that commit; this limit is only a safety net.
+    cursor.execute(f"PRAGMA wal_autocheckpoint={WAL_SAFETY_PAGES}")
+    cursor.close()
+
+
+class Store:
+    """Synchronous access to the games database; safe to call from several threads.
+
+    Args:
+        url: an SQLAlchemy URL: ``sqlite:///path/games.sqlite3``, ``sqlite://`` (in memory,
+            one shared connection), ``postgresql+psycopg://user:password@host/db``.
+    """
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: Engine = _make_engine(url)
+        # An in-memory database is one connection, which threads must take in turn.
+        in_memory = url in ("sqlite://", "sqlite:///:memory:")
+        self._serial: contextlib.AbstractContextManager[Any] = (
+            threading.RLock() if in_memory else contextlib.nullcontext()
+        )
+        metadata.create_all(self.engine)
+
+    @contextlib.contextmanager
+    def _begin(self) -> Iterator[Connection]:
+        with self._serial, self.engine.begin() as connection:
+            yield connection
+
+    @contextlib.contextmanager
+    def _connect(self) -> Iterator[Connection]:
+        with self._serial, self.engine.connect() as connection:
+            yield connection
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @property
+    def needs_checkpoints(self) -> bool:
+        """Whether :meth:`checkpoint` has work to do (an SQLite file in WAL mode)."""
+        return self.url.startswith("sqlite") and self.url not in ("sqlite://", "sqlite:///:memory:")
+
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the database file without blocking writers."""
+        if self.needs_checkpoints:
+            with self._connect() as connection:
+                connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+
+    # -- games ------------------------------------------------------------------------
+
+    def create_game(self, game: StoredGame) -> StoredGame:
+        with self._begin() as connection:
+            connection.execute(insert(games).values(**_row_values(game)))
+        return game
+
+    def create_rematch(self, old_id: str, game: StoredGame) -> str:
+        """Record ``game`` as the rematch of ``old_id``, unless one exists: either way,
+        return the rematch's id (two players asking at once get the same game)."""
+        with self._begin() as connection:
+            existing = connection.execute(
+                select(games.c.rematch_id).where(games.c.id == old_id)
+            ).scalar_one_or_none()
+            if existing is not None:
+                return str(existing)
+            connection.execute(insert(games).values(**_row_values(game)))
+            claimed = connection.execute(
+                update(games)
+                .where(games.c.id == old_id, games.c.rematch_id.is_(None))
+                .values(rematch_id=game.id)
+            )
+            if claimed.rowcount != 1:
+                connection.rollback()
+                return self._rematch_of(old_id)
+        return game.id
+
+    def _rematch_of(self, old_id: str) -> str:
+        with self._connect() as connection:
+            value = connection.execute(
+                select(games.c.rematch_id).where(games.c.id == old_id)
+            ).scalar_one()
+        return str(value)
+
+    def get(self, game_id: str) -> StoredGame | None:
+        """The game's row without its decisions, or ``None``."""
+        with self._connect() as connection:
+            row = connection.execute(select(games).where(games.c.id == game_id)).first()
+        return None if row is None else _stored(row._mapping)
+
+    def load(self, game_id: str) -> StoredGame | None:
+        """The game's row and every decision in ply order, or ``None``."""
+        with self._connect() as connection:
+            row = connection.execute(select(games).where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            texts = connection.execute(
+                select(decisions.c.ply, decisions.c.text)
+                .where(decisions.c.game_id == game_id)
+                .order_by(decisions.c.ply)
+            ).all()
+        plies = [ply for ply, _ in texts]
+        if plies != list(range(len(plies))):
+            raise RuntimeError(f"game {game_id}: the decision log has gaps: {plies}")
+        return replace(_stored(row._mapping), decisions=tuple(text for _, text in texts))
+
+    def count_games(self) -> int:
+        with self._connect() as connection:
+            return len(connection.execute(select(games.c.id)).all())
+
+    # -- decisions --------------------------------------------------------------------
+
+    def append(self, game_id: str, ply: int, text: str, result: str | None = None) -> None:
+        """Record one decision (and the result when it ends the game) in one commit.
+        Raises :class:`PlyTakenError` if that ply is already recorded."""
+        error = self.append_many([Append(game_id, ply, text, result)])[0]
+        if error is not None:
+            raise error
+
+    def append_many(self, batch: Sequence[Append]) -> list[PlyTakenError | None]:
+        """Record decisions of different games in as few commits as possible (group
+        commit); per decision, ``None`` or the :class:`PlyTakenError` that refused it."""
+        if not batch:
+            return []
+        try:
+            with self._begin() as connection:
+                self._append_all(connection, batch)
+            return [None] * len(batch)
+        except IntegrityError:
+            if len(batch) == 1:
+                return [_ply_taken(batch[0])]
+        # A decision of the batch was stale and the whole commit rolled back: the others
+        # are committed one by one (a failed statement aborts a PostgreSQL transaction).
+        outcomes: list[PlyTakenError | None] = []
+        for item in batch:
+            try:
+                with self._begin() as connection:
+                    self._append(connection, item)
+                outcomes.append(None)
+            except IntegrityError:
+                outcomes.append(_ply_taken(item))
+        return outcomes
+
+    def _append_all(self, connection: Connection, batch: Sequence[Append]) -> None:
+        now = datetime.now(UTC)
+        # One statement for the whole batch: compiled once, executed as "executemany".
+        connection.execute(
+            insert(decisions),
+            [{"game_id": i.game_id, "ply": i.ply, "text": i.text, "created": now} for i in batch],
+        )
+        for item in batch:
+            if item.result is not None:
+                connection.execute(
+                    update(games)
+                    .where(games.c.id == item.game_id)
+                    .values(status=FINISHED, result=item.result)
+                )
+
+    def _append(self, connection: Connection, item: Append) -> None:
+        now = datetime.now(UTC)
+        connection.execute(
+            insert(decisions).values(
+                game_id=item.game_id, ply=item.ply, text=item.text, created=now
+            )
+        )
+        if item.result is not None:
+            connection.execute(
+                update(games)
+                .where(games.c.id == item.game_id)
+                .values(status=FINISHED, result=item.result)
+            )
+
+
+def _make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        in_memory = url in ("sqlite://", "sqlite:///:memory:")
+        engine = create_engine(
+            url,
+            connect_args={"check_same_thread": False},
+            # An in-memory database lives in its connection: everyone shares that one.
+            poolclass=StaticPool if in_memory else None,
+        )
+        if not in_memory:
+            event.listen(engine, "connect", _enable_sqlite_wal)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def _ply_taken(item: Append) -> PlyTakenError:
+    return PlyTakenError(f"ply {item.ply} of this game is already recorded")
+
+
+def _row_values(game: StoredGame) -> dict[str, object]:
+    return {
+        "id": game.id,
+        "variant": game.variant,
+        "seed": game.seed,
+        "first_player": game.first_player,
+        "token_hash_0": game.token_hashes[0],
+        "token_hash_1": game.token_hashes[1],
+        "bot_seat": game.bot_seat,
+        "bot_level": game.bot_level,
+        "created": game.created,
+        "status": game.status,
+        "result": game.result,
+        "rematch_id": game.rematch_id,
+    }
+
+
+def _stored(row: Any) -> StoredGame:
+    created = row["created"]
+    if created.tzinfo is None:
+        # SQLite keeps no time zone; every time written here is UTC.
+        created = created.replace(tzinfo=UTC)
+    return StoredGame(
+        id=row["id"],
+        variant=row["variant"],
+        seed=int(row["seed"]),
+        first_player=int(row["first_player"]),
+        token_hashes=(row["token_hash_0"], row["token_hash_1"]),
+        bot_seat=row["bot_seat"],
+        bot_level=row["bot_level"],
+        created=created,
+        status=row["status"],
+        result=row["result"],
+        rematch_id=row["rematch_id"],
+    )

@@ -1,0 +1,139 @@
+"""``hanamikoji serve``: the browser version on http://127.0.0.1:8000.
+
+Games are kept in SQLite in the user's data directory unless ``--db`` names another
+database (any SQLAlchemy URL, e.g. ``postgresql+psycopg://user:pw@localhost/hanamikoji``).
+Needs the ``web`` extra (Starlette, uvicorn, SQLAlchemy).
+
+>>> default_db_url({"XDG_DATA_HOME": "/data"}, "linux", "/home/ann").endswith(
+...     "/data/hanamikoji/games.sqlite3")
+True
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from hanamikoji.interfaces.cli import Command, Streams, register_command
+
+__all__ = ["default_data_dir", "default_db_url", "main"]
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+
+
+def default_data_dir(environ: Mapping[str, str], platform: str, home: str) -> Path:
+    """Where the games database lives by default, following each system's custom."""
+    if platform == "win32":
+        base = environ.get("APPDATA") or str(Path(home) / "AppData" / "Roaming")
+        return Path(base) / "hanamikoji"
+    if platform == "darwin":
+        return Path(home) / "Library" / "Application Support" / "hanamikoji"
+    base = environ.get("XDG_DATA_HOME") or str(Path(home) / ".local" / "share")
+    return Path(base) / "hanamikoji"
+
+
+def default_db_url(environ: Mapping[str, str], platform: str, home: str) -> str:
+    return f"sqlite:///{default_data_dir(environ, platform, home) / 'games.sqlite3'}"
+
+
+def _port(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError("a port is from 0 to 65535")
+    return value
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
+    parser.add_argument(
+        "--db",
+        metavar="URL",
+        help="games database as an SQLAlchemy URL (default: SQLite in the user's data"
+        " directory; e.g. postgresql+psycopg://user:password@localhost/hanamikoji)",
+    )
+    parser.add_argument(
+        "--bot-processes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="worker processes for bot levels 3-5 (0: think in threads; default: 1)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.4,
+        metavar="SECONDS",
+        help="pause before a bot acts, so each move can be seen (default: 0.4)",
+    )
+    parser.add_argument(
+        "--allow-origin",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="another page origin allowed to open game sockets (behind a proxy); repeatable",
+    )
+    parser.add_argument(
+        "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
+    )
+
+
+def _run(args: argparse.Namespace, streams: Streams) -> int:
+    try:
+        import uvicorn
+
+        from hanamikoji.interfaces.web.app import ServerConfig, create_app
+    except ImportError as error:
+        streams.stderr.write(
+            f"error: the web server needs the 'web' extra ({error.name} is missing):"
+            " pip install 'hanamikoji[web]'\n"
+        )
+        return EXIT_FAILED
+    url = args.db or default_db_url(os.environ, sys.platform, str(Path.home()))
+    if url.startswith("sqlite:///"):
+        Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    config = ServerConfig(
+        db_url=url,
+        bot_processes=max(0, args.bot_processes),
+        bot_delay=max(0.0, args.bot_delay),
+        allowed_origins=tuple(args.allow_origin),
+    )
+    shown = url.split("@")[-1] if "@" in url else url  # no password on the screen
+    streams.stdout.write(
+        f"Hanamikoji: open http://{args.host}:{args.port}/ (games in {shown}; Ctrl-C stops)\n"
+    )
+    streams.stdout.flush()
+    uvicorn.run(
+        create_app(config),
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=64 * 1024,
+        # States are small; compressing each one costs more CPU than it saves on a LAN.
+        ws_per_message_deflate=False,
+        proxy_headers=False,
+    )
+    return EXIT_OK
+
+
+HELP = "play in the browser: start the web server"
+
+register_command(Command("serve", HELP, _configure, _run))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m hanamikoji.interfaces.web_cli``: the same as ``hanamikoji serve``."""
+    parser = argparse.ArgumentParser(prog="hanamikoji serve", description=HELP)
+    _configure(parser)
+    return _run(parser.parse_args(argv), Streams.system())
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,447 @@
+"""End-to-end tests of the page in headless Chromium (Debian's ``chromium``, driven by
+Playwright): a whole game against a bot, two browsers playing through the friend link,
+a reload mid-game, and the server killed and restarted mid-game.
+
+The server runs as a real process on loopback. Select these tests with ``-m e2e``; they
+are skipped only where ``/usr/bin/chromium`` or Playwright is missing. With
+``HANAMIKOJI_SCREENSHOTS=DIR`` they also save screenshots of the main screens in DIR.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from hanamikoji.notation.records import GameRecord
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+SCREENSHOTS = os.environ.get("HANAMIKOJI_SCREENSHOTS")
+DESKTOP = {"width": 1200, "height": 860}
+PHONE = {"width": 390, "height": 844}
+
+sync_api = pytest.importorskip("playwright.sync_api")
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium"),
+]
+
+Page = Any
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+class Server:
+    """``hanamikoji serve`` in its own process, on loopback."""
+
+    def __init__(self, db_path: Path, port: int) -> None:
+        self.db_url = f"sqlite:///{db_path}"
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [
+            sys.executable,
+            "-m",
+            "hanamikoji.interfaces.web_cli",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+            "--bot-delay",
+            "0",
+            "--bot-processes",
+            "0",
+            "--log-level",
+            "warning",
+        ]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server stopped with status {self.process.returncode}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    def kill(self) -> None:
+        """Stop it the hard way, as a crash would: no goodbye to anyone."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+            self.process = None
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("web") / "games.sqlite3", free_port())
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Page]:
+    context = browser.new_context(viewport=DESKTOP, accept_downloads=True, locale="en-GB")
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    # Console errors too (a Content-Security-Policy violation is one), except the
+    # failed reconnection attempts while a server is down, which are expected.
+    opened.on(
+        "console",
+        lambda message: (
+            errors.append(message.text)
+            if message.type == "error" and "WebSocket" not in message.text
+            else None
+        ),
+    )
+    yield opened
+    context.close()
+    assert not errors, errors
+
+
+def shoot(page: Page, name: str, *, full: bool = False) -> None:
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=full)
+
+
+# -- driving the page as a person would ------------------------------------------------------
+
+CARDS_PER_ACTION = {"secret": 1, "trade-off": 2, "gift": 3, "competition": 4}
+ACTION_KEYS = {"secret": "s", "trade-off": "t", "gift": "g", "competition": "c"}
+
+
+def game_data(page: Page) -> dict[str, str]:
+    data: dict[str, str] = page.eval_on_selector(".game", "el => ({...el.dataset})")
+    return data
+
+
+def wait_for_my_decision(page: Page, timeout: float = 20_000) -> None:
+    """Until it is this page's decision (or the game ended, or a round summary shows)."""
+    page.wait_for_function(
+        """() => {
+            const game = document.querySelector('.game');
+            return document.querySelector('[data-testid=end]')
+              || document.querySelector('dialog[open]')
+              || (game && game.dataset.mine === 'yes' && game.dataset.busy === 'no');
+        }""",
+        timeout=timeout,
+    )
+
+
+def close_summaries(page: Page, shot: str | None = None) -> bool:
+    dialog = page.query_selector("dialog[open]")
+    if dialog is None:
+        return False
+    if shot:
+        shoot(page, shot)
+    page.click("dialog[open] .buttons button")
+    return True
+
+
+def decide(page: Page, *, by_mouse: bool, pairing: int = 0) -> None:
+    """Play one decision of this page's seat: the first free action with the first cards
+    of the hand, or the first option of an offer."""
+    before = game_data(page)["ply"]
+    if game_data(page)["phase"] == "turn":
+        kind = page.eval_on_selector_all(
+            "button.action-marker:not([disabled])", "els => els.map(e => e.dataset.kind)"
+        )[0]
+        count = CARDS_PER_ACTION[kind]
+        if by_mouse:
+            page.click(f"button.action-marker[data-kind={kind}]")
+            for index in range(count):
+                page.locator(".hand button.card").nth(index).click()
+            if kind == "competition":
+                page.locator("button.pairing").nth(pairing).click()
+            page.click("#confirm")
+        else:
+            page.keyboard.press(ACTION_KEYS[kind])
+            for index in range(count):
+                page.keyboard.press(str(index + 1))
+            for _ in range(pairing if kind == "competition" else 0):
+                page.keyboard.press("p")
+            page.keyboard.press("Enter")
+    elif by_mouse:
+        page.locator(".offer button.option").first.click()
+        page.click("#confirm")
+    else:
+        page.keyboard.press("1")
+        page.keyboard.press("Enter")
+    page.wait_for_function(
+        """ply => !document.querySelector('.game')
+              || document.querySelector('.game').dataset.ply !== ply""",
+        arg=before,
+        timeout=20_000,
+    )
+
+
+def play_until_over(page: Page, *, by_mouse: bool, limit: int = 400) -> None:
+    for _ in range(limit):
+        wait_for_my_decision(page)
+        if close_summaries(page):
+            continue
+        if page.query_selector("[data-testid=end]"):
+            return
+        decide(page, by_mouse=by_mouse)
+    raise AssertionError("the game did not end")
+
+
+def start_game(page: Page, server: Server, **choices: str) -> str:
+    page.goto(server.url + "/")
+    for name, value in choices.items():
+        if name == "level":
+            page.select_option("#level", value)
+        else:
+            page.check(f"input[name={name}][value={value}]")
+    page.click("#start-button")
+    page.wait_for_selector(".game")
+    return str(page.url)
+
+
+def hand_letters(page: Page) -> list[str]:
+    letters: list[str] = page.eval_on_selector_all(
+        ".hand button.card", "els => els.map(e => e.dataset.card)"
+    )
+    return letters
+
+
+# -- the tests ---------------------------------------------------------------------------------
+
+
+def test_a_whole_game_against_a_bot_through_the_page(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.wait_for_selector("#start-button")
+    shoot(page, "start")
+    start_game(page, server, opponent="bot", level="1", variant="classic", first="me")
+    wait_for_my_decision(page)
+    assert game_data(page)["mine"] == "yes"
+    shoot(page, "table-start")
+    # Keyboard: S, a card, Esc clears; then the mouse and the keyboard take turns.
+    page.keyboard.press("s")
+    page.keyboard.press("1")
+    assert page.locator(".hand button.card.selected").count() == 1
+    page.keyboard.press("Escape")
+    assert page.locator(".hand button.card.selected").count() == 0
+    # The language switches mid-game, edition terms included.
+    page.select_option("#lang-select", "fr")
+    page.wait_for_selector("button.action-marker[data-kind=trade-off] >> text=Dépôt")
+    page.select_option("#lang-select", "en")
+    page.wait_for_selector("button.action-marker[data-kind=trade-off] >> text=Trade-off")
+    moves = 0
+    while not page.query_selector("[data-testid=end]"):
+        wait_for_my_decision(page)
+        if close_summaries(page):
+            continue
+        if page.query_selector("[data-testid=end]"):
+            break
+        decide(page, by_mouse=moves % 2 == 0, pairing=moves % 3)
+        moves += 1
+        if moves == 5:
+            shoot(page, "table-mid-game", full=True)
+    # The last scoring shows first, over the end of the game.
+    page.wait_for_selector("dialog[open]")
+    close_summaries(page, "round-summary")
+    end = page.locator("[data-testid=end]")
+    assert end.locator("h2").inner_text() in ("You win!", "You lose.", "No winner.")
+    assert "Round 1" in page.locator(".reveal").inner_text()
+    shoot(page, "end-of-game", full=True)
+    # The record downloads, and it is the game that was played.
+    with page.expect_download() as download:
+        page.click("#download-text")
+    record = GameRecord.from_text(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert record.replay().is_over()
+    assert len(record.replay().move_stack) == len(
+        page.locator("[data-testid=log] li:not(.round-heading)").all()
+    )
+    # The replay steps through every decision, removed cards included.
+    page.click("#replay")
+    page.wait_for_selector("dialog.replay [data-testid=replay-removed]")
+    first_removed = page.locator("[data-testid=replay-removed]").inner_text()
+    assert first_removed.strip().endswith("ABCDEFG"[record.replay().deals()[0].removed])
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert "Decision 2 of" in page.locator("#replay-position").inner_text()
+    shoot(page, "replay")
+    page.keyboard.press("End")
+    assert page.locator("#replay-position").inner_text().startswith("Decision")
+    page.click("dialog.replay .buttons button")
+    # Rematch: a new game, same seat, the other player starts.
+    page.click("#rematch")
+    page.wait_for_function(
+        "() => document.querySelector('.game') && !document.querySelector('[data-testid=end]')"
+    )
+    assert "/g/" in page.url
+
+
+def test_two_browsers_play_each_other_through_the_link(browser: Any, server: Server) -> None:
+    contexts = [browser.new_context(viewport=DESKTOP) for _ in range(2)]
+    host, guest = (context.new_page() for context in contexts)
+    try:
+        start_game(host, server, opponent="friend", variant="french", first="opponent")
+        link = host.locator("#invite-link").input_value()
+        assert "#t=" in link and link.startswith(server.url + "/g/")
+        shoot(host, "friend-invite")
+        guest.goto(link)
+        guest.wait_for_selector(".game")
+        host.wait_for_selector("#invite-link", state="detached")
+        assert (
+            guest.locator("#status-text").inner_text()
+            == "Your turn: choose an action, then its cards."
+        )
+        assert host.locator("#status-text").inner_text().startswith("Waiting for Player 2")
+        # The guest's link is Player 2's seat: its hand is not the host's.
+        assert game_data(guest)["mine"] == "yes" and game_data(host)["mine"] == "no"
+        pages = [host, guest]
+        deadline = time.monotonic() + 55
+        while time.monotonic() < deadline:
+            for one in pages:
+                close_summaries(one)
+            if all(one.query_selector("[data-testid=end]") for one in pages):
+                break
+            movers = [
+                one
+                for one in pages
+                if game_data(one)["mine"] == "yes" and game_data(one)["busy"] == "no"
+            ]
+            if not movers:
+                pages[0].wait_for_timeout(30)
+                continue
+            decide(movers[0], by_mouse=movers[0] is host)
+        headlines = {one.locator("[data-testid=end] h2").inner_text() for one in pages}
+        assert headlines in ({"You win!", "You lose."}, {"No winner."})
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_reload_mid_game_shows_the_same_table(page: Page, server: Server) -> None:
+    start_game(page, server, opponent="bot", level="2", variant="classic", first="me")
+    for _ in range(3):
+        wait_for_my_decision(page)
+        close_summaries(page)
+        decide(page, by_mouse=False)
+    wait_for_my_decision(page)
+    before = (
+        game_data(page)["ply"],
+        hand_letters(page),
+        page.locator("[data-testid=log]").inner_text(),
+    )
+    page.reload()
+    page.wait_for_selector(".game")
+    wait_for_my_decision(page)
+    after = (
+        game_data(page)["ply"],
+        hand_letters(page),
+        page.locator("[data-testid=log]").inner_text(),
+    )
+    assert after == before
+    decide(page, by_mouse=True)
+    assert int(game_data(page)["ply"]) > int(before[0])
+
+
+def test_the_server_killed_and_restarted_mid_game_loses_nothing(page: Page, tmp_path: Path) -> None:
+    own = Server(tmp_path / "games.sqlite3", free_port())
+    own.start()
+    try:
+        start_game(page, own, opponent="bot", level="1", variant="three-rounds", first="me")
+        for _ in range(4):
+            wait_for_my_decision(page)
+            close_summaries(page)
+            decide(page, by_mouse=False)
+        wait_for_my_decision(page)
+        close_summaries(page)
+        before = (
+            game_data(page)["ply"],
+            hand_letters(page),
+            page.locator("[data-testid=log]").inner_text(),
+        )
+        own.kill()
+        page.wait_for_selector("#conn[data-online=no]")
+        own.start()
+        page.wait_for_selector("#conn[data-online=yes]", timeout=30_000)
+        wait_for_my_decision(page)
+        after = (
+            game_data(page)["ply"],
+            hand_letters(page),
+            page.locator("[data-testid=log]").inner_text(),
+        )
+        assert after == before
+        play_until_over(page, by_mouse=False)
+    finally:
+        own.stop()
+
+
+def test_phone_screen_and_dark_theme(browser: Any, server: Server) -> None:
+    context = browser.new_context(
+        viewport=PHONE, device_scale_factor=1, color_scheme="dark", has_touch=True
+    )
+    phone = context.new_page()
+    try:
+        start_game(phone, server, opponent="bot", level="2", variant="classic", first="me")
+        wait_for_my_decision(phone)
+        decide(phone, by_mouse=True)
+        wait_for_my_decision(phone)
+        close_summaries(phone)
+        background = phone.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+        assert background == "rgb(22, 24, 29)"  # the dark theme follows the system
+        # Nothing sticks out sideways on a phone-sized screen.
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        phone.keyboard.press("g")
+        for key in "123":
+            phone.keyboard.press(key)
+        shoot(phone, "phone-dark", full=True)
+        phone.select_option("#theme-select", "light")
+        assert (
+            phone.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+            == "rgb(247, 243, 236)"
+        )
+        shoot(phone, "phone-light")
+    finally:
+        context.close()
