@@ -5,13 +5,30 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-__all__ = ["NEUTRAL", "Outcome", "RoundSummary", "Termination", "seat_name"]
+from hanamikoji.core.cards import GEISHAS
+
+__all__ = ["NEUTRAL", "Outcome", "RoundSummary", "Termination", "favor_tally", "seat_name"]
 
 NEUTRAL = -1
 """A favor marker on no one's side (internal encoding; views use ``None``)."""
 
 WIN_CHARM = 11
 WIN_GEISHAS = 4
+
+
+def favor_tally(favor: tuple[int | None, ...]) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Each seat's charm and number of geishas from the favor markers (a seat or ``None``).
+
+    >>> favor_tally((0, None, 1, 1, None, 0, 0))
+    ((11, 5), (3, 2))
+    """
+    charm = [0, 0]
+    geishas = [0, 0]
+    for geisha, seat in zip(GEISHAS, favor, strict=True):
+        if seat is not None:
+            charm[seat] += geisha.charm
+            geishas[seat] += 1
+    return (charm[0], charm[1]), (geishas[0], geishas[1])
 
 
 def seat_name(seat: int) -> str:

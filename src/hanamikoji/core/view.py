@@ -10,9 +10,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from hanamikoji.core.cards import FULL_SET, GEISHAS, counts, from_counts, pack
+from hanamikoji.core.cards import FULL_SET, counts, from_counts, pack
 from hanamikoji.core.moves import Move, MoveKind, response_moves, turn_moves
-from hanamikoji.core.outcome import Outcome, RoundSummary
+from hanamikoji.core.outcome import Outcome, RoundSummary, favor_tally
 from hanamikoji.core.rng import Deal
 from hanamikoji.core.variants import Variant
 
@@ -103,11 +103,11 @@ class View:
 
     def charm(self, seat: int) -> int:
         """Charm of the geishas whose markers are on ``seat``'s side."""
-        return sum(g.charm for g, f in zip(GEISHAS, self.favor, strict=True) if f == seat)
+        return favor_tally(self.favor)[0][seat]
 
     def geishas(self, seat: int) -> int:
         """How many geishas' markers are on ``seat``'s side."""
-        return sum(1 for f in self.favor if f == seat)
+        return favor_tally(self.favor)[1][seat]
 
     def unseen(self) -> tuple[int, ...]:
         """Per-kind counts of the cards this player has not seen this round: the opponent's

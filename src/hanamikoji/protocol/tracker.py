@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from hanamikoji.core.cards import CHARMS, ITEM_COUNT, count_of, counts, from_counts, items, pack
 from hanamikoji.core.moves import CARDS_PER_ACTION, Move, MoveKind, response_moves
-from hanamikoji.core.outcome import Outcome, RoundSummary, Termination
+from hanamikoji.core.outcome import Outcome, RoundSummary, Termination, favor_tally
 from hanamikoji.core.rng import DECK_SIZE, HAND_SIZE
 from hanamikoji.core.variants import Variant
 from hanamikoji.core.view import LogEntry, Phase, View
@@ -300,12 +300,7 @@ class KnowledgeTracker:
                 f"the favor after this round is {format_favor(tuple(favor))}, "
                 f"not {format_favor(event.favor)}"
             )
-        charm = [0, 0]
-        geishas = [0, 0]
-        for kind, seat in enumerate(favor):
-            if seat is not None:
-                charm[seat] += CHARMS[kind]
-                geishas[seat] += 1
+        charm, geishas = favor_tally(tuple(favor))
         self._favor = event.favor
         self._summaries = (
             *self._summaries,
@@ -315,8 +310,8 @@ class KnowledgeTracker:
                 event.secrets,
                 (counts(sides[0]), counts(sides[1])),
                 event.favor,
-                (charm[0], charm[1]),
-                (geishas[0], geishas[1]),
+                charm,
+                geishas,
             ),
         )
 
