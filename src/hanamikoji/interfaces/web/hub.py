@@ -214,7 +214,7 @@ class GameHub:
             1 if bot_level is not None else None,
             bot_level,
         )
-        await asyncio.to_thread(self.store.create_game, row)
+        await self.writer.call(lambda: self.store.create_game(row))
         return NewGame(row.id, token, friend_token)
 
     async def get(self, game_id: str) -> LiveGame | None:
@@ -440,7 +440,7 @@ class GameHub:
             stored.bot_seat,
             stored.bot_level,
         )
-        new_id = await asyncio.to_thread(self.store.create_rematch, stored.id, row)
+        new_id = await self.writer.call(lambda: self.store.create_rematch(stored.id, row))
         async with live.lock:
             live.stored = replace(live.stored, rematch_id=new_id)
             self._announce(live)

@@ -1,7 +1,16 @@
-"""Group commit: decisions of every game go to one writer thread, which commits all that
-have queued up in one transaction. Each caller waits for its own decision's commit, so a
-decision is on disk before anyone hears of it, and a busy server pays one commit for many
-decisions instead of one each."""
+"""One writer thread for every write of the server.
+
+Decisions of all games are committed in groups: the thread takes every decision queued
+at that moment and commits them in one transaction. Each caller waits for its own
+decision's commit, so a decision is stored before anyone hears of it, and a busy server
+pays one commit for many decisions instead of one each. New games and rematches go
+through the same thread, in order, so the server's own writes never wait on each other's
+database locks (SQLite's busy handler sleeps for up to 100 ms at a time).
+
+With SQLite, a second thread copies the write-ahead log into the database file every
+second (a passive checkpoint, which never blocks writers), instead of letting the commit
+that happens to fill the log do it while every decision behind it waits.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +19,8 @@ import contextlib
 import logging
 import queue
 import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from hanamikoji.interfaces.web.storage import Append, Store
 
@@ -17,20 +28,23 @@ __all__ = ["DecisionWriter"]
 
 log = logging.getLogger("hanamikoji.web")
 
+T = TypeVar("T")
+
 _MAX_BATCH = 512
 
-_Job = tuple[Append, asyncio.Future[None], asyncio.AbstractEventLoop]
+_Work = Append | Callable[[], Any]
+_Job = tuple[_Work, asyncio.Future[Any], asyncio.AbstractEventLoop]
 
 
 class DecisionWriter:
-    """Appends decisions through ``store`` from a dedicated thread."""
+    """Writes through ``store`` from a dedicated thread."""
 
     def __init__(self, store: Store, checkpoint_interval: float = 1.0) -> None:
         self._store = store
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="decision-writer", daemon=True)
-        self._thread.start()
         self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="db-writer", daemon=True)
+        self._thread.start()
         self._checkpointer: threading.Thread | None = None
         if store.needs_checkpoints and checkpoint_interval > 0:
             self._checkpointer = threading.Thread(
@@ -44,10 +58,18 @@ class DecisionWriter:
     async def append(self, item: Append) -> None:
         """Commit one decision. Raises :class:`~.storage.PlyTakenError` when that ply is
         already recorded, and whatever the database raises when it fails."""
+        await self._submit(item)
+
+    async def call(self, write: Callable[[], T]) -> T:
+        """Run another write (``store.create_game``, ...) in turn on the writer thread."""
+        result: T = await self._submit(write)
+        return result
+
+    async def _submit(self, work: _Work) -> Any:
         loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        self._jobs.put((item, done, loop))
-        await done
+        done: asyncio.Future[Any] = loop.create_future()
+        self._jobs.put((work, done, loop))
+        return await done
 
     def close(self) -> None:
         self._stop.set()
@@ -55,13 +77,6 @@ class DecisionWriter:
         self._thread.join(timeout=10)
         if self._checkpointer is not None:
             self._checkpointer.join(timeout=10)
-
-    def _checkpoints(self, interval: float) -> None:
-        while not self._stop.wait(interval):
-            try:
-                self._store.checkpoint()
-            except Exception:  # busy or failing: the next one (or the safety net) catches up
-                log.warning("WAL checkpoint failed", exc_info=True)
 
     def _run(self) -> None:
         while True:
@@ -79,27 +94,67 @@ class DecisionWriter:
                     stop = True
                     break
                 batch.append(more)
-            self._commit(batch)
+            self._write(batch)
             if stop:
                 return
 
-    def _commit(self, batch: list[_Job]) -> None:
+    def _write(self, batch: list[_Job]) -> None:
+        """Commit runs of decisions together, and other writes one by one, in order."""
+        start = 0
+        while start < len(batch):
+            work = batch[start][0]
+            if isinstance(work, Append):
+                end = start
+                while end < len(batch) and isinstance(batch[end][0], Append):
+                    end += 1
+                self._commit_decisions(batch[start:end])
+                start = end
+            else:
+                self._call(batch[start])
+                start += 1
+
+    def _commit_decisions(self, batch: list[_Job]) -> None:
+        items = [work for work, _, _ in batch if isinstance(work, Append)]
         try:
-            errors: list[BaseException | None] = list(
-                self._store.append_many([item for item, _, _ in batch])
-            )
+            errors: list[BaseException | None] = list(self._store.append_many(items))
         except Exception as failure:  # the database is down: every caller hears of it
             errors = [failure] * len(batch)
         for (_, done, loop), error in zip(batch, errors, strict=True):
-            # A loop closed at shutdown has nobody waiting any more.
-            with contextlib.suppress(RuntimeError):
-                loop.call_soon_threadsafe(_settle, done, error)
+            _settle_soon(loop, done, None, error)
+
+    def _call(self, job: _Job) -> None:
+        work, done, loop = job
+        assert not isinstance(work, Append)
+        try:
+            result = work()
+        except Exception as failure:
+            _settle_soon(loop, done, None, failure)
+        else:
+            _settle_soon(loop, done, result, None)
+
+    def _checkpoints(self, interval: float) -> None:
+        while not self._stop.wait(interval):
+            try:
+                self._store.checkpoint()
+            except Exception:  # busy or failing: the next one (or the safety net) catches up
+                log.warning("WAL checkpoint failed", exc_info=True)
 
 
-def _settle(done: asyncio.Future[None], error: BaseException | None) -> None:
+def _settle_soon(
+    loop: asyncio.AbstractEventLoop,
+    done: asyncio.Future[Any],
+    result: object,
+    error: BaseException | None,
+) -> None:
+    # A loop closed at shutdown has nobody waiting any more.
+    with contextlib.suppress(RuntimeError):
+        loop.call_soon_threadsafe(_settle, done, result, error)
+
+
+def _settle(done: asyncio.Future[Any], result: object, error: BaseException | None) -> None:
     if done.done():
         return
     if error is None:
-        done.set_result(None)
+        done.set_result(result)
     else:
         done.set_exception(error)
