@@ -29,6 +29,7 @@ from hanamikoji.core.cards import (
     is_subset,
     items,
     pack,
+    size,
 )
 from hanamikoji.core.errors import DealError, GameOverError, IllegalMoveError
 from hanamikoji.core.moves import CARDS_PER_ACTION, Move, MoveKind, response_moves, turn_moves
@@ -611,6 +612,28 @@ class Game:
             self._used,
             self._pending,
             self._deck[self._turn + 1 :] if not self._needs_deal else (),
+            self._favor,
+            self._outcome,
+        )
+
+    def information_key(self, seat: int) -> tuple[object, ...]:
+        """A hashable key of what ``seat`` knows of this round now: equal keys within
+        one round mean equal views up to the log. Search uses it to cache work done on
+        one player's information set across sampled hidden worlds."""
+        active = not self._needs_deal and self._outcome is None
+        other = self._hands[1 - seat] if active else 0
+        return (
+            seat,
+            self._round,
+            self._turn,
+            self._to_move,
+            self._hands[seat],
+            self._secret[seat],
+            self._tradeoff[seat],
+            self._placed,
+            self._used,
+            self._pending,
+            size(other),
             self._favor,
             self._outcome,
         )
