@@ -104,6 +104,18 @@ def test_search_obeys_a_fixed_iteration_count() -> None:
     assert bot.stats.iterations == 25
 
 
+def test_search_compares_its_root_candidates_on_the_same_worlds() -> None:
+    game = Game(seed=12)
+    bot = ISMCTSBot(seed=1, budget=60.0, iterations=30, candidates=3)
+    values = bot.evaluate(game.view(0), game.legal_moves())
+    assert len(values) == 3
+    # Each sampled world is played once under every candidate.
+    assert [visits for visits, _ in values.values()] == [10, 10, 10]
+    best = max(values, key=lambda move: values[move][1])
+    again = ISMCTSBot(seed=1, budget=60.0, iterations=30, candidates=3)
+    assert again.choose(game.view(0), game.legal_moves()) == best
+
+
 def test_sampled_worlds_are_the_unseen_cards_in_the_places_the_view_leaves_open() -> None:
     rng = random.Random(3)
     game = Game(seed=21)

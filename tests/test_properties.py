@@ -309,6 +309,8 @@ def test_views_do_not_depend_on_cards_the_player_has_not_seen(
         twin.push(move)
     assert_same_knowledge(states[stop].view(seat), twin.view(seat))
     assert twin.hand(seat) == states[stop].hand(seat)
+    # Search caches work by this key across sampled worlds: it must not see them either.
+    assert twin.information_key(seat) == states[stop].information_key(seat)
 
 
 def assert_same_knowledge(expected: View, actual: View) -> None:

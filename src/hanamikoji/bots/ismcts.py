@@ -114,15 +114,12 @@ class ISMCTSBot(Bot):
         if len(legal) == 1:
             return legal[0]
         root = self._search(view, legal, ())
-        legal_set = set(legal)
+        children = list(root.children.values())
         # Every searched decision saw the same worlds, so their means compare directly.
-        best = max(
-            (child for move, child in root.children.items() if move in legal_set and child.visits),
-            key=lambda child: child.value / child.visits,
-            default=None,
-        )
-        if best is None or best.move is None:
-            return legal[self.rng.randrange(len(legal))]
+        played = [child for child in children if child.visits]
+        # With no playout in the budget, the judge's choice (searched first).
+        best = max(played, key=lambda child: child.value / child.visits) if played else children[0]
+        assert best.move is not None
         return best.move
 
     def evaluate(
@@ -159,33 +156,34 @@ class ISMCTSBot(Bot):
         me = view.player
         root = _Node(None, 1 - me)
         rng = self.rng
-        searched = list(legal)
-        if self.candidates is not None and len(legal) > self.candidates:
-            scores = self._judge.scores(view, legal)
-            ranked = sorted(legal, key=lambda m: scores[m], reverse=True)
-            chosen = set(ranked[: self.candidates]) | set(include)
-            searched = [move for move in legal if move in chosen]
+        scores = self._judge.scores(view, legal)
+        ranked = sorted(legal, key=lambda m: scores[m], reverse=True)
+        keep = len(ranked) if self.candidates is None else self.candidates
+        searched = ranked[:keep] + [m for m in include if m in ranked[keep:]]
+        # Best-ranked first: with no playout at all, the judge's choice is played.
         for move in searched:
             root.children[move] = _Node(move, me)
         done = 0
-        longest = 0.0
         clock = time.perf_counter
-        while done < limit:
-            begun = clock()
+        now = clock()
+        # A playout consults the judge several times: it takes at least this long.
+        longest = now - start
+        # Stop while one more playout of the slowest kind seen still fits (a playout can
+        # take milliseconds); the last world may then be played under only some of the
+        # candidates, one playout among many.
+        while done < limit and now + longest < deadline:
             world = determinize(view, rng)
             for index, move in enumerate(searched):
                 game = world if index == len(searched) - 1 else world.copy()
+                begun = now
                 game.push(move)
                 self._iterate(root.children[move], game, me)
                 root.visits += 1
                 done += 1
-                if done >= limit:
+                now = clock()
+                longest = max(longest, now - begun)
+                if done >= limit or now + longest >= deadline:
                     break
-            now = clock()
-            # Stop while one more world of the slowest kind seen still fits.
-            longest = max(longest, now - begun)
-            if now + longest >= deadline:
-                break
         stats = SearchStats()
         stats.iterations = done
         stats.seconds = time.perf_counter() - start

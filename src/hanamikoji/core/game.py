@@ -617,9 +617,10 @@ class Game:
         )
 
     def information_key(self, seat: int) -> tuple[object, ...]:
-        """A hashable key of what ``seat`` knows of this round now: equal keys within
-        one round mean equal views up to the log. Search uses it to cache work done on
-        one player's information set across sampled hidden worlds."""
+        """A hashable key of what ``seat`` knows of the game now: positions with equal
+        keys show ``seat`` the same view, apart from the log and which card was drawn
+        last. Search uses it to cache work done on one player's information set across
+        sampled hidden worlds."""
         active = not self._needs_deal and self._outcome is None
         other = self._hands[1 - seat] if active else 0
         return (
