@@ -443,5 +443,12 @@ def test_phone_screen_and_dark_theme(browser: Any, server: Server) -> None:
             == "rgb(247, 243, 236)"
         )
         shoot(phone, "phone-light")
+        # Back to following the system (dark here), and a fixed dark theme.
+        for choice in ("auto", "dark"):
+            phone.select_option("#theme-select", choice)
+            assert (
+                phone.evaluate("getComputedStyle(document.documentElement).backgroundColor")
+                == "rgb(22, 24, 29)"
+            )
     finally:
         context.close()

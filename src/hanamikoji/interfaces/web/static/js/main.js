@@ -93,7 +93,7 @@ async function boot() {
   const theme = document.getElementById("theme-select");
   theme.value = document.documentElement.dataset.theme || "auto";
   theme.addEventListener("change", () => {
-    document.documentElement.dataset.theme = theme.value;
+    window.hanamikojiSetTheme(theme.value);
     store(localStorage, "hanamikoji.theme", theme.value);
   });
   translateChrome();
