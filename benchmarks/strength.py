@@ -1,6 +1,7 @@
 """Strength: a round-robin of every registered bot, with 95% intervals, and thinking speed.
 
-Run: ``.venv/bin/python benchmarks/strength.py [--games N] [--budget-ms 200] [--jobs 2]``
+Run: ``.venv/bin/python benchmarks/strength.py [--games N] [--budget-ms 200] [--jobs 2]
+[--bots NAME ...]``
 
 Every pair of bots in :data:`hanamikoji.bots.BOTS` plays N games (N/2 seeds, each twice
 with the seats swapped; ``docs/arena.md``) at the same budget per decision. The table
@@ -58,11 +59,18 @@ def main() -> int:
     parser.add_argument("--records", type=Path, help="save every game's record here")
     parser.add_argument("--markdown", action="store_true", help="print Markdown tables")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument(
+        "--bots", nargs="+", metavar="NAME", help="only these bots (default: every one)"
+    )
     args = parser.parse_args()
     if args.games < 2 or args.games % 2:
         parser.error("--games is an even number, at least 2")
-
-    bots = list(BOTS)
+    unknown = sorted(set(args.bots or ()) - set(BOTS))
+    if unknown:
+        parser.error(f"unknown bots: {', '.join(unknown)} (known: {', '.join(BOTS)})")
+    bots = list(args.bots or BOTS)
+    if len(bots) < 2:
+        parser.error("a round-robin needs at least two bots")
     plan = Plan.round_robin(
         players_from_names(bots),
         games=args.games,
