@@ -8,15 +8,16 @@ from collections.abc import Sequence
 
 import pytest
 
-from hanamikoji import Game, Move, View
+from hanamikoji import Game, Move, MoveKind, View
 from hanamikoji.bots import BOTS, Bot, make_bot
 from hanamikoji.bots.analysis import analyze_record, label_for
 from hanamikoji.bots.determinize import sample_world
 from hanamikoji.bots.evaluation import round_end_value
+from hanamikoji.bots.expert import ExpertBot
 from hanamikoji.bots.ismcts import ISMCTSBot
 from hanamikoji.bots.levels import LEVELS, describe_level, make_level_bot
 from hanamikoji.bots.match_table import BOARDS, load_table, table_match_value
-from hanamikoji.bots.solver import RoundSolver
+from hanamikoji.bots.solver import RoundSolver, SolverTimeout
 from hanamikoji.core.variants import CLASSIC, FRENCH, THREE_ROUNDS
 from hanamikoji.notation.records import GameRecord
 
@@ -172,6 +173,34 @@ def test_the_round_solver_is_minimax_over_the_rest_of_the_round() -> None:
         assert len(game.move_stack) == before  # the solver restores the position
         sizes.append(len(solver.table))
     assert max(sizes) > 20  # real trees: actions, splits and the answers to them
+
+
+def test_the_solver_stops_at_its_deadline_and_the_expert_falls_back_to_the_judge() -> None:
+    game = _last_turn_with_a_competition_to_offer()
+    with pytest.raises(SolverTimeout):
+        RoundSolver(table_match_value, deadline=0.0).value(game.copy())
+    seat = game.to_move
+    assert seat is not None
+    view, legal = game.view(seat), game.legal_moves()
+    # A budget too small for one world: no solved values, and still a legal decision.
+    expert = ExpertBot(seed=1, budget=1e-9)
+    assert expert.solved_values(view, legal) == {}
+    assert expert.choose(view, legal) in legal
+
+
+def _last_turn_with_a_competition_to_offer() -> Game:
+    """A first round's last turn with a Competition to offer in more than one way: the
+    answers to it make a real tree to solve."""
+    rng = random.Random(8)
+    for seed in range(100):
+        game = Game("classic", seed=seed)
+        while game.round == 1 and game.turn < 7:
+            moves = game.legal_moves()
+            game.push(moves[rng.randrange(len(moves))])
+        moves = game.legal_moves()
+        if game.round == 1 and len(moves) > 1 and moves[0].kind == MoveKind.COMPETITION:
+            return game
+    raise AssertionError("no such position in 100 seeds")
 
 
 def _minimax(game: Game, round_number: int) -> float:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from hanamikoji.bots.base import register
 from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.ismcts import ISMCTSBot
-from hanamikoji.bots.solver import RoundSolver
+from hanamikoji.bots.solver import RoundSolver, SolverTimeout
 from hanamikoji.core.game import TURNS_PER_ROUND
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import View
@@ -55,7 +55,8 @@ class ExpertBot(ISMCTSBot):
 
     def solved_values(self, view: View, legal: Sequence[Move]) -> dict[Move, tuple[int, float]]:
         """For each legal decision: the number of worlds solved and its mean value (the
-        chance that this player wins the match after it)."""
+        chance that this player wins the match after it); empty if not one world could
+        be solved within the budget."""
         start = time.perf_counter()
         assert self.budget is not None
         deadline = start + self.budget * 0.95
@@ -68,21 +69,33 @@ class ExpertBot(ISMCTSBot):
         while solved < limit:
             begun = clock()
             world = determinize(view, self.rng)
-            solver = RoundSolver(self.match_value)
-            for move in legal:
-                world.push(move)
-                seat0 = solver.value(world)
-                world.pop()
+            solver = RoundSolver(self.match_value, deadline)
+            values: dict[Move, float] = {}
+            try:
+                for move in legal:
+                    world.push(move)
+                    values[move] = solver.value(world)
+                    world.pop()
+            except SolverTimeout:
+                # A world not solved under every decision would bias the comparison.
+                break
+            for move, seat0 in values.items():
                 totals[move] += seat0 if me == 0 else 1.0 - seat0
             solved += 1
             now = clock()
             longest = max(longest, now - begun)
             if now + longest >= deadline:
                 break
+        if not solved:
+            return {}
         return {move: (solved, total / solved) for move, total in totals.items()}
 
     def _solve(self, view: View, legal: Sequence[Move]) -> Move:
         values = self.solved_values(view, legal)
+        if not values:
+            # Not one world solved within the budget: the one-ply judge decides.
+            scores = self._judge.scores(view, legal)
+            return max(legal, key=lambda move: scores[move])
         return max(legal, key=lambda move: values[move][1])
 
 

@@ -9,21 +9,33 @@ Carlo, Long et al. 2010) decides the last turns and the answers to offers there.
 
 from __future__ import annotations
 
+import time
+
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
 from hanamikoji.core.game import Game
 
-__all__ = ["RoundSolver"]
+__all__ = ["RoundSolver", "SolverTimeout"]
+
+_CLOCK_EVERY = 256
+"""Positions solved between two looks at the clock."""
+
+
+class SolverTimeout(Exception):
+    """The solver's deadline passed before the value was known."""
 
 
 class RoundSolver:
     """Seat 0's chance to win the match from a position, both players playing the rest
     of the round perfectly in a world they both see. One solver per world: its table is
-    keyed by positions of that world."""
+    keyed by positions of that world. With a ``deadline`` (a :func:`time.perf_counter`
+    time) it raises :class:`SolverTimeout` once that has passed; the game is then left
+    where the search had got to, so solve a copy."""
 
-    __slots__ = ("match_value", "table")
+    __slots__ = ("deadline", "match_value", "table")
 
-    def __init__(self, match_value: MatchValue) -> None:
+    def __init__(self, match_value: MatchValue, deadline: float | None = None) -> None:
         self.match_value = match_value
+        self.deadline = deadline
         self.table: dict[tuple[object, ...], float] = {}
 
     def value(self, game: Game) -> float:
@@ -38,6 +50,12 @@ class RoundSolver:
         known = self.table.get(key)
         if known is not None:
             return known
+        if (
+            self.deadline is not None
+            and len(self.table) % _CLOCK_EVERY == 0
+            and time.perf_counter() > self.deadline
+        ):
+            raise SolverTimeout
         maximize = game.to_move == 0
         best = -1.0 if maximize else 2.0
         for move in game.legal_moves():
