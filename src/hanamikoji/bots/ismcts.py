@@ -45,6 +45,8 @@ __all__ = ["ISMCTSBot", "SearchStats"]
 DEFAULT_BUDGET = 0.2
 WIDENING = 20
 """Below the root, one more of this player's decisions is searched per this many visits."""
+SAFETY = 1.5
+"""A playout is started only if this many times the slowest one so far still fits."""
 
 
 class _Node:
@@ -168,10 +170,11 @@ class ISMCTSBot(Bot):
         now = clock()
         # A playout consults the judge several times: it takes at least this long.
         longest = now - start
-        # Stop while one more playout of the slowest kind seen still fits (a playout can
-        # take milliseconds); the last world may then be played under only some of the
+        # Stop while one more playout still fits even if it is half as long again as the
+        # slowest seen (a playout can take milliseconds, and a new world can need fresh
+        # judgements); the last world may then be played under only some of the
         # candidates, one playout among many.
-        while done < limit and now + longest < deadline:
+        while done < limit and now + SAFETY * longest < deadline:
             world = determinize(view, rng)
             for index, move in enumerate(searched):
                 game = world if index == len(searched) - 1 else world.copy()
@@ -182,7 +185,7 @@ class ISMCTSBot(Bot):
                 done += 1
                 now = clock()
                 longest = max(longest, now - begun)
-                if done >= limit or now + longest >= deadline:
+                if done >= limit or now + SAFETY * longest >= deadline:
                     break
         stats = SearchStats()
         stats.iterations = done
