@@ -1,8 +1,8 @@
 """What the end of a round is worth for winning the match.
 
 Favor markers carry over between rounds, so a search that stops at a round's end must
-score the marker board, not the round. :func:`heuristic_match_value` is a smooth guess
-from charm and geisha margins; :mod:`hanamikoji.bots.match_table` solves it from self-play.
+score the marker board, not the round: :mod:`hanamikoji.bots.match_table` solves that
+value from self-play.
 """
 
 from __future__ import annotations

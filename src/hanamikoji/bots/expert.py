@@ -94,8 +94,7 @@ class ExpertBot(ISMCTSBot):
         values = self.solved_values(view, legal)
         if not values:
             # Not one world solved within the budget: the one-ply judge decides.
-            scores = self._judge.scores(view, legal)
-            return max(legal, key=lambda move: scores[move])
+            return self._by_judge(view, legal)[0]
         return max(legal, key=lambda move: values[move][1])
 
 

@@ -73,7 +73,7 @@ class SearchStats:
 
 
 class ISMCTSBot(Bot):
-    """Single-observer ISMCTS with a modelled opponent and estimated leaves.
+    """Single-observer ISMCTS with the greedy judge as opponent model and playout policy.
 
     Args:
         seed: for reproducibility (all sampling draws from it).
@@ -158,8 +158,7 @@ class ISMCTSBot(Bot):
         me = view.player
         root = _Node(None, 1 - me)
         rng = self.rng
-        scores = self._judge.scores(view, legal)
-        ranked = sorted(legal, key=lambda m: scores[m], reverse=True)
+        ranked = self._by_judge(view, legal)
         keep = len(ranked) if self.candidates is None else self.candidates
         searched = ranked[:keep] + [m for m in include if m in ranked[keep:]]
         # Best-ranked first: with no playout at all, the judge's choice is played.
@@ -194,13 +193,17 @@ class ISMCTSBot(Bot):
         self.stats = stats
         return root
 
+    def _by_judge(self, view: View, legal: Sequence[Move]) -> list[Move]:
+        """``legal`` best first, as the one-ply judge ranks them on ``view``."""
+        scores = self._judge.scores(view, legal)
+        return sorted(legal, key=lambda m: scores[m], reverse=True)
+
     def _ranked(self, game: Game, mover: int, legal: Sequence[Move]) -> list[Move]:
         """``legal`` best first, as the judge ranks them on ``mover``'s view of ``game``."""
         key = game.information_key(mover)
         ranked = self._rankings.get(key)
         if ranked is None:
-            scores = self._judge.scores(game.view(mover), legal)
-            ranked = sorted(legal, key=lambda m: scores[m], reverse=True)
+            ranked = self._by_judge(game.view(mover), legal)
             self._rankings[key] = ranked
         return ranked
 
