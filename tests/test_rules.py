@@ -275,6 +275,22 @@ def test_a_game_without_seed_waits_for_each_next_deal() -> None:
     assert len(game.deals()) == 3
 
 
+def test_a_round_can_be_dealt_again_from_a_view() -> None:
+    game, scripts = build([NEUTRAL, NEUTRAL])
+    play(game, scripts[0])
+    assert game.round == 2 and not game.needs_deal
+    deal = game.deals()[-1]
+    view = game.view(0)
+    again = Game.before_round(view)
+    assert again.needs_deal and again.round == 2 and again.favor() == game.favor()
+    assert again.seed is None and again.move_stack == () and again.summaries() == game.summaries()
+    again.deal(deal)
+    assert again.position_key() == game.position_key()
+    play(game, scripts[1])
+    with pytest.raises(ValueError, match="no round to replay"):
+        Game.before_round(game.view(0))
+
+
 # -- variants ------------------------------------------------------------------------------
 
 

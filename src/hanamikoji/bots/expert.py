@@ -16,8 +16,7 @@ import time
 from collections.abc import Sequence
 
 from hanamikoji.bots.base import register
-from hanamikoji.bots.determinize import determinize
-from hanamikoji.bots.ismcts import ISMCTSBot
+from hanamikoji.bots.ismcts import PLANNED, ISMCTSBot
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout
 from hanamikoji.core.game import TURNS_PER_ROUND
 from hanamikoji.core.moves import Move
@@ -59,16 +58,17 @@ class ExpertBot(ISMCTSBot):
         be solved within the budget."""
         start = time.perf_counter()
         assert self.budget is not None
-        deadline = start + self.budget * 0.95
+        deadline = start + self.budget * PLANNED
         limit = self.worlds if self.worlds is not None else 1 << 62
         me = view.player
         totals = dict.fromkeys(legal, 0.0)
         solved = 0
         longest = 0.0
         clock = time.perf_counter
+        sample = self._sampler(view)
         while solved < limit:
             begun = clock()
-            world = determinize(view, self.rng)
+            world = sample()
             solver = RoundSolver(self.match_value, deadline)
             values: dict[Move, float] = {}
             try:

@@ -2,8 +2,9 @@
 by the greedy bot's judgement.
 
 Each iteration samples one hidden world consistent with the view (the opponent's hand,
-Secret and Trade-off, the removed card and the deck order, uniformly from the cards
-this player has not seen) and walks the single shared tree of this player's
+Secret and Trade-off, the removed card and the deck order, from the cards this player
+has not seen, weighed by how likely the opponent's decisions this round were in it:
+:mod:`hanamikoji.bots.inference`) and walks the single shared tree of this player's
 information set with UCB over the decisions legal in that world (counting
 availability), expands one node, plays the round out and scores its end by its match
 value: favor markers carry over, so the round is worth what it means for the match.
@@ -21,6 +22,9 @@ The greedy judge (:mod:`hanamikoji.bots.greedy`) shapes the search:
   numbers), so the comparison between them is not blurred by how good the sampled
   hands happen to be.
 
+From the last turn of a round on, play in each sampled world is solved exactly
+(:mod:`hanamikoji.bots.solver`) instead.
+
 docs/bots.md has the measurements behind each choice.
 """
 
@@ -29,14 +33,16 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
 from hanamikoji.bots.greedy import GreedyBot
+from hanamikoji.bots.inference import WorldSampler
 from hanamikoji.bots.match_table import table_match_value
-from hanamikoji.core.game import Game
+from hanamikoji.bots.solver import RoundSolver, SolverTimeout
+from hanamikoji.core.game import TURNS_PER_ROUND, Game
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import View
 
@@ -45,8 +51,23 @@ __all__ = ["ISMCTSBot", "SearchStats"]
 DEFAULT_BUDGET = 0.2
 WIDENING = 20
 """Below the root, one more of this player's decisions is searched per this many visits."""
+PLANNED = 0.85
+"""Playouts are started only to end within this share of the budget: the machine can
+pause a process for tens of milliseconds, and twice the time plays no better (docs/bots.md)."""
 SAFETY = 1.5
 """A playout is started only if this many times the slowest one so far still fits."""
+LAST_TURN = TURNS_PER_ROUND - 1
+TEMPERATURE = 0.02
+"""Of the opponent model in inference: the judge's scores differ by a median 0.03
+between its first and second choice."""
+SURPRISE = 0.05
+"""The share of the opponent model that chooses uniformly: no decision is impossible."""
+CUTOFF = 0.9
+"""A playout still running at this share of the budget is abandoned."""
+
+
+class _OutOfTime(Exception):
+    """A playout ran past the cutoff: it is dropped, unscored."""
 
 
 class _Node:
@@ -86,6 +107,13 @@ class ISMCTSBot(Bot):
             of its nodes (``None``: all).
         replies: how many of the opponent's best-ranked decisions are searched at each of
             their nodes (1: the model's choice; ``None``: all, as plain ISMCTS does).
+        exact_last_turn: play the last turn of a round (and the answer to its offer)
+            perfectly in each sampled world instead of by the judge, and search every
+            decision at the root there.
+        inference: sample worlds in proportion to how likely the opponent's decisions
+            this round were in them (:mod:`hanamikoji.bots.inference`), the opponent
+            modelled as choosing by the judge's scores with this softmax temperature;
+            ``None``: uniformly.
     """
 
     name = "ismcts"
@@ -99,11 +127,15 @@ class ISMCTSBot(Bot):
         match_value: MatchValue = table_match_value,
         candidates: int | None = 3,
         replies: int | None = 1,
+        exact_last_turn: bool = True,
+        inference: float | None = TEMPERATURE,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
         self.iterations = iterations
         self.candidates = candidates
         self.replies = replies
+        self.exact_last_turn = exact_last_turn
+        self.inference = inference
         self._judge = GreedyBot(seed)
         self.exploration = exploration
         self.match_value = match_value
@@ -111,6 +143,7 @@ class ISMCTSBot(Bot):
         # Per search, by a player's information set (views repeat across worlds): the
         # judge's ranking of their decisions.
         self._rankings: dict[tuple[object, ...], list[Move]] = {}
+        self._cutoff = math.inf
 
     def choose(self, view: View, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:
@@ -152,18 +185,21 @@ class ISMCTSBot(Bot):
     def _timed_search(self, view: View, legal: Sequence[Move], include: tuple[Move, ...]) -> _Node:
         start = time.perf_counter()
         assert self.budget is not None
-        # A margin for the caller's bookkeeping around the search.
-        deadline = start + self.budget * 0.95
+        deadline = start + self.budget * PLANNED
+        self._cutoff = start + self.budget * CUTOFF
         limit = self.iterations if self.iterations is not None else 1 << 62
         me = view.player
         root = _Node(None, 1 - me)
-        rng = self.rng
         ranked = self._by_judge(view, legal)
         keep = len(ranked) if self.candidates is None else self.candidates
+        if self.exact_last_turn and view.deck_size == 0:
+            # Solved in each world, every decision is cheap to compare.
+            keep = len(ranked)
         searched = ranked[:keep] + [m for m in include if m in ranked[keep:]]
         # Best-ranked first: with no playout at all, the judge's choice is played.
         for move in searched:
             root.children[move] = _Node(move, me)
+        sample = self._sampler(view)
         done = 0
         clock = time.perf_counter
         now = clock()
@@ -174,12 +210,19 @@ class ISMCTSBot(Bot):
         # judgements); the last world may then be played under only some of the
         # candidates, one playout among many.
         while done < limit and now + SAFETY * longest < deadline:
-            world = determinize(view, rng)
+            if now >= self._cutoff:
+                break
+            world = sample()
             for index, move in enumerate(searched):
                 game = world if index == len(searched) - 1 else world.copy()
                 begun = now
                 game.push(move)
-                self._iterate(root.children[move], game, me)
+                try:
+                    self._iterate(root.children[move], game, me)
+                except _OutOfTime:
+                    # A pause of the process, or a playout far slower than any before.
+                    now = clock()
+                    break
                 root.visits += 1
                 done += 1
                 now = clock()
@@ -198,11 +241,31 @@ class ISMCTSBot(Bot):
         scores = self._judge.scores(view, legal)
         return sorted(legal, key=lambda m: scores[m], reverse=True)
 
+    def _sampler(self, view: View) -> Callable[[], Game]:
+        """A source of hidden worlds behind ``view``, weighed by inference if enabled."""
+        if self.inference is None:
+            return lambda: determinize(view, self.rng)
+        worlds = WorldSampler(view, self.rng, self._model)
+        return lambda: Game.from_view(view, *worlds.draw())
+
+    def _model(self, view: View, legal: Sequence[Move]) -> dict[Move, float]:
+        """The opponent model of inference: a softmax over the judge's scores."""
+        assert self.inference is not None
+        scores = self._judge.scores(view, legal)
+        best = max(scores.values())
+        cold = self.inference
+        weights = {move: math.exp((score - best) / cold) for move, score in scores.items()}
+        share = (1.0 - SURPRISE) / sum(weights.values())
+        floor = SURPRISE / len(legal)
+        return {move: weight * share + floor for move, weight in weights.items()}
+
     def _ranked(self, game: Game, mover: int, legal: Sequence[Move]) -> list[Move]:
         """``legal`` best first, as the judge ranks them on ``mover``'s view of ``game``."""
         key = game.information_key(mover)
         ranked = self._rankings.get(key)
         if ranked is None:
+            if time.perf_counter() > self._cutoff:
+                raise _OutOfTime
             ranked = self._by_judge(game.view(mover), legal)
             self._rankings[key] = ranked
         return ranked
@@ -212,8 +275,9 @@ class ISMCTSBot(Bot):
         node = below
         path = [below]
         c = self.exploration
+        exact_from = LAST_TURN if self.exact_last_turn else TURNS_PER_ROUND
         # Selection and expansion, within the round being played.
-        while not (game.needs_deal or game.is_over()):
+        while not (game.needs_deal or game.is_over()) and game.turn < exact_from:
             legal: Sequence[Move] = game.legal_moves()
             mover = game.to_move
             assert mover is not None
@@ -252,12 +316,19 @@ class ISMCTSBot(Bot):
             node = best
             path.append(node)
         # The rest of the round as the judge would play it, for both players.
-        while not (game.needs_deal or game.is_over()):
+        while not (game.needs_deal or game.is_over()) and game.turn < exact_from:
             legal = game.legal_moves()
             mover = game.to_move
             assert mover is not None
             game.push(legal[0] if len(legal) == 1 else self._ranked(game, mover, legal)[0])
-        win0 = round_end_value(game, 0, self.match_value)
+        if game.needs_deal or game.is_over():
+            win0 = round_end_value(game, 0, self.match_value)
+        else:
+            # The last turn, as both would play it knowing the sampled world.
+            try:
+                win0 = RoundSolver(self.match_value, self._cutoff).value(game)
+            except SolverTimeout:
+                raise _OutOfTime from None
         for visited in path:
             visited.visits += 1
             visited.value += win0 if visited.mover == 0 else 1.0 - win0

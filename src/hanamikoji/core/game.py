@@ -197,14 +197,10 @@ class Game:
         )
         if counts(hidden) != view.unseen():
             raise ValueError("the hidden world is not the multiset of cards the view has not seen")
-        game = cls(view.variant, first_player=view.round_starter, external_deals=True)
+        game = cls.before_round(view)
         turn = TURNS_PER_ROUND - 1 - view.deck_size
         # Cards already drawn are in hands; the deck's past is irrelevant, so it is
         # rebuilt as `turn + 1` placeholders followed by the hidden future.
-        game._round = view.round
-        game._starter = view.round_starter
-        game._favor = tuple(NEUTRAL if f is None else f for f in view.favor)
-        game._summaries = view.rounds
         game._needs_deal = False
         game._turn = turn
         game._deck = (removed,) * (turn + 1) + tuple(deck)
@@ -225,6 +221,22 @@ class Game:
         # Only the removed card of the reconstructed deal is meaningful.
         hands = (tuple(items(game._hands[0])), tuple(items(game._hands[1])))
         game._private = (_RoundPrivate(_WorldDeal(removed, hands, game._deck), (0, 0), (0, 0)),)
+        return game
+
+    @classmethod
+    def before_round(cls, view: View) -> Game:
+        """A game waiting for the deal of ``view``'s round (:meth:`deal`), with the
+        marker board, the starter and the past rounds the view shows: to replay the
+        round in a hidden world, for inference in search. It has no seed, no move
+        stack, and waits for a deal again once the round is scored."""
+        if view.phase in (Phase.OVER, Phase.AWAITING_DEAL):
+            raise ValueError("a view between rounds or after the game has no round to replay")
+        game = cls(view.variant, first_player=view.round_starter, external_deals=True)
+        game._round = view.round
+        game._starter = view.round_starter
+        game._to_move = view.round_starter
+        game._favor = tuple(NEUTRAL if f is None else f for f in view.favor)
+        game._summaries = view.rounds
         return game
 
     # -- rounds -------------------------------------------------------------------

@@ -1,0 +1,136 @@
+"""Policy-based inference: replaying a round in a sampled world, and weighing worlds."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hanamikoji.bots.determinize import sample_world
+from hanamikoji.bots.inference import WorldSampler, replay_round, world_likelihood
+from hanamikoji.core import Game, Move, MoveKind, Phase, View
+
+VARIANT_NAMES = ["classic", "three-rounds", "french"]
+
+
+def random_position(variant: str, seed: int, plies: int) -> Game:
+    game = Game(variant, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if game.is_over():
+            break
+        legal = game.legal_moves()
+        game.push(legal[rng.randrange(len(legal))])
+    return game
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.sampled_from(VARIANT_NAMES),
+    st.integers(0, 2**32 - 1),
+    st.integers(0, 60),
+    st.integers(0, 1),
+    st.integers(0, 2**32 - 1),
+)
+def test_a_replayed_round_reaches_the_sampled_world(
+    variant: str, seed: int, plies: int, seat: int, world_seed: int
+) -> None:
+    game = random_position(variant, seed, plies)
+    view = game.view(seat)
+    if view.phase in (Phase.OVER, Phase.AWAITING_DEAL):
+        return
+    rng = random.Random(world_seed)
+    world = sample_world(view, rng)
+    replayed, moves = replay_round(view, world, rng)
+    for move in moves:
+        replayed.push(move)
+    # The same world reached by replay (every decision legal, with a dealt past) and
+    # by completing the view directly.
+    assert replayed.position_key() == Game.from_view(view, *world).position_key()
+    mine = replayed.view(seat)
+    assert (mine.hand, mine.secret, mine.tradeoff) == (view.hand, view.secret, view.tradeoff)
+    assert [entry.move for entry in mine.log] == [
+        entry.move for entry in view.log if entry.round == view.round
+    ]
+
+
+def test_the_true_past_is_one_of_the_sampled_ones() -> None:
+    # Seat 1's hand at its first decision is its dealt hand plus its first draw: every
+    # sampled past must agree with the cards seat 1 played.
+    game = random_position("classic", 7, 5)
+    view = game.view(0)
+    rng = random.Random(1)
+    for _ in range(20):
+        replayed, moves = replay_round(view, sample_world(view, rng), rng)
+        for move in moves:
+            seat = replayed.to_move
+            assert seat is not None
+            if not move.is_response and seat == 1:
+                assert Counter(move.cards) <= Counter(replayed.hand(1))
+            replayed.push(move)
+
+
+def test_a_round_with_no_decision_of_the_opponent_weighs_one() -> None:
+    game = Game("classic", seed=3, first_player=0)
+    view = game.view(0)
+
+    def refuse(view: View, legal: Sequence[Move]) -> dict[Move, float]:
+        raise AssertionError("no decision of the opponent to judge")
+
+    assert (
+        world_likelihood(view, sample_world(view, random.Random(0)), random.Random(0), refuse)
+        == 1.0
+    )
+
+
+def test_the_model_sees_only_the_opponents_view_of_each_decision() -> None:
+    game = random_position("classic", 11, 9)
+    seat = game.to_move
+    assert seat is not None
+    view = game.view(seat)
+    seen: list[View] = []
+
+    def model(opponent_view: View, legal: Sequence[Move]) -> dict[Move, float]:
+        seen.append(opponent_view)
+        assert opponent_view.player == view.opponent
+        assert tuple(legal) == opponent_view.legal_moves()
+        return {move: 1.0 / len(legal) for move in legal}
+
+    likelihood = world_likelihood(
+        view, sample_world(view, random.Random(2)), random.Random(2), model
+    )
+    choices = [len(v.legal_moves()) for v in seen]
+    assert seen and all(count > 1 for count in choices)
+    expected = 1.0
+    for count in choices:
+        expected /= count
+    assert abs(likelihood - expected) < 1e-12
+
+
+def test_resampling_favours_the_worlds_the_model_explains() -> None:
+    # A model under which the opponent offers this Gift almost only when they hold no
+    # card of kind 0: worlds where their hand then held one weigh little.
+    game = Game("classic", seed=21, first_player=1)
+    opponent_gift = next(
+        m for m in game.legal_moves() if m.kind == MoveKind.GIFT and 0 not in m.cards
+    )
+    game.push(opponent_gift)
+    view = game.view(0)
+
+    def model(opponent_view: View, legal: Sequence[Move]) -> dict[Move, float]:
+        holds = 0 in opponent_view.hand
+        return {
+            move: (0.01 if holds else 0.99) if move == opponent_gift else 1.0 / len(legal)
+            for move in legal
+        }
+
+    uniform, weighted = Counter[bool](), Counter[bool]()
+    rng = random.Random(5)
+    sampler = WorldSampler(view, random.Random(6), model)
+    for _ in range(400):
+        uniform[0 in sample_world(view, rng)[0]] += 1
+        weighted[0 in sampler.draw()[0]] += 1
+    assert weighted[True] < uniform[True] / 2
