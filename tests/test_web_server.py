@@ -161,6 +161,12 @@ def test_a_cross_site_page_cannot_create_games_or_rematches(client: TestClient) 
     assert refused.status_code == 403 and refused.json()["code"] == "err_origin"
     same = client.post("/api/games", json={}, headers={"Origin": "http://testserver"})
     assert same.status_code == 201
+    game = same.json()
+    rematch = client.post(
+        f"/api/games/{game['id']}/rematch",
+        headers={**bearer(game["token"]), "Origin": "http://evil.example"},
+    )
+    assert rematch.status_code == 403 and rematch.json()["code"] == "err_origin"
 
 
 # -- seats and tokens ---------------------------------------------------------------------

@@ -24,7 +24,7 @@ import gc
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -282,31 +282,42 @@ async def _create_game(request: Request) -> Response:
     )
 
 
-async def _game_state(request: Request) -> Response:
-    lang = _request_lang(request)
-    try:
-        live, seat = await _seat(request)
-    except Refused as refusal:
-        return _refusal(refusal, lang, 404)
+SeatRoute = Callable[[Request, Lang, LiveGame, int], Awaitable[Response]]
+
+
+def _seated(route: SeatRoute) -> Callable[[Request], Awaitable[Response]]:
+    """A route for the holder of a seat: a token that names no seat of the game is
+    refused with 404, and a refusal by the route itself (the game is not in a state
+    for it) with 409."""
+
+    async def endpoint(request: Request) -> Response:
+        lang = _request_lang(request)
+        try:
+            live, seat = await _seat(request)
+        except Refused as refusal:
+            return _refusal(refusal, lang, 404)
+        try:
+            return await route(request, lang, live, seat)
+        except Refused as refusal:
+            return _refusal(refusal, lang, 409)
+
+    return endpoint
+
+
+@_seated
+async def _game_state(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
     async with live.lock:
         state = _hub(request).state_for(live, seat)
     return JSONResponse(state, headers={"Cache-Control": "no-store"})
 
 
-async def _record(request: Request) -> Response:
-    lang = _request_lang(request)
+@_seated
+async def _record(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
     fmt = request.query_params.get("format", "text")
     if fmt not in ("text", "json"):
         return _refusal(Refused("err_bad_field", field="format"), lang, 400)
-    try:
-        live, _ = await _seat(request)
-    except Refused as refusal:
-        return _refusal(refusal, lang, 404)
-    try:
-        async with live.lock:
-            body = _hub(request).record(live, fmt)
-    except Refused as refusal:
-        return _refusal(refusal, lang, 409)
+    async with live.lock:
+        body = _hub(request).record(live, fmt)
     suffix, media = ("json", "application/json") if fmt == "json" else ("hkr", "text/plain")
     return Response(
         body,
@@ -318,32 +329,18 @@ async def _record(request: Request) -> Response:
     )
 
 
-async def _replay(request: Request) -> Response:
-    lang = _request_lang(request)
-    try:
-        live, _ = await _seat(request)
-    except Refused as refusal:
-        return _refusal(refusal, lang, 404)
-    try:
-        async with live.lock:
-            frames = _hub(request).replay(live)
-    except Refused as refusal:
-        return _refusal(refusal, lang, 409)
+@_seated
+async def _replay(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
+    async with live.lock:
+        frames = _hub(request).replay(live)
     return JSONResponse({"frames": frames}, headers={"Cache-Control": "no-store"})
 
 
-async def _rematch(request: Request) -> Response:
-    lang = _request_lang(request)
+@_seated
+async def _rematch(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
     if not origin_allowed(request):
         return _refusal(Refused("err_origin"), lang, 403)
-    try:
-        live, _ = await _seat(request)
-    except Refused as refusal:
-        return _refusal(refusal, lang, 404)
-    try:
-        new_id = await _hub(request).rematch(live)
-    except Refused as refusal:
-        return _refusal(refusal, lang, 409)
+    new_id = await _hub(request).rematch(live)
     return JSONResponse({"id": new_id})
 
 
