@@ -24,7 +24,7 @@ from hanamikoji.core.moves import Move, MoveKind
 from hanamikoji.core.rng import Deal
 from hanamikoji.core.view import LogEntry, View
 
-__all__ = ["Policy", "WorldSampler", "replay_round", "world_likelihood"]
+__all__ = ["Policy", "WorldSampler", "replay_round", "replayed_world", "world_likelihood"]
 
 Policy = Callable[[View, Sequence[Move]], Mapping[Move, float]]
 """``(view, legal) -> chance of each legal decision``: a model of a player."""
@@ -94,6 +94,16 @@ def replay_round(view: View, world: World, rng: random.Random) -> tuple[Game, li
     game = Game.before_round(view)
     game.deal(Deal(removed, (dealt[0], dealt[1]), tuple(deck)))
     return game, moves
+
+
+def replayed_world(view: View, world: World, rng: random.Random) -> Game:
+    """``view``'s position completed with ``world``, reached by replaying the round
+    (:func:`replay_round`): unlike :meth:`Game.from_view`, its views carry the round's
+    log, which a bot that infers from it needs."""
+    game, moves = replay_round(view, world, rng)
+    for move in moves:
+        game.push(move)
+    return game
 
 
 def world_likelihood(view: View, world: World, rng: random.Random, model: Policy) -> float:
