@@ -19,6 +19,9 @@ from hanamikoji.notation.records import GameRecord
 __all__ = ["DecisionAnalysis", "GameAnalysis", "PlayerSummary", "analyze_record", "label_for"]
 
 THRESHOLDS = ((0.20, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
+FEW_PLAYOUTS = 12
+"""Searched when the budget fits not one world: every searched decision gets a value."""
+UNHURRIED = 60.0
 """Cost in match-win chance from which a decision gets each label."""
 
 
@@ -108,8 +111,12 @@ def analyze_record(
                 DecisionAnalysis(entry.round, entry.turn, seat, move, 0.0, move, 0.0, True)
             )
         else:
-            bot = ISMCTSBot(seed=seed + index, budget=budget)
-            values = bot.evaluate(game.view(seat), legal, include=(move,))
+            view = game.view(seat)
+            values = ISMCTSBot(seed=seed + index, budget=budget).evaluate(view, legal, (move,))
+            if not values:
+                # Not one world fitted in the budget: a few, however long they take.
+                slow = ISMCTSBot(seed=seed + index, budget=UNHURRIED, iterations=FEW_PLAYOUTS)
+                values = slow.evaluate(view, legal, (move,))
             # The bot's choice is its most searched decision, as in play.
             best = max(values, key=lambda m: values[m])
             played_value = values.get(move, (0, 0.0))[1]

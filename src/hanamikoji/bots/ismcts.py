@@ -22,8 +22,8 @@ The greedy judge (:mod:`hanamikoji.bots.greedy`) shapes the search:
   numbers), so the comparison between them is not blurred by how good the sampled
   hands happen to be.
 
-From the last turn of a round on, play in each sampled world is solved exactly
-(:mod:`hanamikoji.bots.solver`) instead.
+From the last turn of a round on (``exact_turns``), play in each sampled world is solved
+exactly (:mod:`hanamikoji.bots.solver`) instead.
 
 docs/bots.md has the measurements behind each choice.
 """
@@ -56,7 +56,6 @@ PLANNED = 0.85
 pause a process for tens of milliseconds, and twice the time plays no better (docs/bots.md)."""
 SAFETY = 1.5
 """A playout is started only if this many times the slowest one so far still fits."""
-LAST_TURN = TURNS_PER_ROUND - 1
 TEMPERATURE = 0.02
 """Of the opponent model in inference: the judge's scores differ by a median 0.03
 between its first and second choice."""
@@ -107,9 +106,9 @@ class ISMCTSBot(Bot):
             of its nodes (``None``: all).
         replies: how many of the opponent's best-ranked decisions are searched at each of
             their nodes (1: the model's choice; ``None``: all, as plain ISMCTS does).
-        exact_last_turn: play the last turn of a round (and the answer to its offer)
-            perfectly in each sampled world instead of by the judge, and search every
-            decision at the root there.
+        exact_turns: from this many turns before a round's end on (the answers to
+            offers included), play is solved exactly in each sampled world instead of
+            by the judge, and at the root there every decision is compared.
         inference: sample worlds in proportion to how likely the opponent's decisions
             this round were in them (:mod:`hanamikoji.bots.inference`), the opponent
             modelled as choosing by the judge's scores with this softmax temperature;
@@ -127,14 +126,16 @@ class ISMCTSBot(Bot):
         match_value: MatchValue = table_match_value,
         candidates: int | None = 3,
         replies: int | None = 1,
-        exact_last_turn: bool = True,
+        exact_turns: int = 1,
         inference: float | None = TEMPERATURE,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
         self.iterations = iterations
         self.candidates = candidates
         self.replies = replies
-        self.exact_last_turn = exact_last_turn
+        if not 0 <= exact_turns <= TURNS_PER_ROUND:
+            raise ValueError(f"exact_turns is 0 to {TURNS_PER_ROUND}, not {exact_turns}")
+        self.exact_turns = exact_turns
         self.inference = inference
         self._judge = GreedyBot(seed)
         self.exploration = exploration
@@ -192,8 +193,8 @@ class ISMCTSBot(Bot):
         root = _Node(None, 1 - me)
         ranked = self._by_judge(view, legal)
         keep = len(ranked) if self.candidates is None else self.candidates
-        if self.exact_last_turn and view.deck_size == 0:
-            # Solved in each world, every decision is cheap to compare.
+        if view.deck_size < self.exact_turns:
+            # Solved in each world: every decision can be compared.
             keep = len(ranked)
         searched = ranked[:keep] + [m for m in include if m in ranked[keep:]]
         # Best-ranked first: with no playout at all, the judge's choice is played.
@@ -275,7 +276,7 @@ class ISMCTSBot(Bot):
         node = below
         path = [below]
         c = self.exploration
-        exact_from = LAST_TURN if self.exact_last_turn else TURNS_PER_ROUND
+        exact_from = TURNS_PER_ROUND - self.exact_turns
         # Selection and expansion, within the round being played.
         while not (game.needs_deal or game.is_over()) and game.turn < exact_from:
             legal: Sequence[Move] = game.legal_moves()
@@ -324,7 +325,7 @@ class ISMCTSBot(Bot):
         if game.needs_deal or game.is_over():
             win0 = round_end_value(game, 0, self.match_value)
         else:
-            # The last turn, as both would play it knowing the sampled world.
+            # The round's last turns, as both would play them knowing the sampled world.
             try:
                 win0 = RoundSolver(self.match_value, self._cutoff).value(game)
             except SolverTimeout:
