@@ -245,6 +245,26 @@ def start_game(page: Page, server: Server, **choices: str) -> str:
     return str(page.url)
 
 
+def table_seen(page: Page) -> tuple[str, list[str], str]:
+    """What a reload or a restart must not change: the ply, the hand and the log."""
+    return (
+        game_data(page)["ply"],
+        hand_letters(page),
+        page.locator("[data-testid=log]").inner_text(),
+    )
+
+
+def play_some_decisions(page: Page, count: int) -> tuple[str, list[str], str]:
+    """Make ``count`` decisions by keyboard, wait for the next one and return the table."""
+    for _ in range(count):
+        wait_for_my_decision(page)
+        close_summaries(page)
+        decide(page, by_mouse=False)
+    wait_for_my_decision(page)
+    close_summaries(page)
+    return table_seen(page)
+
+
 def hand_letters(page: Page) -> list[str]:
     letters: list[str] = page.eval_on_selector_all(
         ".hand button.card", "els => els.map(e => e.dataset.card)"
@@ -363,25 +383,11 @@ def test_two_browsers_play_each_other_through_the_link(browser: Any, server: Ser
 
 def test_a_reload_mid_game_shows_the_same_table(page: Page, server: Server) -> None:
     start_game(page, server, opponent="bot", level="2", variant="classic", first="me")
-    for _ in range(3):
-        wait_for_my_decision(page)
-        close_summaries(page)
-        decide(page, by_mouse=False)
-    wait_for_my_decision(page)
-    before = (
-        game_data(page)["ply"],
-        hand_letters(page),
-        page.locator("[data-testid=log]").inner_text(),
-    )
+    before = play_some_decisions(page, 3)
     page.reload()
     page.wait_for_selector(".game")
     wait_for_my_decision(page)
-    after = (
-        game_data(page)["ply"],
-        hand_letters(page),
-        page.locator("[data-testid=log]").inner_text(),
-    )
-    assert after == before
+    assert table_seen(page) == before
     decide(page, by_mouse=True)
     assert int(game_data(page)["ply"]) > int(before[0])
 
@@ -391,28 +397,13 @@ def test_the_server_killed_and_restarted_mid_game_loses_nothing(page: Page, tmp_
     own.start()
     try:
         start_game(page, own, opponent="bot", level="1", variant="three-rounds", first="me")
-        for _ in range(4):
-            wait_for_my_decision(page)
-            close_summaries(page)
-            decide(page, by_mouse=False)
-        wait_for_my_decision(page)
-        close_summaries(page)
-        before = (
-            game_data(page)["ply"],
-            hand_letters(page),
-            page.locator("[data-testid=log]").inner_text(),
-        )
+        before = play_some_decisions(page, 4)
         own.kill()
         page.wait_for_selector("#conn[data-online=no]")
         own.start()
         page.wait_for_selector("#conn[data-online=yes]", timeout=30_000)
         wait_for_my_decision(page)
-        after = (
-            game_data(page)["ply"],
-            hand_letters(page),
-            page.locator("[data-testid=log]").inner_text(),
-        )
-        assert after == before
+        assert table_seen(page) == before
         play_until_over(page, by_mouse=False)
     finally:
         own.stop()
