@@ -53,7 +53,7 @@ WIDENING = 20
 """Below the root, one more of this player's decisions is searched per this many visits."""
 PLANNED = 0.85
 """Playouts are started only to end within this share of the budget: the machine can
-pause a process for tens of milliseconds, and twice the time plays no better (docs/bots.md)."""
+pause a process for tens of milliseconds (docs/bots.md)."""
 SAFETY = 1.5
 """A playout is started only if this many times the slowest one so far still fits."""
 TEMPERATURE = 0.02
