@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from hanamikoji.bots.base import Bot, register
 from hanamikoji.core.cards import CHARMS, ITEM_COUNT
@@ -282,6 +282,19 @@ def _geisha_worths(
     return worths
 
 
+@lru_cache(maxsize=1 << 14)
+def _cached_worths(
+    chances: tuple[tuple[float, float, float], ...],
+    last_round: bool,
+    tiebreak: Tiebreak,
+    future_weight: float,
+) -> tuple[tuple[float, float, float], ...]:
+    """:func:`_geisha_worths`, remembered: the same chances recur across the positions a
+    search judges (about a third of its judgements)."""
+    finals = _final_values(last_round, tiebreak, future_weight)
+    return tuple(_geisha_worths(chances, finals))
+
+
 def _fold(
     spread: dict[int, float], geishas: Sequence[int], chances: Sequence[tuple[float, ...]]
 ) -> dict[int, float]:
@@ -368,8 +381,7 @@ class _Judge:
             # The cards on offer belong to nobody yet: the geishas they may swing stay open.
             chances = self._average_answer(view.pending, chances)
         last_round, tiebreak = _match_end(view.variant, view)
-        finals = _final_values(last_round, tiebreak, tuning.future_weight)
-        self.worths = _geisha_worths(chances, finals)
+        self.worths = _cached_worths(tuple(chances), last_round, tiebreak, tuning.future_weight)
         self._totals: dict[int, float] = {}
         self._memo: dict[tuple[int, int, int, int], float] = {}
         self._gains: dict[tuple[int, int, int, int], float] = {}

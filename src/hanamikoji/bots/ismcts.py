@@ -61,6 +61,9 @@ TEMPERATURE = 0.02
 between its first and second choice."""
 SURPRISE = 0.05
 """The share of the opponent model that chooses uniformly: no decision is impossible."""
+MODEL_CACHE = 50_000
+"""Opponent-model answers remembered by the bot (they stay valid: the judge is a pure
+function of the view) before the memory is cleared."""
 CUTOFF = 0.9
 """A playout still running at this share of the budget is abandoned."""
 
@@ -145,6 +148,7 @@ class ISMCTSBot(Bot):
         # judge's ranking of their decisions.
         self._rankings: dict[tuple[object, ...], list[Move]] = {}
         self._cutoff = math.inf
+        self._models: dict[tuple[object, ...], dict[Move, float]] = {}
 
     def choose(self, view: View, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:
@@ -252,12 +256,37 @@ class ISMCTSBot(Bot):
     def _model(self, view: View, legal: Sequence[Move]) -> dict[Move, float]:
         """The opponent model of inference: a softmax over the judge's scores."""
         assert self.inference is not None
-        scores = self._judge.scores(view, legal)
+        # Everything the judge reads of a view (the legal decisions follow from it): the
+        # same past decision with the same hand recurs across worlds and searches.
+        key = (
+            view.variant,
+            view.round,
+            view.player,
+            view.hand,
+            view.secret,
+            view.tradeoff,
+            view.placed,
+            view.used,
+            view.pending,
+            view.hand_sizes,
+            view.favor,
+        )
+        known = self._models.get(key)
+        if known is not None:
+            return known
+        if len(self._models) >= MODEL_CACHE:
+            self._models.clear()
+        chances = self._softmax(self._judge.scores(view, legal))
+        self._models[key] = chances
+        return chances
+
+    def _softmax(self, scores: dict[Move, float]) -> dict[Move, float]:
+        assert self.inference is not None
         best = max(scores.values())
         cold = self.inference
         weights = {move: math.exp((score - best) / cold) for move, score in scores.items()}
         share = (1.0 - SURPRISE) / sum(weights.values())
-        floor = SURPRISE / len(legal)
+        floor = SURPRISE / len(scores)
         return {move: weight * share + floor for move, weight in weights.items()}
 
     def _ranked(self, game: Game, mover: int, legal: Sequence[Move]) -> list[Move]:
