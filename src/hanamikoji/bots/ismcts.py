@@ -34,6 +34,7 @@ import gc
 import math
 import time
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.determinize import determinize
@@ -61,11 +62,14 @@ TEMPERATURE = 0.02
 between its first and second choice."""
 SURPRISE = 0.05
 """The share of the opponent model that chooses uniformly: no decision is impossible."""
-MODEL_CACHE = 50_000
+MODEL_CACHE = 20_000
 """Opponent-model answers remembered by the bot (they stay valid: the judge is a pure
 function of the view) before the memory is cleared."""
 CUTOFF = 0.9
 """A playout still running at this share of the budget is abandoned."""
+
+
+_Answer = TypeVar("_Answer")
 
 
 class _OutOfTime(Exception):
@@ -153,14 +157,7 @@ class ISMCTSBot(Bot):
     def choose(self, view: View, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
-        root = self._search(view, legal, ())
-        children = list(root.children.values())
-        # Every searched decision saw the same worlds, so their means compare directly.
-        played = [child for child in children if child.visits]
-        # With no playout in the budget, the judge's choice (searched first).
-        best = max(played, key=lambda child: child.value / child.visits) if played else children[0]
-        assert best.move is not None
-        return best.move
+        return self._search(view, legal, (), _best_move)
 
     def evaluate(
         self, view: View, legal: Sequence[Move], include: Sequence[Move] = ()
@@ -168,20 +165,26 @@ class ISMCTSBot(Bot):
         """Search as for :meth:`choose` and return, for each decision searched, its visit
         count and its mean value: the chance that this player wins the match after it.
         Moves in ``include`` are searched even if the candidate filter would drop them."""
-        root = self._search(view, legal, tuple(include))
-        return {
-            move: (child.visits, child.value / child.visits)
-            for move, child in root.children.items()
-            if child.visits
-        }
+        return self._search(view, legal, tuple(include), _root_values)
 
-    def _search(self, view: View, legal: Sequence[Move], include: tuple[Move, ...]) -> _Node:
-        # The tree has no cycles, so reference counting frees it; a full collection over
-        # the move caches in the middle of a search could cost more than the budget.
+    def _search(
+        self,
+        view: View,
+        legal: Sequence[Move],
+        include: tuple[Move, ...],
+        answer: Callable[[_Node], _Answer],
+    ) -> _Answer:
+        # The tree has no cycles, so reference counting frees it; a collection in the
+        # middle of a search, or the first one after it while the tree is still alive,
+        # would walk every node (tens of milliseconds): the answer is read and the tree
+        # dropped before collection resumes.
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return self._timed_search(view, legal, include)
+            root = self._timed_search(view, legal, include)
+            result = answer(root)
+            del root
+            return result
         finally:
             self._rankings = {}
             if collecting:
@@ -362,6 +365,24 @@ class ISMCTSBot(Bot):
         for visited in path:
             visited.visits += 1
             visited.value += win0 if visited.mover == 0 else 1.0 - win0
+
+
+def _best_move(root: _Node) -> Move:
+    children = list(root.children.values())
+    # Every searched decision saw the same worlds, so their means compare directly.
+    played = [child for child in children if child.visits]
+    # With no playout in the budget, the judge's choice (searched first).
+    best = max(played, key=lambda child: child.value / child.visits) if played else children[0]
+    assert best.move is not None
+    return best.move
+
+
+def _root_values(root: _Node) -> dict[Move, tuple[int, float]]:
+    return {
+        move: (child.visits, child.value / child.visits)
+        for move, child in root.children.items()
+        if child.visits
+    }
 
 
 register("ismcts", ISMCTSBot)
