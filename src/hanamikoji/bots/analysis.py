@@ -19,10 +19,11 @@ from hanamikoji.notation.records import GameRecord
 __all__ = ["DecisionAnalysis", "GameAnalysis", "PlayerSummary", "analyze_record", "label_for"]
 
 THRESHOLDS = ((0.20, "blunder"), (0.10, "mistake"), (0.05, "inaccuracy"))
+"""Cost in match-win chance from which a decision gets each label."""
 FEW_PLAYOUTS = 12
 """Searched when the budget fits not one world: every searched decision gets a value."""
 UNHURRIED = 60.0
-"""Cost in match-win chance from which a decision gets each label."""
+"""The budget of that search, limited by its playouts instead."""
 
 
 def label_for(cost: float) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from hanamikoji.bots.base import register
 from hanamikoji.bots.ismcts import ISMCTSBot
-from hanamikoji.core.game import TURNS_PER_ROUND
 
 __all__ = ["ExpertBot"]
 
@@ -39,5 +38,4 @@ class ExpertBot(ISMCTSBot):
         )
 
 
-assert EXACT_TURNS <= TURNS_PER_ROUND
 register("expert", ExpertBot)

@@ -42,7 +42,7 @@ from hanamikoji.core.outcome import WIN_CHARM, WIN_GEISHAS
 from hanamikoji.core.variants import Tiebreak, Variant
 from hanamikoji.core.view import View
 
-__all__ = ["GreedyBot", "Tuning"]
+__all__ = ["GreedyBot", "Tuning", "judged_content"]
 
 _ALL_ACTIONS = sum(1 << kind for kind in ACTIONS)
 
@@ -349,6 +349,24 @@ def _owners(contest: tuple[float, float, float], holder: int) -> tuple[float, fl
 
 
 # -- a decision ---------------------------------------------------------------------------
+
+
+def judged_content(view: View) -> tuple[object, ...]:
+    """Everything :class:`_Judge` reads of a view (the legal decisions follow from it):
+    views with equal keys get equal scores, so callers may remember them by it."""
+    return (
+        view.variant,
+        view.round,
+        view.player,
+        view.hand,
+        view.secret,
+        view.tradeoff,
+        view.placed,
+        view.used,
+        view.pending,
+        view.hand_sizes,
+        view.favor,
+    )
 
 
 class _Judge:

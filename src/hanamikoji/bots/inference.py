@@ -24,9 +24,9 @@ from hanamikoji.core.moves import Move, MoveKind
 from hanamikoji.core.rng import Deal
 from hanamikoji.core.view import LogEntry, View
 
-__all__ = ["Policy", "WorldSampler", "replay_round", "replayed_world", "world_likelihood"]
+__all__ = ["DecisionModel", "WorldSampler", "replay_round", "replayed_world", "world_likelihood"]
 
-Policy = Callable[[View, Sequence[Move]], Mapping[Move, float]]
+DecisionModel = Callable[[View, Sequence[Move]], Mapping[Move, float]]
 """``(view, legal) -> chance of each legal decision``: a model of a player."""
 
 
@@ -106,7 +106,7 @@ def replayed_world(view: View, world: World, rng: random.Random) -> Game:
     return game
 
 
-def world_likelihood(view: View, world: World, rng: random.Random, model: Policy) -> float:
+def world_likelihood(view: View, world: World, rng: random.Random, model: DecisionModel) -> float:
     """The chance ``model`` gives to every decision the opponent made this round, had
     the world been ``world`` (with a sampled draw order)."""
     them = view.opponent
@@ -128,7 +128,7 @@ class WorldSampler:
     :meth:`draw` adds one uniformly sampled world, weighed by :func:`world_likelihood`,
     to a growing pool and returns a world drawn from the pool in proportion to weight."""
 
-    def __init__(self, view: View, rng: random.Random, model: Policy) -> None:
+    def __init__(self, view: View, rng: random.Random, model: DecisionModel) -> None:
         self.view = view
         self.rng = rng
         self.model = model
@@ -138,10 +138,9 @@ class WorldSampler:
     def draw(self) -> World:
         world = sample_world(self.view, self.rng)
         weight = world_likelihood(self.view, world, self.rng, self.model)
-        total = self._cumulative[-1] if self._cumulative else 0.0
+        total = (self._cumulative[-1] if self._cumulative else 0.0) + weight
         self.worlds.append(world)
-        self._cumulative.append(total + weight)
-        total += weight
+        self._cumulative.append(total)
         if total <= 0.0:
             return world
         return self.worlds[bisect.bisect_right(self._cumulative, self.rng.random() * total)]

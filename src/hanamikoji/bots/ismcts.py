@@ -39,7 +39,7 @@ from typing import TypeVar
 from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
-from hanamikoji.bots.greedy import GreedyBot
+from hanamikoji.bots.greedy import GreedyBot, judged_content
 from hanamikoji.bots.inference import WorldSampler
 from hanamikoji.bots.match_table import table_match_value
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout
@@ -218,8 +218,6 @@ class ISMCTSBot(Bot):
         # judgements); the last world may then be played under only some of the
         # candidates, one playout among many.
         while done < limit and now + SAFETY * longest < deadline:
-            if now >= self._cutoff:
-                break
             world = sample()
             for index, move in enumerate(searched):
                 game = world if index == len(searched) - 1 else world.copy()
@@ -259,21 +257,8 @@ class ISMCTSBot(Bot):
     def _model(self, view: View, legal: Sequence[Move]) -> dict[Move, float]:
         """The opponent model of inference: a softmax over the judge's scores."""
         assert self.inference is not None
-        # Everything the judge reads of a view (the legal decisions follow from it): the
-        # same past decision with the same hand recurs across worlds and searches.
-        key = (
-            view.variant,
-            view.round,
-            view.player,
-            view.hand,
-            view.secret,
-            view.tradeoff,
-            view.placed,
-            view.used,
-            view.pending,
-            view.hand_sizes,
-            view.favor,
-        )
+        # The same past decision with the same hand recurs across worlds and searches.
+        key = judged_content(view)
         known = self._models.get(key)
         if known is not None:
             return known
