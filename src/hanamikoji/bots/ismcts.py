@@ -42,6 +42,7 @@ from hanamikoji.bots.evaluation import MatchValue, round_end_value
 from hanamikoji.bots.greedy import GreedyBot, judged_content
 from hanamikoji.bots.inference import WorldSampler
 from hanamikoji.bots.match_table import table_match_value
+from hanamikoji.bots.network import ValueNetwork
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout
 from hanamikoji.core.game import TURNS_PER_ROUND, Game
 from hanamikoji.core.moves import Move
@@ -120,6 +121,10 @@ class ISMCTSBot(Bot):
             this round were in them (:mod:`hanamikoji.bots.inference`), the opponent
             modelled as choosing by the judge's scores with this softmax temperature;
             ``None``: uniformly.
+        network: a learned evaluation (:mod:`hanamikoji.bots.network`); if given, it
+            ranks the decisions below the root (so it plays the playouts and the
+            opponent's replies) instead of the judge, and its ``network_candidates``
+            best decisions are searched at the root besides the judge's.
     """
 
     name = "ismcts"
@@ -135,6 +140,8 @@ class ISMCTSBot(Bot):
         replies: int | None = 1,
         exact_turns: int = 1,
         inference: float | None = TEMPERATURE,
+        network: ValueNetwork | None = None,
+        network_candidates: int = 2,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
         self.iterations = iterations
@@ -144,6 +151,8 @@ class ISMCTSBot(Bot):
             raise ValueError(f"exact_turns is 0 to {TURNS_PER_ROUND}, not {exact_turns}")
         self.exact_turns = exact_turns
         self.inference = inference
+        self.network = network
+        self.network_candidates = network_candidates
         self._judge = GreedyBot(seed)
         self.exploration = exploration
         self.match_value = match_value
@@ -203,7 +212,12 @@ class ISMCTSBot(Bot):
         if view.deck_size < self.exact_turns:
             # Solved in each world: every decision can be compared.
             keep = len(ranked)
-        searched = ranked[:keep] + [m for m in include if m in ranked[keep:]]
+        searched = ranked[:keep]
+        if self.network is not None and keep < len(ranked):
+            searched += [m for m in self._by_network(view, legal) if m not in searched][
+                : self.network_candidates
+            ]
+        searched += [m for m in include if m in ranked and m not in searched]
         # Best-ranked first: with no playout at all, the judge's choice is played.
         for move in searched:
             root.children[move] = _Node(move, me)
@@ -247,6 +261,12 @@ class ISMCTSBot(Bot):
         scores = self._judge.scores(view, legal)
         return sorted(legal, key=lambda m: scores[m], reverse=True)
 
+    def _by_network(self, view: View, legal: Sequence[Move]) -> list[Move]:
+        """``legal`` best first, as the learned network values them on ``view``."""
+        assert self.network is not None
+        values = self.network.values(view, legal)
+        return [legal[i] for i in sorted(range(len(legal)), key=lambda i: -values[i])]
+
     def _sampler(self, view: View) -> Callable[[], Game]:
         """A source of hidden worlds behind ``view``, weighed by inference if enabled."""
         if self.inference is None:
@@ -284,7 +304,11 @@ class ISMCTSBot(Bot):
         if ranked is None:
             if time.perf_counter() > self._cutoff:
                 raise _OutOfTime
-            ranked = self._by_judge(game.view(mover), legal)
+            view = game.view(mover)
+            if self.network is None:
+                ranked = self._by_judge(view, legal)
+            else:
+                ranked = self._by_network(view, legal)
             self._rankings[key] = ranked
         return ranked
 
