@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from hanamikoji import Game
 from hanamikoji.bots.determinize import determinize
+from hanamikoji.bots.expert import ExpertBot
 from hanamikoji.bots.network import (
     ACTION_SIZE,
     INPUT_SIZE,
@@ -67,6 +68,7 @@ def test_committed_weights_are_the_ones_the_bots_use() -> None:
     assert network.fingerprint() == recorded["sha256"]
     assert recorded["command"].startswith("python -m hanamikoji.bots.training")
     assert LearnedBot(seed=1).network.fingerprint() == recorded["sha256"]
+    assert ExpertBot(seed=1).network is network
 
 
 def test_values_are_chances_for_each_legal_decision() -> None:

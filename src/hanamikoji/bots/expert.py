@@ -3,15 +3,18 @@
 It is the search of :mod:`hanamikoji.bots.ismcts` (the greedy judge's best decisions
 compared on worlds weighed by policy-based inference, the round's end scored by the
 match-value table, the last turn solved exactly in each world) configured for 1 s per
-decision and for solving the last ``exact_turns`` turns exactly. Solving more than the
-last turn lost to plain search in the measurements of docs/bots.md (each player "sees"
-the other's cards in a solved world: strategy fusion), so the default stays at one.
+decision, for solving the last ``exact_turns`` turns exactly, and with the learned
+evaluation (:mod:`hanamikoji.bots.network`) proposing its own best decisions at the
+root besides the judge's. Solving more than the last turn lost to plain search in the
+measurements of docs/bots.md (each player "sees" the other's cards in a solved world:
+strategy fusion), so the default stays at one.
 """
 
 from __future__ import annotations
 
 from hanamikoji.bots.base import register
 from hanamikoji.bots.ismcts import ISMCTSBot
+from hanamikoji.bots.network import ValueNetwork, load_network
 
 __all__ = ["ExpertBot"]
 
@@ -29,12 +32,14 @@ class ExpertBot(ISMCTSBot):
         budget: float | None = None,
         iterations: int | None = None,
         exact_turns: int = EXACT_TURNS,
+        network: ValueNetwork | None = None,
     ) -> None:
         super().__init__(
             seed,
             budget if budget is not None else DEFAULT_BUDGET,
             iterations,
             exact_turns=exact_turns,
+            network=network if network is not None else load_network(),
         )
 
 

@@ -121,10 +121,10 @@ class ISMCTSBot(Bot):
             this round were in them (:mod:`hanamikoji.bots.inference`), the opponent
             modelled as choosing by the judge's scores with this softmax temperature;
             ``None``: uniformly.
-        network: a learned evaluation (:mod:`hanamikoji.bots.network`); if given, it
-            ranks the decisions below the root (so it plays the playouts and the
-            opponent's replies) instead of the judge, and its ``network_candidates``
-            best decisions are searched at the root besides the judge's.
+        network: a learned evaluation (:mod:`hanamikoji.bots.network`); if given, its
+            ``network_candidates`` best decisions are searched at the root besides the
+            judge's, and with ``network_playouts`` it ranks the decisions below the root
+            (so it plays the playouts and the opponent's replies) instead of the judge.
     """
 
     name = "ismcts"
@@ -142,6 +142,7 @@ class ISMCTSBot(Bot):
         inference: float | None = TEMPERATURE,
         network: ValueNetwork | None = None,
         network_candidates: int = 2,
+        network_playouts: bool = False,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
         self.iterations = iterations
@@ -153,6 +154,7 @@ class ISMCTSBot(Bot):
         self.inference = inference
         self.network = network
         self.network_candidates = network_candidates
+        self.network_playouts = network_playouts
         self._judge = GreedyBot(seed)
         self.exploration = exploration
         self.match_value = match_value
@@ -207,14 +209,15 @@ class ISMCTSBot(Bot):
         limit = self.iterations if self.iterations is not None else 1 << 62
         me = view.player
         root = _Node(None, 1 - me)
-        ranked = self._by_judge(view, legal)
+        scores = self._judge.scores(view, legal)
+        ranked = sorted(legal, key=lambda m: scores[m], reverse=True)
         keep = len(ranked) if self.candidates is None else self.candidates
         if view.deck_size < self.exact_turns:
             # Solved in each world: every decision can be compared.
             keep = len(ranked)
         searched = ranked[:keep]
         if self.network is not None and keep < len(ranked):
-            searched += [m for m in self._by_network(view, legal) if m not in searched][
+            searched += [m for m in self._by_network(view, legal, scores) if m not in searched][
                 : self.network_candidates
             ]
         searched += [m for m in include if m in ranked and m not in searched]
@@ -261,10 +264,13 @@ class ISMCTSBot(Bot):
         scores = self._judge.scores(view, legal)
         return sorted(legal, key=lambda m: scores[m], reverse=True)
 
-    def _by_network(self, view: View, legal: Sequence[Move]) -> list[Move]:
-        """``legal`` best first, as the learned network values them on ``view``."""
+    def _by_network(
+        self, view: View, legal: Sequence[Move], scores: dict[Move, float] | None = None
+    ) -> list[Move]:
+        """``legal`` best first, as the learned network values them on ``view`` (given
+        the judge's ``scores`` if known)."""
         assert self.network is not None
-        values = self.network.values(view, legal)
+        values = self.network.values(view, legal, scores)
         return [legal[i] for i in sorted(range(len(legal)), key=lambda i: -values[i])]
 
     def _sampler(self, view: View) -> Callable[[], Game]:
@@ -305,10 +311,10 @@ class ISMCTSBot(Bot):
             if time.perf_counter() > self._cutoff:
                 raise _OutOfTime
             view = game.view(mover)
-            if self.network is None:
-                ranked = self._by_judge(view, legal)
-            else:
+            if self.network is not None and self.network_playouts:
                 ranked = self._by_network(view, legal)
+            else:
+                ranked = self._by_judge(view, legal)
             self._rankings[key] = ranked
         return ranked
 

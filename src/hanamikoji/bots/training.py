@@ -260,7 +260,7 @@ def main(argv: list[str] | None = None) -> None:
         description="Retrain the learned evaluation (deep Monte Carlo)."
     )
     parser.add_argument("--games", type=int, default=100_000, help="self-play games per generation")
-    parser.add_argument("--generations", type=int, default=2, help="rounds of policy iteration")
+    parser.add_argument("--generations", type=int, default=1, help="rounds of policy iteration")
     parser.add_argument("--seed", type=int, default=1, help="first game's seed (and training's)")
     parser.add_argument("--explore", type=float, default=0.15)
     parser.add_argument("--epochs", type=int, default=10)
