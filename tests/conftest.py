@@ -7,6 +7,7 @@ forms itself, so a bug in ``turn_moves`` / ``response_moves`` cannot hide in bot
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -261,3 +262,15 @@ def card_multiset(game: Game) -> Counter[int]:
     assert removed is not None
     total[removed] += 1
     return total
+
+
+def random_position(variant: str, seed: int, plies: int) -> Game:
+    """A game of ``variant`` after ``plies`` uniformly random decisions (fewer if it ends)."""
+    game = Game(variant, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(plies):
+        if game.is_over():
+            break
+        legal = game.legal_moves()
+        game.push(legal[rng.randrange(len(legal))])
+    return game

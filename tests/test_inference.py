@@ -6,6 +6,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
+from conftest import random_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -14,17 +15,6 @@ from hanamikoji.bots.inference import WorldSampler, replay_round, world_likeliho
 from hanamikoji.core import Game, Move, MoveKind, Phase, View
 
 VARIANT_NAMES = ["classic", "three-rounds", "french"]
-
-
-def random_position(variant: str, seed: int, plies: int) -> Game:
-    game = Game(variant, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(plies):
-        if game.is_over():
-            break
-        legal = game.legal_moves()
-        game.push(legal[rng.randrange(len(legal))])
-    return game
 
 
 @settings(max_examples=150, deadline=None)

@@ -7,6 +7,7 @@ import random
 
 import numpy as np
 import pytest
+from conftest import random_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,21 +29,10 @@ from hanamikoji.bots.training import play_games, train
 from hanamikoji.research.encoding import all_moves
 
 
-def random_position(seed: int, steps: int) -> Game:
-    rng = random.Random(seed)
-    game = Game("classic", seed=seed)
-    for _ in range(steps):
-        if game.is_over():
-            break
-        legal = game.legal_moves()
-        game.push(legal[rng.randrange(len(legal))])
-    return game
-
-
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10_000), st.integers(0, 40))
 def test_state_features_read_only_what_the_player_knows(seed: int, steps: int) -> None:
-    game = random_position(seed, steps)
+    game = random_position("classic", seed, steps)
     if game.is_over():
         return
     rng = random.Random(seed)
@@ -72,7 +62,7 @@ def test_committed_weights_are_the_ones_the_bots_use() -> None:
 
 
 def test_values_are_chances_for_each_legal_decision() -> None:
-    game = random_position(3, 5)
+    game = random_position("classic", 3, 5)
     seat = game.to_move
     assert seat is not None
     legal = game.legal_moves()

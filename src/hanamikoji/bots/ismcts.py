@@ -33,7 +33,7 @@ from __future__ import annotations
 import gc
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from hanamikoji.bots.base import Bot, register
@@ -210,7 +210,7 @@ class ISMCTSBot(Bot):
         me = view.player
         root = _Node(None, 1 - me)
         scores = self._judge.scores(view, legal)
-        ranked = sorted(legal, key=lambda m: scores[m], reverse=True)
+        ranked = _best_first(legal, scores)
         keep = len(ranked) if self.candidates is None else self.candidates
         if view.deck_size < self.exact_turns:
             # Solved in each world: every decision can be compared.
@@ -261,8 +261,7 @@ class ISMCTSBot(Bot):
 
     def _by_judge(self, view: View, legal: Sequence[Move]) -> list[Move]:
         """``legal`` best first, as the one-ply judge ranks them on ``view``."""
-        scores = self._judge.scores(view, legal)
-        return sorted(legal, key=lambda m: scores[m], reverse=True)
+        return _best_first(legal, self._judge.scores(view, legal))
 
     def _by_network(
         self, view: View, legal: Sequence[Move], scores: dict[Move, float] | None = None
@@ -380,6 +379,11 @@ class ISMCTSBot(Bot):
         for visited in path:
             visited.visits += 1
             visited.value += win0 if visited.mover == 0 else 1.0 - win0
+
+
+def _best_first(legal: Sequence[Move], scores: Mapping[Move, float]) -> list[Move]:
+    """``legal`` by decreasing score (ties in their given order)."""
+    return sorted(legal, key=scores.__getitem__, reverse=True)
 
 
 def _best_move(root: _Node) -> Move:

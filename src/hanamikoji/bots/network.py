@@ -89,11 +89,13 @@ _ACTION_ROLES = (
     MoveKind.COMPETITION_RESPONSE,
 )
 _KINDS = tuple(MoveKind)
+_RANKED = 4
+"""The judge's first this many ranks each have an input; later ranks share one."""
 _JUDGE = (
     # name, scale: the greedy judge's opinion of the decision, which the network corrects
     ("judge_score", 0.2),
     ("judge_gap", 0.05),
-    *((f"judge_rank_{rank}", 1.0) for rank in range(1, 5)),
+    *((f"judge_rank_{rank}", 1.0) for rank in range(1, _RANKED + 1)),
     ("judge_rank_later", 1.0),
 )
 
@@ -195,10 +197,11 @@ def judge_features(scores: Sequence[float]) -> list[list[float]]:
     order = sorted(range(len(scores)), key=lambda i: -scores[i])
     rank = [0] * len(scores)
     for place, index in enumerate(order):
-        rank[index] = min(place, 4)
+        rank[index] = min(place, _RANKED)
     rows = []
     for score, place in zip(scores, rank, strict=True):
-        row = [score, best - score, 0.0, 0.0, 0.0, 0.0, 0.0]
+        row = [0.0] * JUDGE_SIZE
+        row[0], row[1] = score, best - score
         row[2 + place] = 1.0
         rows.append(row)
     return rows
@@ -292,8 +295,8 @@ def load_network() -> ValueNetwork:
 
 
 class LearnedBot(Bot):
-    """Plays the decision the learned network values most: no search, about a
-    millisecond per decision."""
+    """Plays the decision the learned network values most: no search, about half a
+    millisecond per decision (the judge's opinion included)."""
 
     name = "learned"
 

@@ -59,7 +59,8 @@ TOP = 4
 
 @dataclass
 class Samples:
-    """Feature rows (raw counts), their returns, and the game each came from."""
+    """Feature rows (raw, before :data:`~hanamikoji.bots.network.SCALE`), their returns,
+    and the game each came from."""
 
     features: Features
     targets: Targets
@@ -74,9 +75,9 @@ def play_games(first: int, count: int, explore: float, behaviour: bytes | None =
     ranked by the judge, or by the network whose weights are ``behaviour``."""
     network = None
     if behaviour is not None:
-        network = _behaviour.get(behaviour)
-        if network is None:
-            network = _behaviour.setdefault(behaviour, ValueNetwork.from_bytes(behaviour))
+        if behaviour not in _behaviour:
+            _behaviour[behaviour] = ValueNetwork.from_bytes(behaviour)
+        network = _behaviour[behaviour]
     rows: list[list[float]] = []
     targets: list[float] = []
     games: list[int] = []
