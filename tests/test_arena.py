@@ -265,6 +265,22 @@ def test_a_round_robin_meets_every_pair_on_the_same_seeds() -> None:
     assert summary.match("greedy", "greedy") is None
 
 
+def test_two_settings_of_one_bot_play_a_match_under_their_specs() -> None:
+    code, out, err = _run(
+        [
+            *("arena", "ismcts:iterations=2", "ismcts:iterations=4,candidates=1"),
+            *("--games", "2", "--jobs", "1", "--json", "--no-records", "--quiet"),
+        ]
+    )
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["players"] == [
+        {"label": "ismcts:iterations=2", "bot": "ismcts:iterations=2"},
+        {"label": "ismcts:iterations=4,candidates=1", "bot": "ismcts:iterations=4,candidates=1"},
+    ]
+    assert data["matches"][0]["games"] == 2
+
+
 def test_plans_check_their_games_and_labels() -> None:
     random_spec = PlayerSpec.bot_named("random")
     with pytest.raises(ValueError, match="even"):
@@ -556,6 +572,7 @@ def test_the_arena_command_takes_engines_by_name() -> None:
         (["arena", "random", "greedy", "ismcts"], "two players"),
         (["arena", "--round-robin", "random"], "at least two"),
         (["arena", "random", "nobody"], "unknown bot 'nobody'"),
+        (["arena", "random", "ismcts:iterationz=3"], "ismcts has no option 'iterationz'"),
         (["arena", "random", "greedy", "--variant", "chess"], "unknown variant"),
     ],
 )

@@ -11,6 +11,7 @@ import pytest
 from hanamikoji import Game, Move, MoveKind, View
 from hanamikoji.bots import BOTS, Bot, make_bot
 from hanamikoji.bots.analysis import analyze_record, label_for
+from hanamikoji.bots.base import BotSpecError, bot_options, parse_bot_spec
 from hanamikoji.bots.determinize import sample_world
 from hanamikoji.bots.evaluation import round_end_value
 from hanamikoji.bots.expert import ExpertBot
@@ -84,6 +85,55 @@ def test_bots_are_reproducible_given_their_seed(name: str) -> None:
         return play(Game("french", seed=9), [fast_bot(name, seed), fast_bot("random", 4)])
 
     assert line(3) == line(3)
+
+
+def test_a_bot_spec_sets_options_of_the_bots_constructor() -> None:
+    bot = make_bot("ismcts:iterations=7, candidates=none,network_playouts=TRUE", seed=3)
+    assert isinstance(bot, ISMCTSBot)
+    assert (bot.iterations, bot.candidates, bot.network_playouts) == (7, None, True)
+    assert bot.seed == 3
+    explorer = make_bot("ismcts:exploration=1")
+    assert isinstance(explorer, ISMCTSBot) and explorer.exploration == 1
+    # The spec's budget is the player's own: it wins over the one given for everyone.
+    assert make_bot("ismcts:budget=0.5", budget=0.1).budget == 0.5
+    assert make_bot("ismcts", budget=0.1).budget == 0.1
+    assert parse_bot_spec("greedy") == ("greedy", {})
+
+
+def test_only_plain_options_can_be_set_and_every_bot_takes_a_budget() -> None:
+    for name in BOTS:
+        assert "budget" in bot_options(name)
+        assert "seed" not in bot_options(name)
+    assert bot_options("ismcts")[:3] == ["budget", "iterations", "exploration"]
+    # Objects (a network, a match value, a tuning) are not written in a spec.
+    for hidden in ("network", "match_value"):
+        assert hidden not in bot_options("ismcts")
+    assert bot_options("greedy") == ["budget"]
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("nobody:iterations=3", "unknown bot 'nobody'"),
+        ("greedy:depth=2", "greedy has no option 'depth' (its options: budget)"),
+        ("ismcts:seed=3", "no option 'seed'"),
+        ("ismcts:network=x", "no option 'network'"),
+        ("ismcts:iterations", "option 1 of 'ismcts:iterations' is 'iterations', not OPTION=VALUE"),
+        ("ismcts:iterations=4,", "option 2 of"),
+        ("ismcts:iterations=x", "'x' is not a number, true, false or none"),
+        ("ismcts:iterations=0.5", "takes a whole number or none, not '0.5'"),
+        ("ismcts:iterations=true", "takes a whole number or none, not 'true'"),
+        ("ismcts:network_playouts=1", "takes true or false, not '1'"),
+        ("ismcts:exploration=none", "takes a number, not 'none'"),
+        ("ismcts:iterations=1,iterations=2", "sets 'iterations' twice"),
+        ("ismcts:exact_turns=99", "exact_turns is 0 to 8, not 99"),
+    ],
+)
+def test_a_bad_bot_spec_is_refused_naming_what_is_wrong(spec: str, message: str) -> None:
+    with pytest.raises(BotSpecError) as caught:
+        make_bot(spec)
+    assert message in str(caught.value)
+    assert isinstance(caught.value, ValueError)
 
 
 def test_levels_map_onto_registered_bots_with_budgets() -> None:

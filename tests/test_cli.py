@@ -474,6 +474,8 @@ def test_variants_and_bots_are_listed() -> None:
     assert status == 0
     for name in BOTS:
         assert name in output
+    assert "iterations" in output
+    assert "NAME:OPTION=VALUE" in output
     status, output, _ = run(["variants", "--lang", "es"])
     assert "Como mucho 3 rondas" in " ".join(output.split())
 

@@ -19,7 +19,8 @@ import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from hanamikoji.bots import BOTS, Bot, make_bot
+from hanamikoji.bots import Bot, make_bot
+from hanamikoji.bots.base import parse_bot_spec
 from hanamikoji.core.rng import MAX_SEED, splitmix64
 from hanamikoji.protocol import ExternalEngineBot
 
@@ -29,8 +30,10 @@ __all__ = ["PlayerSpec", "bot_seed", "file_safe", "players_from_names"]
 @dataclass(frozen=True, slots=True)
 class PlayerSpec:
     """A player of the arena: ``label`` (unique within a match or round-robin) and what
-    it builds: the registered bot ``bot`` (see :data:`hanamikoji.bots.BOTS`), or the
-    external engine started by the command line ``engine`` (``docs/protocol.md``)."""
+    it builds: the registered bot ``bot`` (see :data:`hanamikoji.bots.BOTS`), possibly
+    with options (a spec such as ``ismcts:iterations=800``, see
+    :func:`hanamikoji.bots.make_bot`), or the external engine started by the command
+    line ``engine`` (``docs/protocol.md``)."""
 
     label: str
     bot: str | None = None
@@ -44,9 +47,9 @@ class PlayerSpec:
 
     @classmethod
     def bot_named(cls, name: str, label: str | None = None) -> PlayerSpec:
-        """The spec of a registered bot. Raises ``ValueError`` naming the known bots."""
-        if name not in BOTS:
-            raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}")
+        """The spec of a registered bot, by name or by a spec with options. Raises
+        ``ValueError`` naming the known bots, or what is wrong with the options."""
+        parse_bot_spec(name)
         return cls(label if label is not None else name, bot=name)
 
     @classmethod

@@ -6,18 +6,36 @@
 >>> move = bot.choose(game.view(0), game.legal_moves())
 >>> move in game.legal_moves()
 True
+
+A bot's constructor options can be set by name after a colon (a *bot spec*), for
+matches between settings of one bot:
+
+>>> make_bot("ismcts:iterations=50,exploration=0.5", seed=1).iterations
+50
 """
 
 from __future__ import annotations
 
+import inspect
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import View
 
-__all__ = ["BOTS", "Bot", "RandomBot", "make_bot", "register"]
+__all__ = [
+    "BOTS",
+    "Bot",
+    "BotSpecError",
+    "Option",
+    "RandomBot",
+    "bot_options",
+    "make_bot",
+    "parse_bot_spec",
+    "register",
+]
 
 
 class Bot(ABC):
@@ -60,12 +78,119 @@ def register(name: str, factory: BotFactory) -> None:
     BOTS[name] = factory
 
 
-def make_bot(name: str, seed: int | None = None, budget: float | None = None) -> Bot:
-    """A bot by name. Raises ``ValueError`` naming the known bots."""
+Option = int | float | bool | None
+"""The value of a bot option given in a spec."""
+
+
+class BotSpecError(ValueError):
+    """A bot spec names no known bot, is malformed, or sets an option its bot lacks."""
+
+
+_SCALARS: dict[str, tuple[type, ...]] = {
+    "int": (int,),
+    "float": (float, int),
+    "bool": (bool,),
+    "None": (type(None),),
+}
+
+
+def _settable(factory: BotFactory) -> dict[str, tuple[type, ...]]:
+    """The constructor options a spec can set (those of plain number, flag or ``None``
+    types; not the seed) with the value types each takes."""
+    settable: dict[str, tuple[type, ...]] = {}
+    for name, parameter in inspect.signature(factory).parameters.items():
+        annotation = parameter.annotation
+        if name == "seed" or not isinstance(annotation, str):
+            continue
+        kinds = [kind.strip() for kind in annotation.split("|")]
+        if all(kind in _SCALARS for kind in kinds):
+            settable[name] = tuple(t for kind in kinds for t in _SCALARS[kind])
+    return settable
+
+
+def _wanted(types: tuple[type, ...]) -> str:
+    words = {float: "a number", int: "a whole number", bool: "true or false"}
+    if float in types:
+        del words[int]
+    wanted = [word for kind, word in words.items() if kind in types]
+    if type(None) in types:
+        wanted.append("none")
+    return " or ".join(wanted)
+
+
+def bot_options(name: str) -> list[str]:
+    """The options a spec can set for the registered bot ``name``."""
+    return list(_settable(BOTS[name]))
+
+
+def _option_value(text: str) -> Option:
+    lowered = text.lower()
+    if lowered in ("true", "false"):
+        return lowered == "true"
+    if lowered == "none":
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        return float(text)
+    except ValueError:
+        raise BotSpecError(f"{text!r} is not a number, true, false or none") from None
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Option]]:
+    """Split ``NAME[:OPTION=VALUE,...]`` into the bot's name and its options (numbers,
+    ``true``, ``false``, ``none``), checking that the bot exists and takes them.
+
+    >>> parse_bot_spec("ismcts:iterations=800,network_playouts=false")
+    ('ismcts', {'iterations': 800, 'network_playouts': False})
+    >>> parse_bot_spec("greedy:depth=2")
+    Traceback (most recent call last):
+    ...
+    hanamikoji.bots.base.BotSpecError: greedy has no option 'depth' (its options: budget)
+    """
+    name, colon, rest = spec.partition(":")
+    name = name.strip()
     factory = BOTS.get(name)
     if factory is None:
-        raise ValueError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}")
-    return factory(seed, budget)
+        raise BotSpecError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}")
+    options: dict[str, Option] = {}
+    if not colon:
+        return name, options
+    settable = _settable(factory)
+    for position, item in enumerate(rest.split(","), start=1):
+        key, equals, text = (part.strip() for part in item.partition("="))
+        if not equals or not key or not text:
+            raise BotSpecError(f"option {position} of {spec!r} is {item!r}, not OPTION=VALUE")
+        types = settable.get(key)
+        if types is None:
+            raise BotSpecError(f"{name} has no option {key!r} (its options: {', '.join(settable)})")
+        if key in options:
+            raise BotSpecError(f"{spec!r} sets {key!r} twice")
+        try:
+            value = _option_value(text)
+        except BotSpecError as error:
+            raise BotSpecError(f"option {key!r} of {spec!r}: {error}") from None
+        # bool is an int to isinstance, but not a count or a budget.
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise BotSpecError(f"option {key!r} of {spec!r} takes {_wanted(types)}, not {text!r}")
+        options[key] = value
+    return name, options
+
+
+def make_bot(spec: str, seed: int | None = None, budget: float | None = None) -> Bot:
+    """A bot by name, or by a spec ``NAME:OPTION=VALUE,...`` that also sets options of
+    its constructor (:func:`parse_bot_spec`); a ``budget`` option (seconds) takes
+    precedence over ``budget``. Raises :class:`BotSpecError` (a ``ValueError``) naming
+    what is wrong."""
+    name, options = parse_bot_spec(spec)
+    options.setdefault("budget", budget)
+    factory = cast(Callable[..., Bot], BOTS[name])
+    try:
+        return factory(seed, **options)
+    except (TypeError, ValueError) as error:
+        raise BotSpecError(f"{spec!r}: {error}") from error
 
 
 register("random", RandomBot)

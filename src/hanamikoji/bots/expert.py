@@ -24,6 +24,15 @@ EXACT_TURNS = 1
 
 
 class ExpertBot(ISMCTSBot):
+    """The ismcts search at 1 s per decision, the learned evaluation's best decisions
+    also searched at the root.
+
+    Args:
+        seed, budget, iterations: as for :class:`ISMCTSBot` (budget default 1 s).
+        exact_turns: solve exactly from this many turns before the round's end on.
+        network: the learned evaluation (default: the committed weights).
+    """
+
     name = "expert"
 
     def __init__(

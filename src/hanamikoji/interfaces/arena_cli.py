@@ -80,8 +80,10 @@ def configure_arena(parser: argparse.ArgumentParser) -> None:
         "players",
         nargs="+",
         metavar="PLAYER",
-        help="bots by name (see 'hanamikoji bots') or engines named by --engine: two for a"
-        " match, two or more with --round-robin; a name given twice plays as NAME and NAME#2",
+        help="bots by name (see 'hanamikoji bots'), bots with options set"
+        " (NAME:OPTION=VALUE,..., e.g. ismcts:iterations=800) or engines named by --engine:"
+        " two for a match, two or more with --round-robin; a name given twice plays as NAME"
+        " and NAME#2",
     )
     parser.add_argument(
         "--engine",

@@ -27,6 +27,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hanamikoji.bots import BOTS, Bot, make_bot
+from hanamikoji.bots.base import BotSpecError, bot_options, parse_bot_spec
 from hanamikoji.bots.levels import LEVELS, make_level_bot
 from hanamikoji.core import VARIANTS, Game, UnknownVariantError, Variant
 from hanamikoji.core.rng import MAX_SEED
@@ -204,8 +205,8 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
     opponent.add_argument(
         "--bot",
         metavar="NAME",
-        help="the bot you play against (see 'hanamikoji bots'; default: greedy if available,"
-        " else random)",
+        help="the bot you play against, by name or NAME:OPTION=VALUE,... (see 'hanamikoji"
+        " bots'; default: greedy if available, else random)",
     )
     opponent.add_argument(
         "--engine",
@@ -293,10 +294,10 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
         bot_name = f"level {args.level}"
     elif not args.hotseat:
         bot_name = args.bot if args.bot is not None else default_bot()
-        if bot_name not in BOTS:
-            return _error(
-                streams, lang, f"unknown bot {bot_name!r}; known: {', '.join(sorted(BOTS))}"
-            )
+        try:
+            parse_bot_spec(bot_name)
+        except BotSpecError as error:
+            return _error(streams, lang, str(error))
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
     draws = random.Random(seed)
     first = {"you": 0, "1": 0, "bot": 1, "2": 1}.get(args.first)
@@ -403,15 +404,17 @@ def _run_bots(args: argparse.Namespace, streams: Streams) -> int:
     table = Table(title=message("bots_title", lang), title_justify="left")
     table.add_column(message("col_name", lang), no_wrap=True)
     table.add_column(message("col_description", lang))
+    table.add_column(message("col_options", lang))
     default = default_bot()
     for name, factory in BOTS.items():
         paragraph = (factory.__doc__ or "").strip().split("\n\n")[0]
         summary = " ".join(paragraph.split())
         shown = f"{name} *" if name == default else name
-        table.add_row(shown, summary)
+        table.add_row(shown, summary, ", ".join(bot_options(name)))
     terminal = _terminal(streams, lang)
     terminal.show(table)
     terminal.show(Text(message("bots_default", lang, bot=default)))
+    terminal.show(Text(message("bots_options", lang)))
     return EXIT_OK
 
 

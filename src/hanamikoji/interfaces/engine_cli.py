@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from hanamikoji.bots import BOTS, make_bot
+from hanamikoji.bots import make_bot
 from hanamikoji.bots.base import Bot
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.interfaces.cli import Command, Streams, register_command
@@ -38,7 +38,11 @@ def configure_engine(parser: argparse.ArgumentParser) -> None:
         choices=sorted(LEVELS),
         help=f"strength from 1 to {max(LEVELS)} (default: {DEFAULT_LEVEL})",
     )
-    who.add_argument("--bot", metavar="NAME", help="a bot by name (see 'hanamikoji bots')")
+    who.add_argument(
+        "--bot",
+        metavar="NAME",
+        help="a bot by name or NAME:OPTION=VALUE,... (see 'hanamikoji bots')",
+    )
     parser.add_argument(
         "--seed", type=int, help="the bot's seed, for reproducible play (default: random)"
     )
@@ -56,8 +60,6 @@ def engine_bot(args: argparse.Namespace) -> Bot:
     """The bot the arguments ask for: a level of :mod:`hanamikoji.bots.levels` or a bot
     by name. Raises ``ValueError`` for an unknown bot."""
     if args.bot is not None:
-        if args.bot not in BOTS:
-            raise ValueError(f"unknown bot {args.bot!r}; known: {', '.join(sorted(BOTS))}")
         return make_bot(args.bot, seed=args.seed, budget=args.budget)
     level = LEVELS[args.level or DEFAULT_LEVEL]
     budget = args.budget if args.budget is not None else level.budget

@@ -319,6 +319,11 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         "* {bot}: el rival de 'hanamikoji play' sin --bot.",
         "* {bot} : l'adversaire de 'hanamikoji play' sans --bot.",
     ),
+    "bots_options": (
+        "NAME:OPTION=VALUE,...: the bot with some options set, e.g. ismcts:iterations=800.",
+        "NOMBRE:OPCIÓN=VALOR,...: el bot con opciones fijadas, p. ej. ismcts:iterations=800.",
+        "NOM:OPTION=VALEUR,... : le bot avec des options fixées, p. ex. ismcts:iterations=800.",
+    ),
     "variants_cap": (
         "NAME/cap=N: at most N rounds, for tools that need bounded games.",
         "NOMBRE/cap=N: como mucho N rondas, para herramientas que necesitan partidas acotadas.",
@@ -327,6 +332,7 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
     "col_name": ("name", "nombre", "nom"),
     "col_rounds": ("rounds", "rondas", "manches"),
     "col_description": ("description", "descripción", "description"),
+    "col_options": ("options", "opciones", "options"),
     "unlimited": ("until someone wins", "hasta que alguien gane", "jusqu'à une victoire"),
     "variant_classic": (
         "Rounds until someone has 11 charm or 4 geishas.",
