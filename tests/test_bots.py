@@ -15,7 +15,7 @@ from hanamikoji.bots.base import BotSpecError, bot_options, parse_bot_spec
 from hanamikoji.bots.determinize import sample_world
 from hanamikoji.bots.evaluation import round_end_value
 from hanamikoji.bots.expert import ExpertBot
-from hanamikoji.bots.ismcts import ISMCTSBot
+from hanamikoji.bots.ismcts import ISMCTSBot, _race
 from hanamikoji.bots.levels import LEVELS, describe_level, make_level_bot
 from hanamikoji.bots.match_table import BOARDS, load_table, table_match_value
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout
@@ -165,6 +165,46 @@ def test_search_compares_its_root_candidates_on_the_same_worlds() -> None:
     best = max(values, key=lambda move: values[move][1])
     again = ISMCTSBot(seed=1, budget=60.0, iterations=30, candidates=3)
     assert again.choose(game.view(0), game.legal_moves()) == best
+
+
+def test_racing_drops_the_decisions_clearly_behind_on_the_same_worlds() -> None:
+    a, b, c, d = (Move.from_text(text) for text in ("S:A", "S:B", "S:C", "S:D"))
+    rng = random.Random(5)
+    # Every world's hands move all decisions together; only the paired gap matters.
+    luck = [rng.random() for _ in range(40)]
+    results = {
+        a: [x for x in luck],
+        b: [x - 0.05 for x in luck],  # always 0.05 behind: far beyond any noise
+        c: [x - rng.choice((-0.01, 0.01)) for x in luck],  # level with a, on average
+        d: [x - 0.05 for x in luck],
+    }
+    assert _race([a, b, c, d], results, 2.5, keep=[d]) == [a, c, d]
+    # Big differences between worlds do not hide a steady gap (pairing cancels them).
+    assert _race([b, a], results, 2.5, keep=[]) == [a]
+
+
+def test_a_racing_search_stops_once_one_decision_is_left_and_offers_only_survivors() -> None:
+    game = Game(seed=12)
+    with pytest.raises(ValueError, match="racing"):
+        ISMCTSBot(racing=0)
+    plain = ISMCTSBot(seed=1, budget=60.0, iterations=600, candidates=3)
+    racing = ISMCTSBot(seed=1, budget=60.0, iterations=600, candidates=3, racing=2.5)
+    values = plain.evaluate(game.view(0), game.legal_moves())
+    raced = racing.evaluate(game.view(0), game.legal_moves())
+    # Here one Gift leads the others clearly from the first worlds on: the search plays
+    # the plain search's choice and stops long before its 600 playouts.
+    best = max(values, key=lambda move: values[move][1])
+    assert list(raced) == [best]
+    assert racing.stats.iterations < 200
+    same = ISMCTSBot(seed=1, budget=60.0, iterations=600, candidates=3, racing=2.5)
+    assert same.choose(game.view(0), game.legal_moves()) == best
+    # A decision asked for is never raced out (analysis needs its value).
+    worst = min(values, key=lambda move: values[move][1])
+    eager = ISMCTSBot(seed=1, budget=60.0, iterations=600, candidates=3, racing=0.01)
+    assert set(eager.evaluate(game.view(0), game.legal_moves(), include=[worst])) == {
+        best,
+        worst,
+    }
 
 
 def test_sampled_worlds_are_the_unseen_cards_in_the_places_the_view_leaves_open() -> None:

@@ -55,7 +55,10 @@ WIDENING = 20
 """Below the root, one more of this player's decisions is searched per this many visits."""
 PLANNED = 0.85
 """Playouts are started only to end within this share of the budget: the machine can
-pause a process for tens of milliseconds (docs/bots.md)."""
+pause a process for tens of milliseconds (docs/bots.md)..."""
+PLANNED_MARGIN = 0.06
+"""...or within this many seconds of its end, whichever leaves more time: the pauses do
+not grow with the budget."""
 SAFETY = 1.5
 """A playout is started only if this many times the slowest one so far still fits."""
 TEMPERATURE = 0.02
@@ -67,7 +70,13 @@ MODEL_CACHE = 20_000
 """Opponent-model answers remembered by the bot (they stay valid: the judge is a pure
 function of the view) before the memory is cleared."""
 CUTOFF = 0.9
-"""A playout still running at this share of the budget is abandoned."""
+"""A playout still running at this share of the budget is abandoned..."""
+CUTOFF_MARGIN = 0.04
+"""...or this many seconds before its end, whichever is later."""
+RACE_FROM = 20
+"""Worlds played under every root candidate before racing may drop one."""
+RACE_EVERY = 10
+"""Worlds between two looks at the race."""
 
 
 _Answer = TypeVar("_Answer")
@@ -125,6 +134,11 @@ class ISMCTSBot(Bot):
             ``network_candidates`` best decisions are searched at the root besides the
             judge's, and with ``network_playouts`` it ranks the decisions below the root
             (so it plays the playouts and the opponent's replies) instead of the judge.
+        root_candidates: how many of the judge's best-ranked decisions are searched at the
+            root (``None``: ``candidates``).
+        racing: drop a root candidate once the best one's lead over it, paired world by
+            world, exceeds this many standard errors, so the playouts go to the
+            decisions still in contention (``None``: every candidate to the end).
     """
 
     name = "ismcts"
@@ -143,6 +157,8 @@ class ISMCTSBot(Bot):
         network: ValueNetwork | None = None,
         network_candidates: int = 2,
         network_playouts: bool = False,
+        racing: float | None = None,
+        root_candidates: int | None = None,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
         self.iterations = iterations
@@ -155,6 +171,10 @@ class ISMCTSBot(Bot):
         self.network = network
         self.network_candidates = network_candidates
         self.network_playouts = network_playouts
+        if racing is not None and racing <= 0:
+            raise ValueError(f"racing is a positive number of standard errors, not {racing}")
+        self.racing = racing
+        self.root_candidates = root_candidates if root_candidates is not None else candidates
         self._judge = GreedyBot(seed)
         self.exploration = exploration
         self.match_value = match_value
@@ -204,14 +224,15 @@ class ISMCTSBot(Bot):
     def _timed_search(self, view: View, legal: Sequence[Move], include: tuple[Move, ...]) -> _Node:
         start = time.perf_counter()
         assert self.budget is not None
-        deadline = start + self.budget * PLANNED
-        self._cutoff = start + self.budget * CUTOFF
+        budget = self.budget
+        deadline = start + max(budget * PLANNED, budget - PLANNED_MARGIN)
+        self._cutoff = start + max(budget * CUTOFF, budget - CUTOFF_MARGIN)
         limit = self.iterations if self.iterations is not None else 1 << 62
         me = view.player
         root = _Node(None, 1 - me)
         scores = self._judge.scores(view, legal)
         ranked = _best_first(legal, scores)
-        keep = len(ranked) if self.candidates is None else self.candidates
+        keep = len(ranked) if self.root_candidates is None else self.root_candidates
         if view.deck_size < self.exact_turns:
             # Solved in each world: every decision can be compared.
             keep = len(ranked)
@@ -230,28 +251,50 @@ class ISMCTSBot(Bot):
         now = clock()
         # A playout consults the judge several times: it takes at least this long.
         longest = now - start
+        # Per searched decision, its value for this player in each world played under
+        # every decision still in the race.
+        results: dict[Move, list[float]] = {move: [] for move in searched}
+        racing = list(searched)
+        worlds = 0
         # Stop while one more playout still fits even if it is half as long again as the
         # slowest seen (a playout can take milliseconds, and a new world can need fresh
         # judgements); the last world may then be played under only some of the
         # candidates, one playout among many.
         while done < limit and now + SAFETY * longest < deadline:
             world = sample()
-            for index, move in enumerate(searched):
-                game = world if index == len(searched) - 1 else world.copy()
+            values: list[float] = []
+            for index, move in enumerate(racing):
+                game = world if index == len(racing) - 1 else world.copy()
                 begun = now
+                child = root.children[move]
+                before = child.value
                 game.push(move)
                 try:
-                    self._iterate(root.children[move], game, me)
+                    self._iterate(child, game, me)
                 except _OutOfTime:
                     # A pause of the process, or a playout far slower than any before.
                     now = clock()
                     break
+                values.append(child.value - before)
                 root.visits += 1
                 done += 1
                 now = clock()
                 longest = max(longest, now - begun)
                 if done >= limit or now + SAFETY * longest >= deadline:
                     break
+            if len(values) < len(racing):
+                continue
+            for move, value in zip(racing, values, strict=True):
+                results[move].append(value)
+            worlds += 1
+            if self.racing is not None and worlds >= RACE_FROM and worlds % RACE_EVERY == 0:
+                racing = _race(racing, results, self.racing, include)
+                if len(racing) == 1:
+                    break  # the decision is made: the rest of the budget would not change it
+        for move in searched:
+            if move not in racing:
+                # Behind on the very worlds the others were compared on: out of the choice.
+                del root.children[move]
         stats = SearchStats()
         stats.iterations = done
         stats.seconds = time.perf_counter() - start
@@ -379,6 +422,27 @@ class ISMCTSBot(Bot):
         for visited in path:
             visited.visits += 1
             visited.value += win0 if visited.mover == 0 else 1.0 - win0
+
+
+def _race(
+    racing: list[Move], results: Mapping[Move, list[float]], z: float, keep: Sequence[Move]
+) -> list[Move]:
+    """``racing`` without the decisions whose paired deficit to the best one exceeds ``z``
+    standard errors (those in ``keep`` stay). All of ``racing`` were played in the same
+    worlds, so each world's difference cancels how good its hands were."""
+    count = len(results[racing[0]])
+    leader = max(racing, key=lambda move: sum(results[move]))
+    best = results[leader]
+    staying = []
+    for move in racing:
+        if move != leader and move not in keep:
+            gaps = [b - v for b, v in zip(best, results[move], strict=True)]
+            mean = sum(gaps) / count
+            variance = sum((gap - mean) ** 2 for gap in gaps) / (count - 1)
+            if mean > z * math.sqrt(variance / count):
+                continue
+        staying.append(move)
+    return staying
 
 
 def _best_first(legal: Sequence[Move], scores: Mapping[Move, float]) -> list[Move]:
