@@ -489,6 +489,9 @@ def test_bad_options_are_refused_without_a_traceback() -> None:
     status, _, errors = run(["play", "--bot", "nobody"])
     assert status == 2
     assert "unknown bot 'nobody'" in errors
+    status, _, errors = run(["play", "--bot", "ismcts:exact_turns=99"])
+    assert status == 2
+    assert "exact_turns is 0 to 8, not 99" in errors
     status, _, errors = run(["play", "--variant", "checkers"])
     assert status == 2
     assert "unknown variant 'checkers'" in errors

@@ -20,7 +20,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from hanamikoji.bots import Bot, make_bot
-from hanamikoji.bots.base import parse_bot_spec
 from hanamikoji.core.rng import MAX_SEED, splitmix64
 from hanamikoji.protocol import ExternalEngineBot
 
@@ -48,8 +47,9 @@ class PlayerSpec:
     @classmethod
     def bot_named(cls, name: str, label: str | None = None) -> PlayerSpec:
         """The spec of a registered bot, by name or by a spec with options. Raises
-        ``ValueError`` naming the known bots, or what is wrong with the options."""
-        parse_bot_spec(name)
+        ``ValueError`` naming the known bots, or what is wrong with the options (one bot
+        is built to check them: its constructor has the last word on their values)."""
+        make_bot(name)
         return cls(label if label is not None else name, bot=name)
 
     @classmethod

@@ -189,7 +189,7 @@ def make_bot(spec: str, seed: int | None = None, budget: float | None = None) ->
     factory = cast(Callable[..., Bot], BOTS[name])
     try:
         return factory(seed, **options)
-    except (TypeError, ValueError) as error:
+    except ValueError as error:
         raise BotSpecError(f"{spec!r}: {error}") from error
 
 

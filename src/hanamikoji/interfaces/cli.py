@@ -27,7 +27,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hanamikoji.bots import BOTS, Bot, make_bot
-from hanamikoji.bots.base import BotSpecError, bot_options, parse_bot_spec
+from hanamikoji.bots.base import BotSpecError, bot_options
 from hanamikoji.bots.levels import LEVELS, make_level_bot
 from hanamikoji.core import VARIANTS, Game, UnknownVariantError, Variant
 from hanamikoji.core.rng import MAX_SEED
@@ -295,7 +295,7 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
     elif not args.hotseat:
         bot_name = args.bot if args.bot is not None else default_bot()
         try:
-            parse_bot_spec(bot_name)
+            make_bot(bot_name)  # its constructor has the last word on the options
         except BotSpecError as error:
             return _error(streams, lang, str(error))
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
