@@ -31,7 +31,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
@@ -42,7 +42,7 @@ from hanamikoji.core.outcome import WIN_CHARM, WIN_GEISHAS
 from hanamikoji.core.variants import Tiebreak, Variant
 from hanamikoji.core.view import View
 
-__all__ = ["GreedyBot", "Tuning", "judged_content"]
+__all__ = ["GreedyBot", "Tuning", "best_first", "judged_content"]
 
 _ALL_ACTIONS = sum(1 << kind for kind in ACTIONS)
 
@@ -499,6 +499,12 @@ class _Judge:
         ]
         worst = min(outcomes)
         return worst + self.tuning.response_hope * (sum(outcomes) / len(outcomes) - worst)
+
+
+def best_first(legal: Sequence[Move], scores: Mapping[Move, float]) -> list[Move]:
+    """``legal`` by decreasing score, the judge's or any other (ties in their given
+    order)."""
+    return sorted(legal, key=scores.__getitem__, reverse=True)
 
 
 def _tally(cards: Sequence[int]) -> list[tuple[int, int]]:

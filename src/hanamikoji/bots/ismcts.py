@@ -39,7 +39,7 @@ from typing import TypeVar
 from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
-from hanamikoji.bots.greedy import GreedyBot, judged_content
+from hanamikoji.bots.greedy import GreedyBot, best_first, judged_content
 from hanamikoji.bots.inference import WorldSampler
 from hanamikoji.bots.match_table import table_match_value
 from hanamikoji.bots.network import ValueNetwork
@@ -231,7 +231,7 @@ class ISMCTSBot(Bot):
         me = view.player
         root = _Node(None, 1 - me)
         scores = self._judge.scores(view, legal)
-        ranked = _best_first(legal, scores)
+        ranked = best_first(legal, scores)
         keep = len(ranked) if self.root_candidates is None else self.root_candidates
         if view.deck_size < self.exact_turns:
             # Solved in each world: every decision can be compared.
@@ -304,7 +304,7 @@ class ISMCTSBot(Bot):
 
     def _by_judge(self, view: View, legal: Sequence[Move]) -> list[Move]:
         """``legal`` best first, as the one-ply judge ranks them on ``view``."""
-        return _best_first(legal, self._judge.scores(view, legal))
+        return best_first(legal, self._judge.scores(view, legal))
 
     def _by_network(
         self, view: View, legal: Sequence[Move], scores: dict[Move, float] | None = None
@@ -313,7 +313,7 @@ class ISMCTSBot(Bot):
         the judge's ``scores`` if known)."""
         assert self.network is not None
         values = self.network.values(view, legal, scores)
-        return [legal[i] for i in sorted(range(len(legal)), key=lambda i: -values[i])]
+        return best_first(legal, dict(zip(legal, values, strict=True)))
 
     def _sampler(self, view: View) -> Callable[[], Game]:
         """A source of hidden worlds behind ``view``, weighed by inference if enabled."""
@@ -443,11 +443,6 @@ def _race(
                 continue
         staying.append(move)
     return staying
-
-
-def _best_first(legal: Sequence[Move], scores: Mapping[Move, float]) -> list[Move]:
-    """``legal`` by decreasing score (ties in their given order)."""
-    return sorted(legal, key=scores.__getitem__, reverse=True)
 
 
 def _best_move(root: _Node) -> Move:

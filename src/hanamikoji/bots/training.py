@@ -31,7 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hanamikoji.bots.evaluation import round_end_value
-from hanamikoji.bots.greedy import GreedyBot
+from hanamikoji.bots.greedy import GreedyBot, best_first
 from hanamikoji.bots.match_table import table_match_value
 from hanamikoji.bots.network import (
     INPUT_SIZE,
@@ -101,7 +101,7 @@ def play_games(first: int, count: int, explore: float, behaviour: bytes | None =
                 else:
                     values = network.values(view, legal, scores)
                     worth = {m: float(v) for m, v in zip(legal, values, strict=True)}
-                ranked = sorted(legal, key=lambda m: worth[m], reverse=True)
+                ranked = best_first(legal, worth)
                 if rng.random() < explore:
                     pool = ranked[:TOP] if rng.random() < 0.5 else ranked
                     move = pool[rng.randrange(len(pool))]
