@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 
 from hanamikoji import Game, Move, MoveKind, View
-from hanamikoji.bots import BOTS, Bot, make_bot
+from hanamikoji.bots import BOTS, Bot, RandomBot, make_bot
 from hanamikoji.bots.analysis import analyze_record, label_for
 from hanamikoji.bots.base import BotSpecError, bot_options, parse_bot_spec
 from hanamikoji.bots.determinize import sample_world
@@ -109,6 +109,29 @@ def test_only_plain_options_can_be_set_and_every_bot_takes_a_budget() -> None:
     for hidden in ("network", "match_value"):
         assert hidden not in bot_options("ismcts")
     assert bot_options("greedy") == ["budget"]
+
+
+def test_options_are_found_whether_annotations_are_postponed_or_not(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    class Plain(RandomBot):
+        def __init__(
+            self, seed: int | None = None, budget: float | None = None, depth: int = 1
+        ) -> None:
+            super().__init__(seed, budget)
+            self.depth = depth
+
+    # As a module without ``from __future__ import annotations`` leaves them: types.
+    Plain.__init__.__annotations__.update(
+        {"seed": int | None, "budget": float | None, "depth": int}
+    )
+    monkeypatch.setitem(BOTS, "plain", Plain)
+    assert bot_options("plain") == ["budget", "depth"]
+    bot = make_bot("plain:depth=3,budget=0.5")
+    assert isinstance(bot, Plain) and (bot.depth, bot.budget) == (3, 0.5)
+    with pytest.raises(BotSpecError) as caught:
+        make_bot("plain:depth=0.5")
+    assert "takes a whole number, not '0.5'" in str(caught.value)
 
 
 @pytest.mark.parametrize(

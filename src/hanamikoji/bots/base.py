@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import inspect
 import random
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from typing import cast
@@ -99,13 +100,23 @@ def _settable(factory: BotFactory) -> dict[str, tuple[type, ...]]:
     types; not the seed) with the value types each takes."""
     settable: dict[str, tuple[type, ...]] = {}
     for name, parameter in inspect.signature(factory).parameters.items():
-        annotation = parameter.annotation
-        if name == "seed" or not isinstance(annotation, str):
-            continue
-        kinds = [kind.strip() for kind in annotation.split("|")]
-        if all(kind in _SCALARS for kind in kinds):
+        kinds = _type_names(parameter.annotation)
+        if name != "seed" and kinds and all(kind in _SCALARS for kind in kinds):
             settable[name] = tuple(t for kind in kinds for t in _SCALARS[kind])
     return settable
+
+
+def _type_names(annotation: object) -> list[str]:
+    """The names of the types an annotation allows, whether a module postpones its
+    annotations (``"int | None"``) or not (``int | None``)."""
+    if annotation is inspect.Parameter.empty:
+        return []
+    if isinstance(annotation, str):
+        return [kind.strip() for kind in annotation.split("|")]
+    members = typing.get_args(annotation) or (annotation,)
+    return [
+        "None" if member is type(None) else getattr(member, "__name__", "") for member in members
+    ]
 
 
 def _wanted(types: tuple[type, ...]) -> str:
