@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from hanamikoji.bots import Bot, make_bot
+from hanamikoji.bots.base import parse_bot_spec
 from hanamikoji.core.rng import MAX_SEED, splitmix64
 from hanamikoji.protocol import ExternalEngineBot
 
@@ -47,9 +48,10 @@ class PlayerSpec:
     @classmethod
     def bot_named(cls, name: str, label: str | None = None) -> PlayerSpec:
         """The spec of a registered bot, by name or by a spec with options. Raises
-        ``ValueError`` naming the known bots, or what is wrong with the options (one bot
-        is built to check them: its constructor has the last word on their values)."""
-        make_bot(name)
+        ``ValueError`` naming the known bots, or what is wrong with the options. A value
+        only the bot's constructor refuses is found where the games build their bots: a
+        bot that cannot start loses its games, with the reason."""
+        parse_bot_spec(name)
         return cls(label if label is not None else name, bot=name)
 
     @classmethod

@@ -294,10 +294,6 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
         bot_name = f"level {args.level}"
     elif not args.hotseat:
         bot_name = args.bot if args.bot is not None else default_bot()
-        try:
-            make_bot(bot_name)  # its constructor has the last word on the options
-        except BotSpecError as error:
-            return _error(streams, lang, str(error))
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
     draws = random.Random(seed)
     first = {"you": 0, "1": 0, "bot": 1, "2": 1}.get(args.first)
@@ -316,7 +312,12 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
         else:
             name = f"Player {number}"
             label = message("player", lang, number=number)
-        bot = _opponent(args, bot_name, draws.getrandbits(64)) if bot_name and seat == 1 else None
+        try:
+            bot = (
+                _opponent(args, bot_name, draws.getrandbits(64)) if bot_name and seat == 1 else None
+            )
+        except BotSpecError as error:  # an unknown bot, or options it does not take
+            return _error(streams, lang, str(error))
         players.append(Player(name, label, bot))
     session = PlaySession(
         game,
