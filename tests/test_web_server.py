@@ -280,9 +280,11 @@ def test_illegal_decisions_say_why_in_the_players_language(client: TestClient) -
         state = hello(ws, game["token"], "fr")
         hello(friend, game["friend_token"], "en")
         hand = state["hand"]
-        missing = next(card for card in range(7) if card not in hand)
-        letter = "ABCDEFG"[missing]
-        ws.send_text(json.dumps({"type": "move", "move": f"S:{letter}", "ply": 0}))
+        # Seven cards cannot hold two of each of the seven kinds (they may hold one of
+        # each, about one deal in eighty): a Trade-off of two of such a kind is refused.
+        short = next(card for card in range(7) if hand.count(card) < 2)
+        letter = "ABCDEFG"[short]
+        ws.send_text(json.dumps({"type": "move", "move": f"T:{letter}{letter}", "ply": 0}))
         error = receive_error(ws)
         assert error["code"] == "err_not_in_hand"
         assert error["message"].startswith("Pas dans votre main : ")
