@@ -108,7 +108,7 @@ def test_only_plain_options_can_be_set_and_every_bot_takes_a_budget() -> None:
     # Objects (a network, a match value, a tuning) are not written in a spec.
     for hidden in ("network", "match_value"):
         assert hidden not in bot_options("ismcts")
-    assert bot_options("greedy") == ["budget"]
+    assert bot_options("greedy") == ["budget", "compiled"]
 
 
 def test_options_are_found_whether_annotations_are_postponed_or_not(
@@ -138,7 +138,7 @@ def test_options_are_found_whether_annotations_are_postponed_or_not(
     ("spec", "message"),
     [
         ("nobody:iterations=3", "unknown bot 'nobody'"),
-        ("greedy:depth=2", "greedy has no option 'depth' (its options: budget)"),
+        ("greedy:depth=2", "greedy has no option 'depth' (its options: budget, compiled)"),
         ("ismcts:seed=3", "no option 'seed'"),
         ("ismcts:network=x", "no option 'network'"),
         ("ismcts:iterations", "option 1 of 'ismcts:iterations' is 'iterations', not OPTION=VALUE"),

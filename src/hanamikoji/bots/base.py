@@ -159,7 +159,7 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Option]]:
     >>> parse_bot_spec("greedy:depth=2")
     Traceback (most recent call last):
     ...
-    hanamikoji.bots.base.BotSpecError: greedy has no option 'depth' (its options: budget)
+    hanamikoji.bots.base.BotSpecError: greedy has no option 'depth' (its options: budget, compiled)
     """
     name, colon, rest = spec.partition(":")
     name = name.strip()

@@ -35,6 +35,7 @@ class ExpertBot(ISMCTSBot):
         network: the learned evaluation (default: the committed weights).
         racing: drop root candidates this many standard errors behind the best
             (``None``: search them all to the end of the budget).
+        compiled: judge with the compiled kernel (as :class:`ISMCTSBot`).
     """
 
     name = "expert"
@@ -47,6 +48,7 @@ class ExpertBot(ISMCTSBot):
         exact_turns: int = EXACT_TURNS,
         network: ValueNetwork | None = None,
         racing: float | None = None,
+        compiled: bool = True,
     ) -> None:
         super().__init__(
             seed,
@@ -55,6 +57,7 @@ class ExpertBot(ISMCTSBot):
             exact_turns=exact_turns,
             network=network if network is not None else load_network(),
             racing=racing,
+            compiled=compiled,
         )
 
 

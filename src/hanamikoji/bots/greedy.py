@@ -34,6 +34,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from types import ModuleType
+
+import numpy as np
+import numpy.typing as npt
 
 from hanamikoji.bots.base import Bot, register
 from hanamikoji.core.cards import CHARMS, ITEM_COUNT
@@ -369,29 +373,59 @@ def judged_content(view: View) -> tuple[object, ...]:
     )
 
 
-class _Judge:
-    """The position of one decision, from the bot's side, and the worth of changes to it."""
+@dataclass(slots=True)
+class _Position:
+    """What the judge reads of a view, from the deciding player's side."""
 
-    def __init__(self, view: View, tuning: Tuning) -> None:
-        self.tuning = tuning
+    lead: list[int]
+    """Per geisha, this player's committed cards (its Secret included) minus the opponent's."""
+    hand: list[int]
+    unseen: tuple[int, ...]
+    holder: list[int]
+    mine_left: int
+    theirs_left: int
+    their_hand: int
+    drawn_now: int
+    """1 on this player's turn: its next draw comes with its next action."""
+
+    @classmethod
+    def of(cls, view: View) -> _Position:
         me, them = view.player, view.opponent
         mine = list(view.placed[me])
         if view.secret is not None:
             mine[view.secret] += 1
         theirs = view.placed[them]
-        self.lead = [mine[k] - theirs[k] for k in range(ITEM_COUNT)]
-        self.hand = [0] * ITEM_COUNT
+        hand = [0] * ITEM_COUNT
         for card in view.hand:
-            self.hand[card] += 1
-        self.unseen = view.unseen()
-        self.holder = [
-            NOBODY if owner is None else ME if owner == me else THEM for owner in view.favor
-        ]
-        self.mine_left = _ALL_ACTIONS & ~sum(1 << kind for kind in view.used[me])
-        self.theirs_left = _ALL_ACTIONS & ~sum(1 << kind for kind in view.used[them])
-        self.their_hand = view.hand_sizes[them]
-        # On its turn the bot has drawn already: its next draw comes with its next action.
-        self.drawn_now = 1 if view.pending is None else 0
+            hand[card] += 1
+        return cls(
+            lead=[mine[k] - theirs[k] for k in range(ITEM_COUNT)],
+            hand=hand,
+            unseen=view.unseen(),
+            holder=[
+                NOBODY if owner is None else ME if owner == me else THEM for owner in view.favor
+            ],
+            mine_left=_ALL_ACTIONS & ~sum(1 << kind for kind in view.used[me]),
+            theirs_left=_ALL_ACTIONS & ~sum(1 << kind for kind in view.used[them]),
+            their_hand=view.hand_sizes[them],
+            drawn_now=1 if view.pending is None else 0,
+        )
+
+
+class _Judge:
+    """The position of one decision, from the bot's side, and the worth of changes to it."""
+
+    def __init__(self, view: View, tuning: Tuning) -> None:
+        self.tuning = tuning
+        position = _Position.of(view)
+        self.lead = position.lead
+        self.hand = position.hand
+        self.unseen = position.unseen
+        self.holder = position.holder
+        self.mine_left = position.mine_left
+        self.theirs_left = position.theirs_left
+        self.their_hand = position.their_hand
+        self.drawn_now = position.drawn_now
         chances = [
             self._owners(k, self.lead[k], self.hand[k], self.mine_left) for k in range(ITEM_COUNT)
         ]
@@ -524,31 +558,118 @@ def _match_end(variant: Variant, view: View) -> tuple[bool, Tiebreak]:
     return last, variant.tiebreak
 
 
+@cache
+def _kernel() -> ModuleType | None:
+    """The compiled judge, imported when first needed (numba takes a while to load), or
+    ``None`` without numba."""
+    try:
+        from hanamikoji.bots import judge_kernel
+    except ImportError:  # pragma: no cover - numba is installed with the project
+        return None
+    return judge_kernel if judge_kernel.AVAILABLE else None
+
+
+@cache
+def _kernel_tables(
+    last_round: bool, tiebreak: Tiebreak, tuning: Tuning
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
+    """The compiled judge's match values, match steps and tuning, as arrays."""
+    finals = np.array(_final_values(last_round, tiebreak, tuning.future_weight))
+    knobs = (tuning.future_weight, tuning.response_hope, tuning.giveaway, tuning.discard)
+    return finals, _step_array(), np.array(knobs + tuning.unused, dtype=np.float64)
+
+
+@cache
+def _step_array() -> npt.NDArray[np.int32]:
+    return np.array(_STEP, dtype=np.int32)
+
+
+def compiled_scores(view: View, legal: Sequence[Move], tuning: Tuning) -> list[float] | None:
+    """The judge's score of each of ``legal`` in their order, computed by the compiled
+    judge (:mod:`hanamikoji.bots.judge_kernel`, the same numbers as :class:`_Judge`), or
+    ``None`` if numba is not installed."""
+    kernel = _kernel()
+    if kernel is None:
+        return None
+    position = _Position.of(view)
+    packed = [
+        *position.lead,
+        *position.hand,
+        *position.unseen,
+        *position.holder,
+        position.mine_left,
+        position.theirs_left,
+        position.their_hand,
+        position.drawn_now,
+    ]
+    pending = view.pending
+    answers = response_moves(pending) if pending is not None else ()
+    finals, step, knobs = _kernel_tables(*_match_end(view.variant, view), tuning)
+    scores: list[float] = kernel.kernel_scores(
+        packed, pending, answers, finals, step, knobs, legal
+    ).tolist()
+    return scores
+
+
+@cache
+def _warm_kernel() -> None:
+    from hanamikoji.core.game import Game
+
+    game = Game(seed=0)
+    compiled_scores(game.view(0), game.legal_moves(), Tuning())
+
+
 class GreedyBot(Bot):
     """One-ply heuristic player: the decision whose estimated round end is worth most for
-    the match. Ties between equally good decisions are broken by the bot's seeded rng."""
+    the match. Ties between equally good decisions are broken by the bot's seeded rng.
+
+    Args:
+        seed: breaks ties.
+        budget: unused (the bot decides at once).
+        tuning: the estimate's knobs.
+        compiled: judge with the compiled kernel (:mod:`hanamikoji.bots.judge_kernel`:
+            the same scores, several times faster, after compiling for tens of seconds
+            the first time on a machine). Off by default: alone, greedy decides in about
+            a millisecond either way; searches that judge thousands of positions per
+            decision turn it on.
+    """
 
     name = "greedy"
 
     def __init__(
-        self, seed: int | None = None, budget: float | None = None, tuning: Tuning | None = None
+        self,
+        seed: int | None = None,
+        budget: float | None = None,
+        tuning: Tuning | None = None,
+        compiled: bool = False,
     ) -> None:
         super().__init__(seed, budget)
         self.tuning = tuning or Tuning()
+        self.compiled = compiled
+        if compiled:
+            # Compiling (or loading the compiled code) takes seconds at first: not in the
+            # time of a decision.
+            _warm_kernel()
 
     def choose(self, view: View, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
-        judge = _Judge(view, self.tuning)
-        scores = [judge.score(move, view.pending) for move in legal]
+        scores = self._score_list(view, legal)
         best = max(scores)
         choices = [m for m, s in zip(legal, scores, strict=True) if s >= best - TIE_TOLERANCE]
         return choices[self.rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
 
     def scores(self, view: View, legal: Sequence[Move]) -> dict[Move, float]:
         """The worth the bot sees in each decision (for tests and analysis)."""
+        return dict(zip(legal, self._score_list(view, legal), strict=True))
+
+    def _score_list(self, view: View, legal: Sequence[Move]) -> list[float]:
+        if self.compiled:
+            scores = compiled_scores(view, legal, self.tuning)
+            if scores is not None:
+                return scores
         judge = _Judge(view, self.tuning)
-        return {move: judge.score(move, view.pending) for move in legal}
+        return [judge.score(move, view.pending) for move in legal]
 
 
 register("greedy", GreedyBot)
