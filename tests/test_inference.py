@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from conftest import random_position
 from hypothesis import given, settings
@@ -124,3 +124,33 @@ def test_resampling_favours_the_worlds_the_model_explains() -> None:
         uniform[0 in sample_world(view, rng)[0]] += 1
         weighted[0 in sampler.draw()[0]] += 1
     assert weighted[True] < uniform[True] / 2
+
+
+def test_remembered_answers_weigh_worlds_alike_with_fewer_questions() -> None:
+    """The model's answers kept by the opponent's information set: the same weights, and
+    the model is asked once per information set, not once per world."""
+    game = random_position("classic", 11, 9)
+    seat = game.to_move
+    assert seat is not None
+    view = game.view(seat)
+    asked: Counter[bool] = Counter()
+    remembering = False
+
+    def model(opponent_view: View, legal: Sequence[Move]) -> dict[Move, float]:
+        asked[remembering] += 1
+        # Not uniform: the weights depend on the opponent's hand.
+        bias = 1.0 + sum(opponent_view.hand) / 100
+        weights = {move: bias ** (index + 1) for index, move in enumerate(legal)}
+        total = sum(weights.values())
+        return {move: weight / total for move, weight in weights.items()}
+
+    remembered: dict[tuple[object, ...], Mapping[Move, float]] = {}
+    plain, kept = [], []
+    for seed in range(30):
+        world = sample_world(view, random.Random(seed))
+        remembering = False
+        plain.append(world_likelihood(view, world, random.Random(seed), model))
+        remembering = True
+        kept.append(world_likelihood(view, world, random.Random(seed), model, remembered))
+    assert plain == kept
+    assert asked[True] == len(remembered) < asked[False]

@@ -106,9 +106,21 @@ def replayed_world(view: View, world: World, rng: random.Random) -> Game:
     return game
 
 
-def world_likelihood(view: View, world: World, rng: random.Random, model: DecisionModel) -> float:
+def world_likelihood(
+    view: View,
+    world: World,
+    rng: random.Random,
+    model: DecisionModel,
+    remembered: dict[tuple[object, ...], Mapping[Move, float]] | None = None,
+) -> float:
     """The chance ``model`` gives to every decision the opponent made this round, had
-    the world been ``world`` (with a sampled draw order)."""
+    the world been ``world`` (with a sampled draw order).
+
+    With ``remembered``, the model's answers are kept there by the opponent's
+    information set (:meth:`Game.information_key`), and a decision met again in another
+    world is not asked of the model again (nor is the opponent's view built for it): for
+    a model that reads neither the log nor which card was drawn last, as the search's
+    judge does not."""
     them = view.opponent
     if not any(entry.seat == them for entry in _round_entries(view)):
         return 1.0
@@ -118,7 +130,15 @@ def world_likelihood(view: View, world: World, rng: random.Random, model: Decisi
         if game.to_move == them:
             legal = game.legal_moves()
             if len(legal) > 1:
-                likelihood *= model(game.view(them), legal)[move]
+                if remembered is None:
+                    chances = model(game.view(them), legal)
+                else:
+                    key = game.information_key(them)
+                    known = remembered.get(key)
+                    if known is None:
+                        known = remembered[key] = model(game.view(them), legal)
+                    chances = known
+                likelihood *= chances[move]
         game.push(move)
     return likelihood
 
@@ -126,18 +146,26 @@ def world_likelihood(view: View, world: World, rng: random.Random, model: Decisi
 class WorldSampler:
     """Sampling importance resampling of hidden worlds behind one view: every
     :meth:`draw` adds one uniformly sampled world, weighed by :func:`world_likelihood`,
-    to a growing pool and returns a world drawn from the pool in proportion to weight."""
+    to a growing pool and returns a world drawn from the pool in proportion to weight.
+    With ``remember``, the model's answers are remembered across the worlds (see
+    :func:`world_likelihood`)."""
 
-    def __init__(self, view: View, rng: random.Random, model: DecisionModel) -> None:
+    def __init__(
+        self, view: View, rng: random.Random, model: DecisionModel, remember: bool = False
+    ) -> None:
         self.view = view
         self.rng = rng
         self.model = model
         self.worlds: list[World] = []
         self._cumulative: list[float] = []
+        # See world_likelihood: only for a model that reads neither log nor last draw.
+        self._remembered: dict[tuple[object, ...], Mapping[Move, float]] | None = (
+            {} if remember else None
+        )
 
     def draw(self) -> World:
         world = sample_world(self.view, self.rng)
-        weight = world_likelihood(self.view, world, self.rng, self.model)
+        weight = world_likelihood(self.view, world, self.rng, self.model, self._remembered)
         total = (self._cumulative[-1] if self._cumulative else 0.0) + weight
         self.worlds.append(world)
         self._cumulative.append(total)

@@ -324,7 +324,8 @@ class ISMCTSBot(Bot):
         """A source of hidden worlds behind ``view``, weighed by inference if enabled."""
         if self.inference is None:
             return lambda: determinize(view, self.rng)
-        worlds = WorldSampler(view, self.rng, self._model)
+        # The model is the judge, which reads neither the log nor the last card drawn.
+        worlds = WorldSampler(view, self.rng, self._model, remember=True)
         return lambda: Game.from_view(view, *worlds.draw())
 
     def _model(self, view: View, legal: Sequence[Move]) -> dict[Move, float]:
