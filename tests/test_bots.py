@@ -12,7 +12,7 @@ from hanamikoji import Game, Move, MoveKind, View
 from hanamikoji.bots import BOTS, Bot, RandomBot, make_bot
 from hanamikoji.bots.analysis import analyze_record, label_for
 from hanamikoji.bots.base import BotSpecError, bot_options, parse_bot_spec
-from hanamikoji.bots.determinize import sample_world
+from hanamikoji.bots.determinize import determinize, sample_world
 from hanamikoji.bots.evaluation import round_end_value
 from hanamikoji.bots.expert import ExpertBot
 from hanamikoji.bots.ismcts import ISMCTSBot, _race
@@ -286,6 +286,28 @@ def test_the_round_solver_is_minimax_over_the_rest_of_the_round() -> None:
         assert len(game.move_stack) == before  # the solver restores the position
         sizes.append(len(solver.table))
     assert max(sizes) > 20  # real trees: actions, splits and the answers to them
+
+
+def test_one_table_serves_the_solvers_of_many_worlds_of_a_round() -> None:
+    """Positions are keyed by everything that decides the rest of the round, so worlds
+    sampled behind one view share solved positions, and their values do not change."""
+    game = Game("classic", seed=31)
+    rng = random.Random(3)
+    while game.turn < 7:  # the last turn: at most 4 unseen cards, so worlds repeat
+        moves = game.legal_moves()
+        game.push(moves[rng.randrange(len(moves))])
+    seat = game.to_move
+    assert seat is not None
+    view = game.view(seat)
+    shared: dict[tuple[object, ...], float] = {}
+    alone_sizes = 0
+    for world_seed in range(40):
+        world = determinize(view, random.Random(world_seed))
+        alone = RoundSolver(table_match_value)
+        value = alone.value(world.copy())
+        alone_sizes += len(alone.table)
+        assert RoundSolver(table_match_value, table=shared).value(world) == value
+    assert len(shared) < alone_sizes
 
 
 def test_the_solver_stops_at_its_deadline_and_the_expert_falls_back_to_the_judge() -> None:

@@ -187,6 +187,8 @@ class ISMCTSBot(Bot):
         # Per search, by a player's information set (views repeat across worlds): the
         # judge's ranking of their decisions.
         self._rankings: dict[tuple[object, ...], list[Move]] = {}
+        # Per search: the exactly solved ends of the round, by position (RoundSolver).
+        self._solved: dict[tuple[object, ...], float] = {}
         self._cutoff = math.inf
         self._models: dict[tuple[object, ...], dict[Move, float]] = {}
 
@@ -223,6 +225,7 @@ class ISMCTSBot(Bot):
             return result
         finally:
             self._rankings = {}
+            self._solved = {}
             if collecting:
                 gc.enable()
 
@@ -422,7 +425,7 @@ class ISMCTSBot(Bot):
         else:
             # The round's last turns, as both would play them knowing the sampled world.
             try:
-                win0 = RoundSolver(self.match_value, self._cutoff).value(game)
+                win0 = RoundSolver(self.match_value, self._cutoff, self._solved).value(game)
             except SolverTimeout:
                 raise _OutOfTime from None
         for visited in path:

@@ -26,17 +26,26 @@ class SolverTimeout(Exception):
 
 class RoundSolver:
     """Seat 0's chance to win the match from a position, both players playing the rest
-    of the round perfectly in a world they both see. One solver per world: its table is
-    keyed by positions of that world. With a ``deadline`` (a :func:`time.perf_counter`
-    time) it raises :class:`SolverTimeout` once that has passed; the game is then left
-    where the search had got to, so solve a copy."""
+    of the round perfectly in a world they both see. With a ``deadline`` (a
+    :func:`time.perf_counter` time) it raises :class:`SolverTimeout` once that has
+    passed; the game is then left where the search had got to, so solve a copy.
+
+    Its ``table`` of solved positions is keyed by :meth:`Game.position_key`, which holds
+    everything that decides the rest of a round but not who started it: a table may be
+    shared by the solvers of many worlds, within one round of one game (a search's
+    sampled worlds meet the same last turns again and again)."""
 
     __slots__ = ("deadline", "match_value", "table")
 
-    def __init__(self, match_value: MatchValue, deadline: float | None = None) -> None:
+    def __init__(
+        self,
+        match_value: MatchValue,
+        deadline: float | None = None,
+        table: dict[tuple[object, ...], float] | None = None,
+    ) -> None:
         self.match_value = match_value
         self.deadline = deadline
-        self.table: dict[tuple[object, ...], float] = {}
+        self.table: dict[tuple[object, ...], float] = table if table is not None else {}
 
     def value(self, game: Game) -> float:
         """The minimax value of ``game`` for seat 0 (restored to the same position)."""
