@@ -7,8 +7,8 @@ Python judge in :mod:`hanamikoji.bots.greedy` stays the readable reference: ever
 function here follows one of its functions, with the floating-point operations in the
 same order, and ``tests/test_judge_kernel.py`` holds the two to equal scores.
 
-Without numba installed (it is optional: ``pip install hanamikoji[fast]``) the greedy
-bot and the search use the Python judge; :data:`AVAILABLE` says which.
+numba is one of the project's dependencies; where it cannot be imported, the bots
+judge in Python (:data:`AVAILABLE` says which).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from hanamikoji.core.cards import ITEM_COUNT
+from hanamikoji.bots.greedy import _DESTINATIONS, TIE_TOLERANCE
+from hanamikoji.core.cards import CHARMS, ITEM_COUNT
 from hanamikoji.core.moves import ACTIONS, Move, MoveKind
 
 try:
@@ -36,15 +37,14 @@ _NONE = -1
 _KIND, _COUNT, _CARDS = 0, 1, 2
 _WIDTH = _CARDS + 4
 
-# Where the cards of one action end up (keep, give, discard), by action kind; as in
-# greedy._DESTINATIONS.
-_KEEP = np.array([1, 0, 2, 2], dtype=np.int64)
-_GIVE = np.array([0, 0, 1, 2], dtype=np.int64)
-_OUT = np.array([0, 2, 0, 0], dtype=np.int64)
-_OFFSET = 5  # max(CHARMS): a geisha's final difference stays within it
+# Where the cards of one action end up, by action kind (greedy._DESTINATIONS).
+_KEEP = np.array([_DESTINATIONS[kind][0] for kind in ACTIONS], dtype=np.int64)
+_GIVE = np.array([_DESTINATIONS[kind][1] for kind in ACTIONS], dtype=np.int64)
+_OUT = np.array([_DESTINATIONS[kind][2] for kind in ACTIONS], dtype=np.int64)
+_OFFSET = max(CHARMS)  # a geisha's final difference never exceeds her copies
 _SPREAD = 2 * _OFFSET + 1
-_TIE = 1e-9  # greedy.TIE_TOLERANCE
-_LEAD = 8  # beyond any lead or hand of one geisha (5 copies at most), for the memory's shape
+_TIE = TIE_TOLERANCE
+_LEAD = _OFFSET + 3  # beyond any lead or hand of one geisha, for the memory's shape
 
 
 def _jit(function: Any) -> Any:
