@@ -41,6 +41,7 @@ import numpy.typing as npt
 
 from hanamikoji.bots.base import Bot, register
 from hanamikoji.core.cards import CHARMS, ITEM_COUNT
+from hanamikoji.core.game import Game
 from hanamikoji.core.moves import ACTIONS, Move, MoveKind, response_moves
 from hanamikoji.core.outcome import WIN_CHARM, WIN_GEISHAS
 from hanamikoji.core.variants import Tiebreak, Variant
@@ -591,30 +592,17 @@ def compiled_scores(view: View, legal: Sequence[Move], tuning: Tuning) -> list[f
     kernel = _kernel()
     if kernel is None:
         return None
-    position = _Position.of(view)
-    packed = [
-        *position.lead,
-        *position.hand,
-        *position.unseen,
-        *position.holder,
-        position.mine_left,
-        position.theirs_left,
-        position.their_hand,
-        position.drawn_now,
-    ]
     pending = view.pending
     answers = response_moves(pending) if pending is not None else ()
     finals, step, knobs = _kernel_tables(*_match_end(view.variant, view), tuning)
     scores: list[float] = kernel.kernel_scores(
-        packed, pending, answers, finals, step, knobs, legal
+        _Position.of(view), pending, answers, finals, step, knobs, legal
     ).tolist()
     return scores
 
 
 @cache
 def _warm_kernel() -> None:
-    from hanamikoji.core.game import Game
-
     game = Game(seed=0)
     compiled_scores(game.view(0), game.legal_moves(), Tuning())
 

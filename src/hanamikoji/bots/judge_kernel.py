@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from hanamikoji.bots.greedy import _DESTINATIONS, TIE_TOLERANCE
+from hanamikoji.bots.greedy import _DESTINATIONS, TIE_TOLERANCE, _Position
 from hanamikoji.core.cards import CHARMS, ITEM_COUNT
 from hanamikoji.core.moves import ACTIONS, Move, MoveKind
 
@@ -341,19 +341,9 @@ POSITION_SIZE = 32
 
 
 @_jit
-def _worth(
-    geisha: int,
-    lead: int,
-    hand: int,
-    left: int,
-    position: Any,
-    draws: Any,
-    tuning: Any,
-    worths: Any,
-    memo: Any,
-    slots: Any,
-) -> float:
-    """greedy._Judge._worth."""
+def _worth(geisha: int, lead: int, hand: int, left: int, judged: Any) -> float:
+    """greedy._Judge._worth; ``judged`` is the decision's context (see _scores)."""
+    position, draws, tuning, worths, memo, slots = judged
     index = (geisha, lead + _LEAD, hand, slots[left])
     known = memo[index]
     if not np.isnan(known):
@@ -370,35 +360,13 @@ def _worth(
 
 
 @_jit
-def _gain(
-    geisha: int,
-    lead_change: int,
-    hand_change: int,
-    left: int,
-    position: Any,
-    draws: Any,
-    tuning: Any,
-    worths: Any,
-    memo: Any,
-    slots: Any,
-) -> float:
+def _gain(geisha: int, lead_change: int, hand_change: int, left: int, judged: Any) -> float:
     """greedy._Judge._gain."""
+    position = judged[0]
     lead = position[LEAD + geisha]
     hand = position[HAND + geisha]
-    after = _worth(
-        geisha,
-        lead + lead_change,
-        hand + hand_change,
-        left,
-        position,
-        draws,
-        tuning,
-        worths,
-        memo,
-        slots,
-    )
-    before = _worth(geisha, lead, hand, left, position, draws, tuning, worths, memo, slots)
-    return float(after - before)
+    after = _worth(geisha, lead + lead_change, hand + hand_change, left, judged)
+    return float(after - _worth(geisha, lead, hand, left, judged))
 
 
 @_jit
@@ -483,7 +451,9 @@ def _scores(
         if mine_left >> action & 1:
             slots[mine_left & ~(1 << action)] = action + 1
     memo = np.full((7, 2 * _LEAD + 1, _LEAD, 5), np.nan)
+    judged = (position, draws, tuning, worths, memo, slots)
     totals = np.full(16, np.nan)
+    offered_kinds, offered_copies, offered = _tally(pending)
     n = moves.shape[0]
     scores = np.empty(n)
     outcomes = np.empty(3)
@@ -496,18 +466,7 @@ def _scores(
         if np.isnan(total):
             worth_sum = 0.0
             for k in range(7):
-                worth_sum += _worth(
-                    k,
-                    position[LEAD + k],
-                    position[HAND + k],
-                    left,
-                    position,
-                    draws,
-                    tuning,
-                    worths,
-                    memo,
-                    slots,
-                )
+                worth_sum += _worth(k, position[LEAD + k], position[HAND + k], left, judged)
             unused_sum = 0.0
             for action in range(4):
                 if left >> action & 1:
@@ -516,38 +475,22 @@ def _scores(
             totals[left] = total
         if kind >= 4:
             # A response: what it takes joins this player's side, the rest the offerer's.
-            kinds, copies, m = _tally(pending)
-            for j in range(m):
+            for j in range(offered):
                 took = 0
                 for i in range(move[_COUNT]):
-                    if move[_CARDS + i] == kinds[j]:
+                    if move[_CARDS + i] == offered_kinds[j]:
                         took += 1
-                total += _gain(
-                    kinds[j],
-                    2 * took - copies[j],
-                    0,
-                    left,
-                    position,
-                    draws,
-                    tuning,
-                    worths,
-                    memo,
-                    slots,
-                )
+                total += _gain(offered_kinds[j], 2 * took - offered_copies[j], 0, left, judged)
             scores[index] = total
             continue
         kinds, copies, m = _tally(move)
         if kind == 0:
-            scores[index] = total + _gain(
-                move[_CARDS], 1, -1, left, position, draws, tuning, worths, memo, slots
-            )
+            scores[index] = total + _gain(move[_CARDS], 1, -1, left, judged)
             continue
         if kind == 1:
             spent = 0.0
             for j in range(m):
-                spent += _gain(
-                    kinds[j], 0, -copies[j], left, position, draws, tuning, worths, memo, slots
-                )
+                spent += _gain(kinds[j], 0, -copies[j], left, judged)
             scores[index] = total + spent
             continue
         # A Gift or Competition, judged by the opponent's possible answers: each distinct
@@ -564,18 +507,7 @@ def _scores(
                 taken[move[_CARDS + 2 * answer + 1]] += 1
             change = 0.0
             for j in range(m):
-                change += _gain(
-                    kinds[j],
-                    copies[j] - 2 * taken[kinds[j]],
-                    -copies[j],
-                    left,
-                    position,
-                    draws,
-                    tuning,
-                    worths,
-                    memo,
-                    slots,
-                )
+                change += _gain(kinds[j], copies[j] - 2 * taken[kinds[j]], -copies[j], left, judged)
             outcomes[answer] = total + change
         worst = outcomes[0]
         for j in range(1, answer_count):
@@ -613,8 +545,22 @@ _NO_MOVE = np.full(_WIDTH, _NONE, dtype=np.int64)
 _NO_ANSWERS = np.zeros((0, _WIDTH), dtype=np.int64)
 
 
+def pack_position(position: _Position) -> Any:
+    """``position`` laid out as the kernel reads it (LEAD, HAND, ... above)."""
+    packed = np.empty(POSITION_SIZE, dtype=np.int64)
+    packed[LEAD : LEAD + 7] = position.lead
+    packed[HAND : HAND + 7] = position.hand
+    packed[UNSEEN : UNSEEN + 7] = position.unseen
+    packed[HOLDER : HOLDER + 7] = position.holder
+    packed[MINE_LEFT] = position.mine_left
+    packed[THEIRS_LEFT] = position.theirs_left
+    packed[THEIR_HAND] = position.their_hand
+    packed[DRAWN_NOW] = position.drawn_now
+    return packed
+
+
 def kernel_scores(
-    position: Sequence[int],
+    position: _Position,
     pending: Move | None,
     answers: Sequence[Move],
     finals: Any,
@@ -623,13 +569,12 @@ def kernel_scores(
     moves: Sequence[Move],
 ) -> Any:
     """The judge's score of each of ``moves`` (a float array in their order), from its
-    ``position`` (laid out as :data:`POSITION_SIZE` integers above) and the answers to
-    a ``pending`` offer."""
+    ``position`` and the answers to a ``pending`` offer."""
     work = _WORKSPACES.get(len(finals))
     if work is None:
         work = _WORKSPACES[len(finals)] = workspace(len(finals))
     return _scores(
-        np.asarray(position, dtype=np.int64),
+        pack_position(position),
         _NO_MOVE if pending is None else np.array(encode_move(pending), dtype=np.int64),
         encode_moves(answers) if pending is not None else _NO_ANSWERS,
         finals,
