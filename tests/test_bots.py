@@ -230,6 +230,54 @@ def test_a_racing_search_stops_once_one_decision_is_left_and_offers_only_survivo
     }
 
 
+def test_drawn_decisions_follow_a_softmax_over_the_judges_scores() -> None:
+    with pytest.raises(ValueError, match="reply_temperature"):
+        ISMCTSBot(reply_temperature=0.0)
+    with pytest.raises(ValueError, match="playout_temperature"):
+        ISMCTSBot(playout_temperature=-1.0)
+    game = Game(seed=12)
+    legal = game.legal_moves()
+    bot = ISMCTSBot(seed=1)
+    scores = bot._judge.scores(game.view(0), legal)
+    best = max(scores.values())
+    cold = {bot._drawn(game, 0, legal, 1e-6) for _ in range(200)}
+    assert cold and all(scores[move] == best for move in cold)
+    bot._policies = {}
+    hot = [bot._drawn(game, 0, legal, 1e6) for _ in range(3000)]
+    # Nearly uniform: most of the many decisions come up.
+    assert len(set(hot)) > 0.8 * len(legal)
+    bot._policies = {}
+    warm = [bot._drawn(game, 0, legal, 0.02) for _ in range(2000)]
+    top = max(set(warm), key=warm.count)
+    assert scores[top] == best
+    assert len(set(warm)) > 1
+
+
+def test_a_search_with_drawn_replies_keeps_several_replies_under_its_decisions() -> None:
+    game = Game(seed=12)
+    bot = ISMCTSBot(
+        seed=1, budget=60.0, iterations=300, reply_temperature=0.05, playout_temperature=0.05
+    )
+    root = bot._timed_search(game.view(0), game.legal_moves(), ())
+    assert bot.stats.iterations == 300
+    replies = [len(child.children) for child in root.children.values()]
+    # The opponent's answer is drawn anew in each world, so it varies below a decision.
+    assert max(replies) > 1
+    assert all(
+        grand.mover == 1 for child in root.children.values() for grand in child.children.values()
+    )
+    # Still reproducible from the bot's seed.
+    first, second = (
+        ISMCTSBot(
+            seed=1, budget=60.0, iterations=300, reply_temperature=0.05, playout_temperature=0.05
+        )
+        for _ in range(2)
+    )
+    choice = first.choose(game.view(0), game.legal_moves())
+    assert second.choose(game.view(0), game.legal_moves()) == choice
+    assert first.stats.root_visits == second.stats.root_visits
+
+
 def test_sampled_worlds_are_the_unseen_cards_in_the_places_the_view_leaves_open() -> None:
     rng = random.Random(3)
     game = Game(seed=21)

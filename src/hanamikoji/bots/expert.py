@@ -36,6 +36,9 @@ class ExpertBot(ISMCTSBot):
         racing: drop root candidates this many standard errors behind the best
             (``None``: search them all to the end of the budget).
         compiled: judge with the compiled kernel (as :class:`ISMCTSBot`).
+        reply_temperature, playout_temperature: draw the opponent's replies and this
+            player's own playout decisions from a softmax over the judge's scores (as
+            :class:`ISMCTSBot`; ``None``: the judge's choice).
     """
 
     name = "expert"
@@ -49,6 +52,8 @@ class ExpertBot(ISMCTSBot):
         network: ValueNetwork | None = None,
         racing: float | None = None,
         compiled: bool = True,
+        reply_temperature: float | None = None,
+        playout_temperature: float | None = None,
     ) -> None:
         super().__init__(
             seed,
@@ -58,6 +63,8 @@ class ExpertBot(ISMCTSBot):
             network=network if network is not None else load_network(),
             racing=racing,
             compiled=compiled,
+            reply_temperature=reply_temperature,
+            playout_temperature=playout_temperature,
         )
 
 

@@ -33,6 +33,7 @@ from __future__ import annotations
 import gc
 import math
 import time
+from bisect import bisect
 from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
@@ -143,6 +144,10 @@ class ISMCTSBot(Bot):
             name): the same playouts, about five times as many in the same time. Off
             by default, so that ``ismcts`` stays the search the bots issue measured
             (the README's tables) and the ``expert``'s baseline.
+        reply_temperature: the opponent's decisions below the root (in the tree and in
+            the playouts) are drawn from a softmax over the judge's scores on their view
+            at this temperature, instead of always being the judge's choice (``None``).
+        playout_temperature: likewise for this player's own decisions in the playouts.
     """
 
     name = "ismcts"
@@ -164,6 +169,8 @@ class ISMCTSBot(Bot):
         racing: float | None = None,
         root_candidates: int | None = None,
         compiled: bool = False,
+        reply_temperature: float | None = None,
+        playout_temperature: float | None = None,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
         self.iterations = iterations
@@ -180,6 +187,14 @@ class ISMCTSBot(Bot):
             raise ValueError(f"racing is a positive number of standard errors, not {racing}")
         self.racing = racing
         self.root_candidates = root_candidates if root_candidates is not None else candidates
+        for option, temperature in (
+            ("reply_temperature", reply_temperature),
+            ("playout_temperature", playout_temperature),
+        ):
+            if temperature is not None and temperature <= 0:
+                raise ValueError(f"{option} is a positive number, not {temperature}")
+        self.reply_temperature = reply_temperature
+        self.playout_temperature = playout_temperature
         self._judge = GreedyBot(seed, compiled=compiled)
         self.exploration = exploration
         self.match_value = match_value
@@ -187,6 +202,8 @@ class ISMCTSBot(Bot):
         # Per search, by a player's information set (views repeat across worlds): the
         # judge's ranking of their decisions.
         self._rankings: dict[tuple[object, ...], list[Move]] = {}
+        # Likewise, when they choose at random: their decisions and cumulative chances.
+        self._policies: dict[tuple[object, ...], tuple[list[Move], list[float]]] = {}
         # Per search: the exactly solved ends of the round, by position (RoundSolver).
         self._solved: dict[tuple[object, ...], float] = {}
         self._cutoff = math.inf
@@ -225,6 +242,7 @@ class ISMCTSBot(Bot):
             return result
         finally:
             self._rankings = {}
+            self._policies = {}
             self._solved = {}
             if collecting:
                 gc.enable()
@@ -369,6 +387,35 @@ class ISMCTSBot(Bot):
             self._rankings[key] = ranked
         return ranked
 
+    def _drawn(self, game: Game, mover: int, legal: Sequence[Move], temperature: float) -> Move:
+        """One of ``legal``, drawn from a softmax at ``temperature`` over the judge's
+        scores on ``mover``'s view of ``game``."""
+        if len(legal) == 1:
+            return legal[0]
+        key = game.information_key(mover)
+        policy = self._policies.get(key)
+        if policy is None:
+            if time.perf_counter() > self._cutoff:
+                raise _OutOfTime
+            scores = self._judge.scores(game.view(mover), legal)
+            best = max(scores.values())
+            total = 0.0
+            cumulative = []
+            for move in legal:
+                total += math.exp((scores[move] - best) / temperature)
+                cumulative.append(total)
+            policy = self._policies[key] = (list(legal), cumulative)
+        moves, cumulative = policy
+        return moves[bisect(cumulative, self.rng.random() * cumulative[-1])]
+
+    def _playout_move(self, game: Game, mover: int, me: int) -> Move:
+        """``mover``'s decision in a playout: the judge's choice, or drawn at random."""
+        legal = game.legal_moves()
+        temperature = self.playout_temperature if mover == me else self.reply_temperature
+        if temperature is not None:
+            return self._drawn(game, mover, legal, temperature)
+        return legal[0] if len(legal) == 1 else self._ranked(game, mover, legal)[0]
+
     def _iterate(self, below: _Node, game: Game, me: int) -> None:
         """One iteration under the root decision ``below``, already played in ``game``."""
         node = below
@@ -380,6 +427,18 @@ class ISMCTSBot(Bot):
             legal: Sequence[Move] = game.legal_moves()
             mover = game.to_move
             assert mover is not None
+            if mover != me and self.reply_temperature is not None:
+                # The opponent's reply is drawn, as a chance node: no statistics to select by.
+                move = self._drawn(game, mover, legal, self.reply_temperature)
+                child = node.children.get(move)
+                game.push(move)
+                if child is None:
+                    child = node.children[move] = _Node(move, mover)
+                    path.append(child)
+                    break
+                node = child
+                path.append(node)
+                continue
             if mover == me:
                 # Progressive widening: the judge's choice first, its runners-up once
                 # the node has enough visits to tell them apart.
@@ -416,10 +475,9 @@ class ISMCTSBot(Bot):
             path.append(node)
         # The rest of the round as the judge would play it, for both players.
         while not (game.needs_deal or game.is_over()) and game.turn < exact_from:
-            legal = game.legal_moves()
             mover = game.to_move
             assert mover is not None
-            game.push(legal[0] if len(legal) == 1 else self._ranked(game, mover, legal)[0])
+            game.push(self._playout_move(game, mover, me))
         if game.needs_deal or game.is_over():
             win0 = round_end_value(game, 0, self.match_value)
         else:
