@@ -35,6 +35,7 @@ import math
 import time
 from bisect import bisect
 from collections.abc import Callable, Mapping, Sequence
+from itertools import accumulate
 from typing import TypeVar
 
 from hanamikoji.bots.base import Bot, register
@@ -365,9 +366,7 @@ class ISMCTSBot(Bot):
 
     def _softmax(self, scores: dict[Move, float]) -> dict[Move, float]:
         assert self.inference is not None
-        best = max(scores.values())
-        cold = self.inference
-        weights = {move: math.exp((score - best) / cold) for move, score in scores.items()}
+        weights = _softmax_weights(scores, self.inference)
         share = (1.0 - SURPRISE) / sum(weights.values())
         floor = SURPRISE / len(scores)
         return {move: weight * share + floor for move, weight in weights.items()}
@@ -397,14 +396,8 @@ class ISMCTSBot(Bot):
         if policy is None:
             if time.perf_counter() > self._cutoff:
                 raise _OutOfTime
-            scores = self._judge.scores(game.view(mover), legal)
-            best = max(scores.values())
-            total = 0.0
-            cumulative = []
-            for move in legal:
-                total += math.exp((scores[move] - best) / temperature)
-                cumulative.append(total)
-            policy = self._policies[key] = (list(legal), cumulative)
+            weights = _softmax_weights(self._judge.scores(game.view(mover), legal), temperature)
+            policy = self._policies[key] = (list(weights), list(accumulate(weights.values())))
         moves, cumulative = policy
         return moves[bisect(cumulative, self.rng.random() * cumulative[-1])]
 
@@ -428,27 +421,20 @@ class ISMCTSBot(Bot):
             mover = game.to_move
             assert mover is not None
             if mover != me and self.reply_temperature is not None:
-                # The opponent's reply is drawn, as a chance node: no statistics to select by.
-                move = self._drawn(game, mover, legal, self.reply_temperature)
-                child = node.children.get(move)
-                game.push(move)
-                if child is None:
-                    child = node.children[move] = _Node(move, mover)
-                    path.append(child)
-                    break
-                node = child
-                path.append(node)
-                continue
-            if mover == me:
-                # Progressive widening: the judge's choice first, its runners-up once
-                # the node has enough visits to tell them apart.
-                keep = 1 + node.visits // WIDENING
-                if self.candidates is not None:
-                    keep = min(keep, self.candidates)
+                # The opponent's reply is drawn anew in each world: the only one searched
+                # here this time.
+                legal = [self._drawn(game, mover, legal, self.reply_temperature)]
             else:
-                keep = self.replies if self.replies is not None else len(legal)
-            if len(legal) > keep:
-                legal = self._ranked(game, mover, legal)[:keep]
+                if mover == me:
+                    # Progressive widening: the judge's choice first, its runners-up once
+                    # the node has enough visits to tell them apart.
+                    keep = 1 + node.visits // WIDENING
+                    if self.candidates is not None:
+                        keep = min(keep, self.candidates)
+                else:
+                    keep = self.replies if self.replies is not None else len(legal)
+                if len(legal) > keep:
+                    legal = self._ranked(game, mover, legal)[:keep]
             children = node.children
             untried = [m for m in legal if m not in children]
             if untried:
@@ -489,6 +475,12 @@ class ISMCTSBot(Bot):
         for visited in path:
             visited.visits += 1
             visited.value += win0 if visited.mover == 0 else 1.0 - win0
+
+
+def _softmax_weights(scores: Mapping[Move, float], temperature: float) -> dict[Move, float]:
+    """Each decision's unnormalised softmax weight at ``temperature`` (the best one's is 1)."""
+    best = max(scores.values())
+    return {move: math.exp((score - best) / temperature) for move, score in scores.items()}
 
 
 def _race(
