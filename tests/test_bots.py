@@ -15,6 +15,7 @@ from hanamikoji.bots.base import BotSpecError, bot_options, parse_bot_spec
 from hanamikoji.bots.determinize import determinize, sample_world
 from hanamikoji.bots.evaluation import round_end_value
 from hanamikoji.bots.expert import ExpertBot
+from hanamikoji.bots.greedy import GreedyBot
 from hanamikoji.bots.ismcts import ISMCTSBot, _race
 from hanamikoji.bots.levels import LEVELS, describe_level, make_level_bot
 from hanamikoji.bots.match_table import BOARDS, load_table, table_match_value
@@ -278,6 +279,37 @@ def test_a_search_with_drawn_replies_keeps_several_replies_under_its_decisions()
     assert first.stats.root_visits == second.stats.root_visits
 
 
+def test_the_search_tells_a_random_opponent_from_the_judge_by_their_decisions() -> None:
+    with pytest.raises(ValueError, match="random_prior"):
+        ISMCTSBot(random_prior=1.0)
+    with pytest.raises(ValueError, match="needs inference"):
+        ISMCTSBot(random_prior=0.1, inference=None)
+    shares = {}
+    for opponent in (GreedyBot(seed=4), RandomBot(seed=4)):
+        game = Game(seed=10, first_player=1)
+        player = GreedyBot(seed=3)
+        opponent_decisions = 0
+        while opponent_decisions < 4 or game.to_move != 0:
+            seat = game.to_move
+            assert seat is not None
+            bot = opponent if seat == 1 else player
+            opponent_decisions += seat == 1
+            game.push(bot.choose(game.view(seat), game.legal_moves()))
+        assert game.round == 1
+        sample = ISMCTSBot(seed=2, random_prior=0.1)._sampler(game.view(0))
+        shares[opponent.name] = sum(sample()[1] for _ in range(300)) / 300
+    # The prior is 0.1: the judge's decisions make a random opponent unlikely; random
+    # ones, after four of them, likely.
+    assert shares["greedy"] < 0.05 and shares["random"] > 0.5, shares
+    # Searching with it: reproducible from the seed.
+    first, second = (
+        ISMCTSBot(seed=1, budget=60.0, iterations=200, random_prior=0.1) for _ in range(2)
+    )
+    view, legal = game.view(0), game.legal_moves()
+    assert first.choose(view, legal) == second.choose(view, legal)
+    assert first.stats.root_visits == second.stats.root_visits
+
+
 def test_sampled_worlds_are_the_unseen_cards_in_the_places_the_view_leaves_open() -> None:
     rng = random.Random(3)
     game = Game(seed=21)
@@ -386,16 +418,35 @@ def _last_turn_with_a_competition_to_offer() -> Game:
     raise AssertionError("no such position in 100 seeds")
 
 
-def _minimax(game: Game, round_number: int) -> float:
-    """Seat 0's value by plain minimax to the end of the round, without the solver's table."""
+def _minimax(game: Game, round_number: int, chance_seat: int | None = None) -> float:
+    """Seat 0's value by plain minimax (expectimax with ``chance_seat`` choosing
+    uniformly) to the end of the round, without the solver's table."""
     if game.is_over() or game.round != round_number:
         return round_end_value(game, 0, table_match_value)
     values = []
+    mover = game.to_move
     for move in game.legal_moves():
         game.push(move)
-        values.append(_minimax(game, round_number))
+        values.append(_minimax(game, round_number, chance_seat))
         game.pop()
-    return max(values) if game.to_move == 0 else min(values)
+    if mover == chance_seat:
+        return sum(values) / len(values)
+    return max(values) if mover == 0 else min(values)
+
+
+def test_against_a_seat_that_chooses_at_random_the_solver_averages_its_decisions() -> None:
+    rng = random.Random(9)
+    for seed in range(6):
+        game = Game("classic", seed=seed)
+        while game.turn < 6:
+            moves = game.legal_moves()
+            game.push(moves[rng.randrange(len(moves))])
+        for chance_seat in (0, 1):
+            value = RoundSolver(table_match_value, chance_seat=chance_seat).value(game)
+            assert value == pytest.approx(_minimax(game, game.round, chance_seat))
+            perfect = RoundSolver(table_match_value).value(game)
+            # A seat that gives up choosing can only do worse for itself.
+            assert (value >= perfect - 1e-12) if chance_seat == 1 else (value <= perfect + 1e-12)
 
 
 def test_cost_labels() -> None:
@@ -423,3 +474,21 @@ def test_analysis_covers_every_decision_and_marks_forced_ones() -> None:
         summary = analysis.summary(seat)
         own = [d for d in analysis.decisions if d.seat == seat and not d.forced]
         assert summary.decisions == len(own)
+
+
+def test_what_a_round_says_about_a_random_opponent_is_the_next_rounds_prior() -> None:
+    priors = {}
+    for opponent in (GreedyBot(seed=4), RandomBot(seed=4)):
+        searcher = ISMCTSBot(seed=2, budget=60.0, iterations=40, random_prior=0.1)
+        game = Game(seed=10, first_player=1)
+        while game.round == 1:
+            seat = game.to_move
+            assert seat is not None and not game.is_over()
+            bot = opponent if seat == 1 else searcher
+            game.push(bot.choose(game.view(seat), game.legal_moves()))
+        belief = searcher._random_beliefs[1]
+        priors[opponent.name] = prior = searcher._random_prior(game.view(0))
+        assert prior == min(max(belief, 0.01), 0.99)
+        # A new match starts from the prior again.
+        assert searcher._random_prior(Game(seed=11).view(0)) == 0.1
+    assert priors["greedy"] < 0.1 < priors["random"], priors

@@ -6,12 +6,19 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+import pytest
 from conftest import random_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanamikoji.bots.determinize import sample_world
-from hanamikoji.bots.inference import WorldSampler, replay_round, world_likelihood
+from hanamikoji.bots.inference import (
+    WorldSampler,
+    replay_round,
+    uniform_model,
+    world_likelihood,
+    world_likelihoods,
+)
 from hanamikoji.core import Game, Move, MoveKind, Phase, View
 
 VARIANT_NAMES = ["classic", "three-rounds", "french"]
@@ -154,3 +161,59 @@ def test_remembered_answers_weigh_worlds_alike_with_fewer_questions() -> None:
         kept.append(world_likelihood(view, world, random.Random(seed), model, remembered))
     assert plain == kept
     assert asked[True] == len(remembered) < asked[False]
+
+
+def test_worlds_are_weighed_under_several_models_from_one_replay() -> None:
+    game = random_position("classic", 12, 10)
+    seat = game.to_move
+    assert seat is not None
+    view = game.view(seat)
+
+    def leaning(opponent_view: View, legal: Sequence[Move]) -> dict[Move, float]:
+        weights = {move: 1.0 + index for index, move in enumerate(legal)}
+        total = sum(weights.values())
+        return {move: weight / total for move, weight in weights.items()}
+
+    for seed in range(20):
+        world = sample_world(view, random.Random(seed))
+        both = world_likelihoods(
+            view, world, random.Random(seed), (leaning, uniform_model), ({}, None)
+        )
+        assert both == [
+            world_likelihood(view, world, random.Random(seed), leaning),
+            world_likelihood(view, world, random.Random(seed), uniform_model),
+        ]
+
+
+def test_the_model_drawn_with_a_world_follows_its_posterior() -> None:
+    """Two models of an opponent who has decided several times: one that explains their
+    decisions, and the uniform one. Drawn with the worlds, the explaining one dominates
+    from an even prior, and a sampler with one model draws as it did before models were
+    drawn."""
+    game = random_position("classic", 13, 9)
+    seat = game.to_move
+    assert seat is not None
+    view = game.view(seat)
+    made = {
+        entry.move for entry in view.log if entry.seat == view.opponent and not entry.move.hidden
+    }
+    assert made
+
+    def explaining(opponent_view: View, legal: Sequence[Move]) -> dict[Move, float]:
+        hits = [move for move in legal if move in made]
+        return {
+            move: (0.9 / len(hits) if move in hits else 0.1 / (len(legal) - len(hits)))
+            if hits and len(hits) < len(legal)
+            else 1.0 / len(legal)
+            for move in legal
+        }
+
+    sampler = WorldSampler(view, random.Random(1), uniform_model, alternatives=[(0.5, explaining)])
+    drawn = Counter(sampler.draw_typed()[1] for _ in range(200))
+    assert drawn[1] > 4 * drawn[0]
+    with pytest.raises(ValueError, match="prior"):
+        WorldSampler(view, random.Random(1), uniform_model, alternatives=[(1.0, explaining)])
+    single, typed = (WorldSampler(view, random.Random(2), explaining) for _ in range(2))
+    for _ in range(50):
+        world, model = typed.draw_typed()
+        assert single.draw() == world and model == 0

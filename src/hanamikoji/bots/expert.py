@@ -21,6 +21,8 @@ from hanamikoji.bots.network import ValueNetwork, load_network
 __all__ = ["ExpertBot"]
 
 DEFAULT_BUDGET = 1.0
+RANDOM_PRIOR: float | None = None
+"""The prior chance that the opponent chooses at random."""
 EXACT_TURNS = 1
 """Solve exactly when this many turns of the round (the current one included) are left."""
 
@@ -39,6 +41,8 @@ class ExpertBot(ISMCTSBot):
         reply_temperature, playout_temperature: draw the opponent's replies and this
             player's own playout decisions from a softmax over the judge's scores (as
             :class:`ISMCTSBot`; ``None``: the judge's choice).
+        random_prior: the prior chance that the opponent chooses at random, inferred
+            from their decisions round after round (as :class:`ISMCTSBot`).
     """
 
     name = "expert"
@@ -54,6 +58,7 @@ class ExpertBot(ISMCTSBot):
         compiled: bool = True,
         reply_temperature: float | None = None,
         playout_temperature: float | None = None,
+        random_prior: float | None = RANDOM_PRIOR,
     ) -> None:
         super().__init__(
             seed,
@@ -65,6 +70,7 @@ class ExpertBot(ISMCTSBot):
             compiled=compiled,
             reply_temperature=reply_temperature,
             playout_temperature=playout_temperature,
+            random_prior=random_prior,
         )
 
 

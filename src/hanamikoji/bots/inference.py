@@ -24,7 +24,15 @@ from hanamikoji.core.moves import Move, MoveKind
 from hanamikoji.core.rng import Deal
 from hanamikoji.core.view import LogEntry, View
 
-__all__ = ["DecisionModel", "WorldSampler", "replay_round", "replayed_world", "world_likelihood"]
+__all__ = [
+    "DecisionModel",
+    "WorldSampler",
+    "replay_round",
+    "replayed_world",
+    "uniform_model",
+    "world_likelihood",
+    "world_likelihoods",
+]
 
 DecisionModel = Callable[[View, Sequence[Move]], Mapping[Move, float]]
 """``(view, legal) -> chance of each legal decision``: a model of a player."""
@@ -121,26 +129,47 @@ def world_likelihood(
     world is not asked of the model again (nor is the opponent's view built for it): for
     a model that reads neither the log nor which card was drawn last, as the search's
     judge does not."""
+    return world_likelihoods(view, world, rng, (model,), (remembered,))[0]
+
+
+def world_likelihoods(
+    view: View,
+    world: World,
+    rng: random.Random,
+    models: Sequence[DecisionModel],
+    remembered: Sequence[dict[tuple[object, ...], Mapping[Move, float]] | None],
+) -> list[float]:
+    """:func:`world_likelihood` under each of ``models`` (each with its own memory in
+    ``remembered``, or ``None``), from one replay of the round."""
     them = view.opponent
+    likelihoods = [1.0] * len(models)
     if not any(entry.seat == them for entry in _round_entries(view)):
-        return 1.0
+        return likelihoods
     game, moves = replay_round(view, world, rng)
-    likelihood = 1.0
     for move in moves:
         if game.to_move == them:
             legal = game.legal_moves()
             if len(legal) > 1:
-                if remembered is None:
-                    chances = model(game.view(them), legal)
-                else:
-                    key = game.information_key(them)
-                    known = remembered.get(key)
-                    if known is None:
-                        known = remembered[key] = model(game.view(them), legal)
-                    chances = known
-                likelihood *= chances[move]
+                key = None
+                for index, (model, memory) in enumerate(zip(models, remembered, strict=True)):
+                    if memory is None:
+                        chances = model(game.view(them), legal)
+                    else:
+                        key = key if key is not None else game.information_key(them)
+                        known = memory.get(key)
+                        if known is None:
+                            known = memory[key] = model(game.view(them), legal)
+                        chances = known
+                    likelihoods[index] *= chances[move]
         game.push(move)
-    return likelihood
+    return likelihoods
+
+
+def uniform_model(view: View, legal: Sequence[Move]) -> dict[Move, float]:
+    """A player who chooses uniformly among the distinct legal decisions (the
+    ``random`` bot)."""
+    chance = 1.0 / len(legal)
+    return dict.fromkeys(legal, chance)
 
 
 class WorldSampler:
@@ -148,27 +177,64 @@ class WorldSampler:
     :meth:`draw` adds one uniformly sampled world, weighed by :func:`world_likelihood`,
     to a growing pool and returns a world drawn from the pool in proportion to weight.
     With ``remember``, the model's answers are remembered across the worlds (see
-    :func:`world_likelihood`)."""
+    :func:`world_likelihood`).
+
+    ``alternatives`` are other models of the opponent, each with its prior chance of
+    being the right one (``model`` has the rest). Each world then enters the pool once
+    per model, weighed by the model's prior times the likelihood under it, and
+    :meth:`draw_typed` draws a world together with the model that explains it: the
+    posterior over models follows the opponent's decisions, as the one over worlds does.
+    """
 
     def __init__(
-        self, view: View, rng: random.Random, model: DecisionModel, remember: bool = False
+        self,
+        view: View,
+        rng: random.Random,
+        model: DecisionModel,
+        remember: bool = False,
+        alternatives: Sequence[tuple[float, DecisionModel]] = (),
     ) -> None:
+        rest = 1.0 - sum(prior for prior, _ in alternatives)
+        if not all(0.0 < prior < 1.0 for prior, _ in alternatives) or rest <= 0.0:
+            raise ValueError("the alternative models' prior chances must add up to less than 1")
         self.view = view
         self.rng = rng
-        self.model = model
+        self.models = (model, *(alternative for _, alternative in alternatives))
+        self.priors = (rest, *(prior for prior, _ in alternatives))
         self.worlds: list[World] = []
         self._cumulative: list[float] = []
-        # See world_likelihood: only for a model that reads neither log nor last draw.
-        self._remembered: dict[tuple[object, ...], Mapping[Move, float]] | None = (
-            {} if remember else None
-        )
+        self._model_weights = [0.0] * len(self.models)
+        # See world_likelihood: only for models that read neither log nor last draw.
+        self._remembered: list[dict[tuple[object, ...], Mapping[Move, float]] | None] = [
+            {} if remember else None for _ in self.models
+        ]
+
+    def posterior(self) -> list[float]:
+        """Each model's chance of being the opponent's, given their decisions this round,
+        as the pool estimates it (the priors while the pool is empty or weighs nothing)."""
+        total = sum(self._model_weights)
+        if total <= 0.0:
+            return list(self.priors)
+        return [weight / total for weight in self._model_weights]
 
     def draw(self) -> World:
+        """A world, drawn as by :meth:`draw_typed`."""
+        return self.draw_typed()[0]
+
+    def draw_typed(self) -> tuple[World, int]:
+        """A world and the index of the model (0: ``model``, then the alternatives)
+        the opponent follows in it, drawn from the pool in proportion to weight."""
         world = sample_world(self.view, self.rng)
-        weight = world_likelihood(self.view, world, self.rng, self.model, self._remembered)
-        total = (self._cumulative[-1] if self._cumulative else 0.0) + weight
+        likelihoods = world_likelihoods(self.view, world, self.rng, self.models, self._remembered)
+        total = self._cumulative[-1] if self._cumulative else 0.0
         self.worlds.append(world)
-        self._cumulative.append(total)
+        for model, (prior, likelihood) in enumerate(zip(self.priors, likelihoods, strict=True)):
+            total += prior * likelihood
+            self._cumulative.append(total)
+            self._model_weights[model] += prior * likelihood
         if total <= 0.0:
-            return world
-        return self.worlds[bisect.bisect_right(self._cumulative, self.rng.random() * total)]
+            return world, 0
+        index = bisect.bisect_right(self._cumulative, self.rng.random() * total)
+        # The pool holds one entry per (world, model), world by world.
+        index = min(index, len(self._cumulative) - 1)
+        return self.worlds[index // len(self.models)], index % len(self.models)

@@ -42,7 +42,7 @@ from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
 from hanamikoji.bots.greedy import GreedyBot, best_first, judged_content
-from hanamikoji.bots.inference import WorldSampler
+from hanamikoji.bots.inference import WorldSampler, uniform_model
 from hanamikoji.bots.match_table import table_match_value
 from hanamikoji.bots.network import ValueNetwork
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout
@@ -68,6 +68,9 @@ TEMPERATURE = 0.02
 between its first and second choice."""
 SURPRISE = 0.05
 """The share of the opponent model that chooses uniformly: no decision is impossible."""
+BELIEF_BOUNDS = (0.01, 0.99)
+"""A round's prior chance that the opponent plays at random, carried over from the round
+before, stays within these: a few decisions must be able to change the bot's mind."""
 MODEL_CACHE = 20_000
 """Opponent-model answers remembered by the bot (they stay valid: the judge is a pure
 function of the view) before the memory is cleared."""
@@ -149,6 +152,14 @@ class ISMCTSBot(Bot):
             the playouts) are drawn from a softmax over the judge's scores on their view
             at this temperature, instead of always being the judge's choice (``None``).
         playout_temperature: likewise for this player's own decisions in the playouts.
+        random_prior: the prior chance that the opponent chooses uniformly at random (as
+            the ``random`` bot does, or a beginner might) rather than as the judge.
+            Inference weighs each world under both models, and draws the model with the
+            world: in a world where the opponent plays at random their decisions below
+            the root are drawn uniformly and the exact last turn averages over them.
+            The chance inferred by the bot's last search of a round is the next round's
+            prior (bounded by ``BELIEF_BOUNDS``), so the evidence adds up over a match.
+            Needs ``inference``. ``None``: the opponent is the judge.
     """
 
     name = "ismcts"
@@ -172,6 +183,7 @@ class ISMCTSBot(Bot):
         compiled: bool = False,
         reply_temperature: float | None = None,
         playout_temperature: float | None = None,
+        random_prior: float | None = None,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
         self.iterations = iterations
@@ -196,6 +208,16 @@ class ISMCTSBot(Bot):
                 raise ValueError(f"{option} is a positive number, not {temperature}")
         self.reply_temperature = reply_temperature
         self.playout_temperature = playout_temperature
+        if random_prior is not None and not 0 < random_prior < 1:
+            raise ValueError(f"random_prior is a chance between 0 and 1, not {random_prior}")
+        if random_prior is not None and inference is None:
+            raise ValueError("random_prior needs inference: it is inferred from the decisions")
+        self.random_prior = random_prior
+        # By round of the match being played: the chance that the opponent chooses at
+        # random, as the last search in that round inferred it.
+        self._random_beliefs: dict[int, float] = {}
+        # In the world being played: does the opponent choose at random?
+        self._random_opponent = False
         self._judge = GreedyBot(seed, compiled=compiled)
         self.exploration = exploration
         self.match_value = match_value
@@ -205,8 +227,10 @@ class ISMCTSBot(Bot):
         self._rankings: dict[tuple[object, ...], list[Move]] = {}
         # Likewise, when they choose at random: their decisions and cumulative chances.
         self._policies: dict[tuple[object, ...], tuple[list[Move], list[float]]] = {}
-        # Per search: the exactly solved ends of the round, by position (RoundSolver).
+        # Per search: the exactly solved ends of the round, by position (RoundSolver),
+        # against the judge and against a random opponent.
         self._solved: dict[tuple[object, ...], float] = {}
+        self._solved_against_random: dict[tuple[object, ...], float] = {}
         self._cutoff = math.inf
         self._models: dict[tuple[object, ...], dict[Move, float]] = {}
 
@@ -245,6 +269,7 @@ class ISMCTSBot(Bot):
             self._rankings = {}
             self._policies = {}
             self._solved = {}
+            self._solved_against_random = {}
             if collecting:
                 gc.enable()
 
@@ -288,7 +313,7 @@ class ISMCTSBot(Bot):
         # judgements); the last world may then be played under only some of the
         # candidates, one playout among many.
         while done < limit and now + SAFETY * longest < deadline:
-            world = sample()
+            world, self._random_opponent = sample()
             values: list[float] = []
             for index, move in enumerate(racing):
                 game = world if index == len(racing) - 1 else world.copy()
@@ -342,13 +367,38 @@ class ISMCTSBot(Bot):
         values = self.network.values(view, legal, scores)
         return best_first(legal, dict(zip(legal, values, strict=True)))
 
-    def _sampler(self, view: View) -> Callable[[], Game]:
-        """A source of hidden worlds behind ``view``, weighed by inference if enabled."""
+    def _sampler(self, view: View) -> Callable[[], tuple[Game, bool]]:
+        """A source of hidden worlds behind ``view``, weighed by inference if enabled,
+        each with whether the opponent chooses at random in it."""
         if self.inference is None:
-            return lambda: determinize(view, self.rng)
-        # The model is the judge, which reads neither the log nor the last card drawn.
-        worlds = WorldSampler(view, self.rng, self._model, remember=True)
-        return lambda: Game.from_view(view, *worlds.draw())
+            return lambda: (determinize(view, self.rng), False)
+        prior = self._random_prior(view)
+        alternatives = [] if prior is None else [(prior, uniform_model)]
+        # The models read neither the log nor the last card drawn: answers are remembered.
+        worlds = WorldSampler(view, self.rng, self._model, True, alternatives)
+        beliefs = self._random_beliefs
+
+        def sample() -> tuple[Game, bool]:
+            world, model = worlds.draw_typed()
+            if prior is not None:
+                beliefs[view.round] = worlds.posterior()[1]
+            return Game.from_view(view, *world), model == 1
+
+        return sample
+
+    def _random_prior(self, view: View) -> float | None:
+        """The prior chance, this round, that the opponent chooses at random: what the
+        previous round's last search inferred, else ``random_prior``."""
+        if self.random_prior is None:
+            return None
+        if view.round == 1:
+            # A new match (the bot may be reused): nothing is known of this opponent.
+            self._random_beliefs.clear()
+        previous = self._random_beliefs.get(view.round - 1)
+        if previous is None:
+            return self.random_prior
+        low, high = BELIEF_BOUNDS
+        return min(max(previous, low), high)
 
     def _model(self, view: View, legal: Sequence[Move]) -> dict[Move, float]:
         """The opponent model of inference: a softmax over the judge's scores."""
@@ -401,12 +451,25 @@ class ISMCTSBot(Bot):
         moves, cumulative = policy
         return moves[bisect(cumulative, self.rng.random() * cumulative[-1])]
 
+    def _drawn_reply(self, game: Game, mover: int, legal: Sequence[Move]) -> Move | None:
+        """The opponent's decision, if it is drawn at random in this world rather than
+        ranked by the judge: uniformly if they play at random, else from the softmax at
+        ``reply_temperature`` if set."""
+        if self._random_opponent:
+            return legal[self.rng.randrange(len(legal))]
+        if self.reply_temperature is not None:
+            return self._drawn(game, mover, legal, self.reply_temperature)
+        return None
+
     def _playout_move(self, game: Game, mover: int, me: int) -> Move:
         """``mover``'s decision in a playout: the judge's choice, or drawn at random."""
         legal = game.legal_moves()
-        temperature = self.playout_temperature if mover == me else self.reply_temperature
-        if temperature is not None:
-            return self._drawn(game, mover, legal, temperature)
+        if mover != me:
+            drawn = self._drawn_reply(game, mover, legal)
+            if drawn is not None:
+                return drawn
+        elif self.playout_temperature is not None:
+            return self._drawn(game, mover, legal, self.playout_temperature)
         return legal[0] if len(legal) == 1 else self._ranked(game, mover, legal)[0]
 
     def _iterate(self, below: _Node, game: Game, me: int) -> None:
@@ -420,10 +483,11 @@ class ISMCTSBot(Bot):
             legal: Sequence[Move] = game.legal_moves()
             mover = game.to_move
             assert mover is not None
-            if mover != me and self.reply_temperature is not None:
+            drawn = None if mover == me else self._drawn_reply(game, mover, legal)
+            if drawn is not None:
                 # The opponent's reply is drawn anew in each world: the only one searched
                 # here this time.
-                legal = [self._drawn(game, mover, legal, self.reply_temperature)]
+                legal = [drawn]
             else:
                 if mover == me:
                     # Progressive widening: the judge's choice first, its runners-up once
@@ -468,8 +532,14 @@ class ISMCTSBot(Bot):
             win0 = round_end_value(game, 0, self.match_value)
         else:
             # The round's last turns, as both would play them knowing the sampled world.
+            if self._random_opponent:
+                solver = RoundSolver(
+                    self.match_value, self._cutoff, self._solved_against_random, 1 - me
+                )
+            else:
+                solver = RoundSolver(self.match_value, self._cutoff, self._solved)
             try:
-                win0 = RoundSolver(self.match_value, self._cutoff, self._solved).value(game)
+                win0 = solver.value(game)
             except SolverTimeout:
                 raise _OutOfTime from None
         for visited in path:

@@ -33,22 +33,28 @@ class RoundSolver:
     Its ``table`` of solved positions is keyed by :meth:`Game.position_key`, which holds
     everything that decides the rest of a round but not who started it: a table may be
     shared by the solvers of many worlds, within one round of one game (a search's
-    sampled worlds meet the same last turns again and again)."""
+    sampled worlds meet the same last turns again and again), if they agree on
+    ``chance_seat``: a seat that chooses uniformly at random instead of perfectly (as
+    the ``random`` bot does), whose positions are then valued by the mean over its
+    decisions (expectimax)."""
 
-    __slots__ = ("deadline", "match_value", "table")
+    __slots__ = ("chance_seat", "deadline", "match_value", "table")
 
     def __init__(
         self,
         match_value: MatchValue,
         deadline: float | None = None,
         table: dict[tuple[object, ...], float] | None = None,
+        chance_seat: int | None = None,
     ) -> None:
         self.match_value = match_value
+        self.chance_seat = chance_seat
         self.deadline = deadline
         self.table: dict[tuple[object, ...], float] = table if table is not None else {}
 
     def value(self, game: Game) -> float:
-        """The minimax value of ``game`` for seat 0 (restored to the same position)."""
+        """The minimax (or expectimax) value of ``game`` for seat 0 (restored to the
+        same position)."""
         return self._value(game, game.round)
 
     def _value(self, game: Game, round_number: int) -> float:
@@ -65,6 +71,15 @@ class RoundSolver:
             and time.perf_counter() > self.deadline
         ):
             raise SolverTimeout
+        if game.to_move == self.chance_seat:
+            legal = game.legal_moves()
+            total = 0.0
+            for move in legal:
+                game.push(move)
+                total += self._value(game, round_number)
+                game.pop()
+            self.table[key] = mean = total / len(legal)
+            return mean
         maximize = game.to_move == 0
         best = -1.0 if maximize else 2.0
         for move in game.legal_moves():
