@@ -477,7 +477,7 @@ def test_analysis_covers_every_decision_and_marks_forced_ones() -> None:
 
 
 def test_what_a_round_says_about_a_random_opponent_is_the_next_rounds_prior() -> None:
-    priors = {}
+    priors: dict[str, float] = {}
     for opponent in (GreedyBot(seed=4), RandomBot(seed=4)):
         searcher = ISMCTSBot(seed=2, budget=60.0, iterations=40, random_prior=0.1)
         game = Game(seed=10, first_player=1)
@@ -487,8 +487,9 @@ def test_what_a_round_says_about_a_random_opponent_is_the_next_rounds_prior() ->
             bot = opponent if seat == 1 else searcher
             game.push(bot.choose(game.view(seat), game.legal_moves()))
         belief = searcher._random_beliefs[1]
-        priors[opponent.name] = prior = searcher._random_prior(game.view(0))
+        prior = searcher._random_prior(game.view(0))
         assert prior == min(max(belief, 0.01), 0.99)
+        priors[opponent.name] = prior
         # A new match starts from the prior again.
         assert searcher._random_prior(Game(seed=11).view(0)) == 0.1
     assert priors["greedy"] < 0.1 < priors["random"], priors
