@@ -150,16 +150,21 @@ def world_likelihoods(
         if game.to_move == them:
             legal = game.legal_moves()
             if len(legal) > 1:
-                key = None
+                # Built at most once per decision, and only if a model is asked.
+                key: tuple[object, ...] | None = None
+                seen: View | None = None
                 for index, (model, memory) in enumerate(zip(models, remembered, strict=True)):
-                    if memory is None:
-                        chances = model(game.view(them), legal)
-                    else:
+                    if memory is not None:
                         key = key if key is not None else game.information_key(them)
                         known = memory.get(key)
-                        if known is None:
-                            known = memory[key] = model(game.view(them), legal)
-                        chances = known
+                        if known is not None:
+                            likelihoods[index] *= known[move]
+                            continue
+                    seen = seen if seen is not None else game.view(them)
+                    chances = model(seen, legal)
+                    if memory is not None:
+                        assert key is not None
+                        memory[key] = chances
                     likelihoods[index] *= chances[move]
         game.push(move)
     return likelihoods
