@@ -71,22 +71,19 @@ class RoundSolver:
             and time.perf_counter() > self.deadline
         ):
             raise SolverTimeout
-        if game.to_move == self.chance_seat:
-            legal = game.legal_moves()
-            total = 0.0
-            for move in legal:
-                game.push(move)
-                total += self._value(game, round_number)
-                game.pop()
-            self.table[key] = mean = total / len(legal)
-            return mean
-        maximize = game.to_move == 0
+        mover = game.to_move
+        maximize = mover == 0
         best = -1.0 if maximize else 2.0
-        for move in game.legal_moves():
+        total = 0.0
+        legal = game.legal_moves()
+        for move in legal:
             game.push(move)
             result = self._value(game, round_number)
             game.pop()
+            total += result
             if (result > best) if maximize else (result < best):
                 best = result
-        self.table[key] = best
-        return best
+        # A seat that chooses at random is worth the mean of its decisions, not the best.
+        value = total / len(legal) if mover == self.chance_seat else best
+        self.table[key] = value
+        return value
