@@ -16,7 +16,7 @@ from hanamikoji.bots.determinize import determinize, sample_world
 from hanamikoji.bots.evaluation import round_end_value
 from hanamikoji.bots.expert import ExpertBot
 from hanamikoji.bots.greedy import GreedyBot
-from hanamikoji.bots.ismcts import ISMCTSBot, _race
+from hanamikoji.bots.ismcts import ISMCTSBot, _race, _root_values
 from hanamikoji.bots.levels import LEVELS, describe_level, make_level_bot
 from hanamikoji.bots.match_table import BOARDS, load_table, table_match_value
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout
@@ -306,6 +306,45 @@ def test_the_search_tells_a_random_opponent_from_the_judge_by_their_decisions() 
         ISMCTSBot(seed=1, budget=60.0, iterations=200, random_prior=0.1) for _ in range(2)
     )
     view, legal = game.view(0), game.legal_moves()
+    assert first.choose(view, legal) == second.choose(view, legal)
+    assert first.stats.root_visits == second.stats.root_visits
+
+
+def test_searched_replies_widen_in_the_opponents_own_information_sets() -> None:
+    with pytest.raises(ValueError, match="reply_widening"):
+        ISMCTSBot(reply_widening=0)
+    game = Game(seed=12)
+    greedy = GreedyBot(seed=1)
+    for _ in range(5):
+        seat = game.to_move
+        assert seat is not None
+        game.push(greedy.choose(game.view(seat), game.legal_moves()))
+    me = game.to_move
+    assert me is not None
+    view, legal = game.view(me), game.legal_moves()
+    # Widening beyond the visits a search can make: the judge's reply, the plain search.
+    plain = ISMCTSBot(seed=1, budget=60.0, iterations=300)
+    never = ISMCTSBot(seed=1, budget=60.0, iterations=300, reply_widening=10_000)
+    assert _root_values(plain._timed_search(view, legal, ())) == _root_values(
+        never._timed_search(view, legal, ())
+    )
+    bot = ISMCTSBot(seed=1, budget=60.0, iterations=300, reply_widening=5)
+    root = bot._timed_search(view, legal, ())
+    widened = 0
+    for child in root.children.values():
+        assert child.replies is not None
+        for key, stats in child.replies.items():
+            visits = sum(int(entry[0]) for entry in stats.values())
+            # The replies searched in an information set are the judge's best on the
+            # opponent's view, as many as its visits allow (up to ``candidates``).
+            assert len(stats) <= min(3, 1 + (visits - 1) // 5)
+            assert key[0] == 1 - me
+            assert list(stats) == bot._rankings[key][: len(stats)]
+            widened += len(stats) > 1
+    assert widened > 0
+    first, second = (
+        ISMCTSBot(seed=1, budget=60.0, iterations=300, reply_widening=5) for _ in range(2)
+    )
     assert first.choose(view, legal) == second.choose(view, legal)
     assert first.stats.root_visits == second.stats.root_visits
 

@@ -46,6 +46,8 @@ class ExpertBot(ISMCTSBot):
             :class:`ISMCTSBot`; ``None``: the judge's choice).
         random_prior: the prior chance that the opponent chooses at random, inferred
             from their decisions round after round (as :class:`ISMCTSBot`).
+        reply_widening: search the opponent's replies in their information set (as
+            :class:`ISMCTSBot`; ``None``: the judge's choice).
     """
 
     name = "expert"
@@ -62,6 +64,7 @@ class ExpertBot(ISMCTSBot):
         reply_temperature: float | None = None,
         playout_temperature: float | None = None,
         random_prior: float | None = RANDOM_PRIOR,
+        reply_widening: int | None = None,
     ) -> None:
         super().__init__(
             seed,
@@ -74,6 +77,7 @@ class ExpertBot(ISMCTSBot):
             reply_temperature=reply_temperature,
             playout_temperature=playout_temperature,
             random_prior=random_prior,
+            reply_widening=reply_widening,
         )
 
 

@@ -92,7 +92,7 @@ class _OutOfTime(Exception):
 
 
 class _Node:
-    __slots__ = ("available", "children", "move", "mover", "value", "visits")
+    __slots__ = ("available", "children", "move", "mover", "replies", "value", "visits")
 
     def __init__(self, move: Move | None, mover: int) -> None:
         self.move = move
@@ -101,6 +101,9 @@ class _Node:
         self.visits = 0
         self.available = 0
         self.value = 0.0
+        # Where the opponent is to move and searches (``reply_widening``): by their
+        # information set, each reply's [visits, value for them].
+        self.replies: dict[tuple[object, ...], dict[Move, list[float]]] | None = None
 
 
 class SearchStats:
@@ -160,6 +163,14 @@ class ISMCTSBot(Bot):
             The chance inferred by the bot's last search of a round is the next round's
             prior (bounded by ``BELIEF_BOUNDS``), so the evidence adds up over a match.
             Needs ``inference``. ``None``: the opponent is the judge.
+        reply_widening: the opponent's replies below the root are searched too, in
+            *their* information set (their hand in the sampled world and what they have
+            seen), as in multiple-observer ISMCTS (Cowling, Powley and Whitehouse,
+            2012): the judge's choice on their view first, and one more of its
+            runners-up (up to ``candidates``) per this many visits to that information
+            set at that node, chosen by UCB on the opponent's own results. Information
+            sets that recur (late in a round, few cards unseen) get a searched reply;
+            rare ones keep the judge's. ``None``: the judge's choice (``replies``).
     """
 
     name = "ismcts"
@@ -184,6 +195,7 @@ class ISMCTSBot(Bot):
         reply_temperature: float | None = None,
         playout_temperature: float | None = None,
         random_prior: float | None = None,
+        reply_widening: int | None = None,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
         self.iterations = iterations
@@ -213,6 +225,9 @@ class ISMCTSBot(Bot):
         if random_prior is not None and inference is None:
             raise ValueError("random_prior needs inference: it is inferred from the decisions")
         self.random_prior = random_prior
+        if reply_widening is not None and reply_widening < 1:
+            raise ValueError(f"reply_widening is a positive number of visits, not {reply_widening}")
+        self.reply_widening = reply_widening
         # By round of the match being played: the chance that the opponent chooses at
         # random, as the last search in that round inferred it.
         self._random_beliefs: dict[int, float] = {}
@@ -476,6 +491,8 @@ class ISMCTSBot(Bot):
         """One iteration under the root decision ``below``, already played in ``game``."""
         node = below
         path = [below]
+        # The opponent's own statistics of the replies searched in their information set.
+        credited: list[list[float]] = []
         c = self.exploration
         exact_from = TURNS_PER_ROUND - self.exact_turns
         # Selection and expansion, within the round being played.
@@ -495,6 +512,9 @@ class ISMCTSBot(Bot):
                     keep = 1 + node.visits // WIDENING
                     if self.candidates is not None:
                         keep = min(keep, self.candidates)
+                elif self.reply_widening is not None:
+                    legal = [self._searched_reply(node, game, mover, legal, credited)]
+                    keep = 1
                 else:
                     keep = self.replies if self.replies is not None else len(legal)
                 if len(legal) > keep:
@@ -545,6 +565,46 @@ class ISMCTSBot(Bot):
         for visited in path:
             visited.visits += 1
             visited.value += win0 if visited.mover == 0 else 1.0 - win0
+        theirs = win0 if me == 1 else 1.0 - win0
+        for entry in credited:
+            entry[0] += 1
+            entry[1] += theirs
+
+    def _searched_reply(
+        self,
+        node: _Node,
+        game: Game,
+        mover: int,
+        legal: Sequence[Move],
+        credited: list[list[float]],
+    ) -> Move:
+        """The opponent's reply at ``node`` in this world, chosen in their information set
+        (``reply_widening``); its statistics are added to ``credited``."""
+        assert self.reply_widening is not None
+        if node.replies is None:
+            node.replies = {}
+        stats = node.replies.setdefault(game.information_key(mover), {})
+        visits = sum(int(entry[0]) for entry in stats.values())
+        keep = 1 + visits // self.reply_widening
+        if self.candidates is not None:
+            keep = min(keep, self.candidates)
+        ranked = legal if len(legal) == 1 else self._ranked(game, mover, legal)[:keep]
+        for move in ranked:
+            if move not in stats:
+                # Best-ranked first: the judge's choice, then its runners-up.
+                entry = stats[move] = [0, 0.0]
+                credited.append(entry)
+                return move
+        log_visits = math.log(visits)
+        c = self.exploration
+        best = max(
+            ranked,
+            key=lambda move: (
+                stats[move][1] / stats[move][0] + c * math.sqrt(log_visits / stats[move][0])
+            ),
+        )
+        credited.append(stats[best])
+        return best
 
 
 def _softmax_weights(scores: Mapping[Move, float], temperature: float) -> dict[Move, float]:
