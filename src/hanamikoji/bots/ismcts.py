@@ -507,11 +507,7 @@ class ISMCTSBot(Bot):
                 legal = [drawn]
             else:
                 if mover == me:
-                    # Progressive widening: the judge's choice first, its runners-up once
-                    # the node has enough visits to tell them apart.
-                    keep = 1 + node.visits // WIDENING
-                    if self.candidates is not None:
-                        keep = min(keep, self.candidates)
+                    keep = self._widened(node.visits, WIDENING)
                 elif self.reply_widening is not None:
                     legal = [self._searched_reply(node, game, mover, legal, credited)]
                     keep = 1
@@ -565,10 +561,18 @@ class ISMCTSBot(Bot):
         for visited in path:
             visited.visits += 1
             visited.value += win0 if visited.mover == 0 else 1.0 - win0
-        theirs = win0 if me == 1 else 1.0 - win0
-        for entry in credited:
-            entry[0] += 1
-            entry[1] += theirs
+        if credited:
+            theirs = win0 if me == 1 else 1.0 - win0
+            for entry in credited:
+                entry[0] += 1
+                entry[1] += theirs
+
+    def _widened(self, visits: int, per: int) -> int:
+        """Progressive widening: how many of the judge's best decisions a node searches
+        after ``visits``. The judge's choice first, one more of its runners-up per ``per``
+        visits (up to ``candidates``), once there are enough to tell them apart."""
+        keep = 1 + visits // per
+        return keep if self.candidates is None else min(keep, self.candidates)
 
     def _searched_reply(
         self,
@@ -585,9 +589,7 @@ class ISMCTSBot(Bot):
             node.replies = {}
         stats = node.replies.setdefault(game.information_key(mover), {})
         visits = sum(int(entry[0]) for entry in stats.values())
-        keep = 1 + visits // self.reply_widening
-        if self.candidates is not None:
-            keep = min(keep, self.candidates)
+        keep = self._widened(visits, self.reply_widening)
         ranked = legal if len(legal) == 1 else self._ranked(game, mover, legal)[:keep]
         for move in ranked:
             if move not in stats:
