@@ -28,6 +28,8 @@ RANDOM_PRIOR: float | None = 0.1
 at 1 s, 98.9% with it, 98.1% without, on the same 1,000 games)."""
 EXACT_TURNS = 1
 """Solve exactly when this many turns of the round (the current one included) are left."""
+ROOT_CANDIDATES = 3
+"""How many of the judge's best decisions the root searches (besides the network's)."""
 
 
 class ExpertBot(ISMCTSBot):
@@ -48,6 +50,8 @@ class ExpertBot(ISMCTSBot):
             from their decisions round after round (as :class:`ISMCTSBot`).
         reply_widening: search the opponent's replies in their information set (as
             :class:`ISMCTSBot`; ``None``: the judge's choice).
+        root_candidates: how many of the judge's best decisions are searched at the
+            root, besides the network's (as :class:`ISMCTSBot`).
     """
 
     name = "expert"
@@ -65,6 +69,7 @@ class ExpertBot(ISMCTSBot):
         playout_temperature: float | None = None,
         random_prior: float | None = RANDOM_PRIOR,
         reply_widening: int | None = None,
+        root_candidates: int = ROOT_CANDIDATES,
     ) -> None:
         super().__init__(
             seed,
@@ -78,6 +83,7 @@ class ExpertBot(ISMCTSBot):
             playout_temperature=playout_temperature,
             random_prior=random_prior,
             reply_widening=reply_widening,
+            root_candidates=root_candidates,
         )
 
 
