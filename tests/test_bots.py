@@ -15,7 +15,7 @@ from hanamikoji.bots.base import BotSpecError, bot_options, parse_bot_spec
 from hanamikoji.bots.determinize import determinize, sample_world
 from hanamikoji.bots.evaluation import round_end_value
 from hanamikoji.bots.expert import ExpertBot
-from hanamikoji.bots.greedy import GreedyBot
+from hanamikoji.bots.greedy import GreedyBot, best_first
 from hanamikoji.bots.ismcts import ISMCTSBot, _race, _root_values
 from hanamikoji.bots.levels import LEVELS, describe_level, make_level_bot
 from hanamikoji.bots.match_table import BOARDS, load_table, table_match_value
@@ -189,6 +189,19 @@ def test_search_compares_its_root_candidates_on_the_same_worlds() -> None:
     best = max(values, key=lambda move: values[move][1])
     again = ISMCTSBot(seed=1, budget=60.0, iterations=30, candidates=3)
     assert again.choose(game.view(0), game.legal_moves()) == best
+
+
+def test_the_expert_root_searches_the_judges_best_and_then_the_networks_best() -> None:
+    game = Game(seed=12)
+    view, legal = game.view(0), game.legal_moves()
+    for width in (3, 6):
+        expert = ExpertBot(seed=1, budget=60.0, iterations=4 * (width + 2), root_candidates=width)
+        searched = set(expert.evaluate(view, legal))
+        judged = best_first(legal, GreedyBot(seed=1).scores(view, legal))[:width]
+        assert set(judged) <= searched
+        assert expert.network is not None
+        learned = [m for m in expert._by_network(view, legal) if m not in judged][:2]
+        assert searched == set(judged) | set(learned)
 
 
 def test_racing_drops_the_decisions_clearly_behind_on_the_same_worlds() -> None:
