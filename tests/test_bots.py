@@ -151,6 +151,7 @@ def test_options_are_found_whether_annotations_are_postponed_or_not(
         ("ismcts:exploration=none", "takes a number, not 'none'"),
         ("ismcts:iterations=1,iterations=2", "sets 'iterations' twice"),
         ("ismcts:exact_turns=99", "exact_turns is 0 to 8, not 99"),
+        ("expert:surprise=0", "surprise is a share above 0 and at most 1, not 0"),
     ],
 )
 def test_a_bad_bot_spec_is_refused_naming_what_is_wrong(spec: str, message: str) -> None:
@@ -202,6 +203,22 @@ def test_the_expert_root_searches_the_judges_best_and_then_the_networks_best() -
         assert expert.network is not None
         learned = [m for m in expert._by_network(view, legal) if m not in judged][:2]
         assert searched == set(judged) | set(learned)
+
+
+def test_the_opponent_model_mixes_the_judges_softmax_with_a_uniform_share() -> None:
+    game = Game(seed=12)
+    view, legal = game.view(0), game.legal_moves()
+    scores = GreedyBot(seed=1).scores(view, legal)
+    best = max(legal, key=scores.__getitem__)
+    for surprise in (0.05, 0.1, 0.5):
+        model = ExpertBot(seed=1, inference=0.03, surprise=surprise)._model(view, legal)
+        assert sum(model.values()) == pytest.approx(1.0)
+        assert min(model.values()) == pytest.approx(surprise / len(legal), rel=0.05)
+        assert max(model, key=model.__getitem__) == best
+    uniform = ExpertBot(seed=1, surprise=1.0)._model(view, legal)
+    assert list(uniform.values()) == pytest.approx([1.0 / len(legal)] * len(legal))
+    colder = ExpertBot(seed=1, inference=0.01)._model(view, legal)[best]
+    assert colder > ExpertBot(seed=1, inference=0.04)._model(view, legal)[best]
 
 
 def test_racing_drops_the_decisions_clearly_behind_on_the_same_worlds() -> None:

@@ -17,7 +17,7 @@ decisions, round after round, and plays the replies it expects.
 from __future__ import annotations
 
 from hanamikoji.bots.base import register
-from hanamikoji.bots.ismcts import ISMCTSBot
+from hanamikoji.bots.ismcts import SURPRISE, TEMPERATURE, ISMCTSBot
 from hanamikoji.bots.network import ValueNetwork, load_network
 
 __all__ = ["ExpertBot"]
@@ -28,6 +28,8 @@ RANDOM_PRIOR: float | None = 0.1
 at 1 s, 98.9% with it, 98.1% without, on the same 1,000 games)."""
 EXACT_TURNS = 1
 """Solve exactly when this many turns of the round (the current one included) are left."""
+INFERENCE = TEMPERATURE
+"""The temperature of inference's opponent model (as ``ismcts``)."""
 ROOT_CANDIDATES = 3
 """How many of the judge's best decisions the root searches (besides the network's)."""
 
@@ -50,6 +52,9 @@ class ExpertBot(ISMCTSBot):
             from their decisions round after round (as :class:`ISMCTSBot`).
         reply_widening: search the opponent's replies in their information set (as
             :class:`ISMCTSBot`; ``None``: the judge's choice).
+        inference, surprise: the opponent model of inference: a softmax over the
+            judge's scores at this temperature, mixed with this share of uniform choice
+            (as :class:`ISMCTSBot`).
         root_candidates: how many of the judge's best decisions are searched at the
             root, besides the network's (as :class:`ISMCTSBot`).
     """
@@ -70,6 +75,8 @@ class ExpertBot(ISMCTSBot):
         random_prior: float | None = RANDOM_PRIOR,
         reply_widening: int | None = None,
         root_candidates: int = ROOT_CANDIDATES,
+        inference: float = INFERENCE,
+        surprise: float = SURPRISE,
     ) -> None:
         super().__init__(
             seed,
@@ -84,6 +91,8 @@ class ExpertBot(ISMCTSBot):
             random_prior=random_prior,
             reply_widening=reply_widening,
             root_candidates=root_candidates,
+            inference=inference,
+            surprise=surprise,
         )
 
 

@@ -138,6 +138,9 @@ class ISMCTSBot(Bot):
             this round were in them (:mod:`hanamikoji.bots.inference`), the opponent
             modelled as choosing by the judge's scores with this softmax temperature;
             ``None``: uniformly.
+        surprise: the share of that opponent model that chooses uniformly, so that no
+            decision is impossible (a searching opponent often plays the judge's third
+            choice or lower).
         network: a learned evaluation (:mod:`hanamikoji.bots.network`); if given, its
             ``network_candidates`` best decisions are searched at the root besides the
             judge's, and with ``network_playouts`` it ranks the decisions below the root
@@ -196,6 +199,7 @@ class ISMCTSBot(Bot):
         playout_temperature: float | None = None,
         random_prior: float | None = None,
         reply_widening: int | None = None,
+        surprise: float = SURPRISE,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
         self.iterations = iterations
@@ -205,6 +209,9 @@ class ISMCTSBot(Bot):
             raise ValueError(f"exact_turns is 0 to {TURNS_PER_ROUND}, not {exact_turns}")
         self.exact_turns = exact_turns
         self.inference = inference
+        if not 0 < surprise <= 1:
+            raise ValueError(f"surprise is a share above 0 and at most 1, not {surprise}")
+        self.surprise = surprise
         self.network = network
         self.network_candidates = network_candidates
         self.network_playouts = network_playouts
@@ -432,8 +439,8 @@ class ISMCTSBot(Bot):
     def _softmax(self, scores: dict[Move, float]) -> dict[Move, float]:
         assert self.inference is not None
         weights = _softmax_weights(scores, self.inference)
-        share = (1.0 - SURPRISE) / sum(weights.values())
-        floor = SURPRISE / len(scores)
+        share = (1.0 - self.surprise) / sum(weights.values())
+        floor = self.surprise / len(scores)
         return {move: weight * share + floor for move, weight in weights.items()}
 
     def _ranked(self, game: Game, mover: int, legal: Sequence[Move]) -> list[Move]:
