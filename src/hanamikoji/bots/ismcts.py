@@ -50,7 +50,7 @@ from hanamikoji.core.game import TURNS_PER_ROUND, Game
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import View
 
-__all__ = ["ISMCTSBot", "SearchStats"]
+__all__ = ["ISMCTSBot", "SearchStats", "opponent_model"]
 
 DEFAULT_BUDGET = 0.2
 WIDENING = 20
@@ -432,16 +432,9 @@ class ISMCTSBot(Bot):
             return known
         if len(self._models) >= MODEL_CACHE:
             self._models.clear()
-        chances = self._softmax(self._judge.scores(view, legal))
+        chances = opponent_model(self._judge.scores(view, legal), self.inference, self.surprise)
         self._models[key] = chances
         return chances
-
-    def _softmax(self, scores: dict[Move, float]) -> dict[Move, float]:
-        assert self.inference is not None
-        weights = _softmax_weights(scores, self.inference)
-        share = (1.0 - self.surprise) / sum(weights.values())
-        floor = self.surprise / len(scores)
-        return {move: weight * share + floor for move, weight in weights.items()}
 
     def _ranked(self, game: Game, mover: int, legal: Sequence[Move]) -> list[Move]:
         """``legal`` best first, as the judge ranks them on ``mover``'s view of ``game``."""
@@ -614,6 +607,18 @@ class ISMCTSBot(Bot):
         )
         credited.append(stats[best])
         return best
+
+
+def opponent_model(
+    scores: Mapping[Move, float], temperature: float, surprise: float
+) -> dict[Move, float]:
+    """Inference's model of the opponent: the chance of each decision, a softmax over the
+    judge's ``scores`` at ``temperature`` mixed with a ``surprise`` share of uniform
+    choice (``benchmarks/opponent_model.py`` fits both to recorded games)."""
+    weights = _softmax_weights(scores, temperature)
+    share = (1.0 - surprise) / sum(weights.values())
+    floor = surprise / len(scores)
+    return {move: weight * share + floor for move, weight in weights.items()}
 
 
 def _softmax_weights(scores: Mapping[Move, float], temperature: float) -> dict[Move, float]:

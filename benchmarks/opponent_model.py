@@ -1,0 +1,127 @@
+"""How well inference's opponent model explains the decisions players really made.
+
+Run: ``.venv/bin/python benchmarks/opponent_model.py DIR [DIR ...] [--temperatures ...]
+[--surprises ...]`` on game records (``.hkr``) written by ``hanamikoji arena ... --records
+DIR``.
+
+The search weighs each hidden world by the chance that its opponent model
+(:func:`hanamikoji.bots.ismcts.opponent_model`: a softmax over the greedy judge's scores
+at a temperature, mixed with a share of uniform choice) gives to what the opponent did.
+Records hold every card, so each recorded decision can be judged on the view its player
+really had. For every player named in the records this prints how the judge ranked the
+decisions they chose (per kind of decision), and the mean log-likelihood per decision of
+the model at the search's default setting and at the best setting of a grid: the setting
+that best predicts that player, the one inference should use against them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from hanamikoji.bots.greedy import GreedyBot
+from hanamikoji.bots.ismcts import SURPRISE, TEMPERATURE, opponent_model
+from hanamikoji.core.game import Game
+from hanamikoji.core.moves import Move
+from hanamikoji.notation.records import read_record
+
+RANKS = ("1st", "2nd", "3rd", "lower")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One recorded decision with more than one legal choice, as the judge scored it."""
+
+    player: str
+    phase: str
+    scores: dict[Move, float]
+    chosen: Move
+
+    def rank(self) -> int:
+        """How many decisions the judge scored strictly higher than the one chosen."""
+        chosen = self.scores[self.chosen]
+        return sum(1 for score in self.scores.values() if score > chosen)
+
+
+def recorded_decisions(paths: Sequence[Path], judge: GreedyBot) -> list[Decision]:
+    decisions: list[Decision] = []
+    for path in paths:
+        record = read_record(path)
+        moves = record.replay().move_stack
+        game = Game(record.variant, seed=record.seed, first_player=record.first_player)
+        for move in moves:
+            seat = game.to_move
+            assert seat is not None, f"{path}: a decision after the game's end"
+            legal = game.legal_moves()
+            if len(legal) > 1:
+                view = game.view(seat)
+                decisions.append(
+                    Decision(
+                        record.players[seat], view.phase.value, judge.scores(view, legal), move
+                    )
+                )
+            game.push(move)
+    return decisions
+
+
+def log_likelihood(decisions: Sequence[Decision], temperature: float, surprise: float) -> float:
+    """The model's mean log-chance of the decisions made."""
+    total = 0.0
+    for decision in decisions:
+        chances = opponent_model(decision.scores, temperature, surprise)
+        total += math.log(chances[decision.chosen])
+    return total / len(decisions)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("directories", nargs="+", type=Path, help="folders of .hkr records")
+    parser.add_argument(
+        "--temperatures",
+        type=float,
+        nargs="+",
+        default=[0.01, 0.015, 0.02, 0.025, 0.03, 0.035, 0.04, 0.05, 0.06, 0.08],
+    )
+    parser.add_argument(
+        "--surprises", type=float, nargs="+", default=[0.02, 0.05, 0.08, 0.1, 0.15, 0.2, 0.3]
+    )
+    args = parser.parse_args()
+    paths = sorted(path for folder in args.directories for path in folder.glob("*.hkr"))
+    if not paths:
+        parser.error("no .hkr records in " + ", ".join(map(str, args.directories)))
+    decisions = recorded_decisions(paths, GreedyBot(seed=0, compiled=True))
+    print(f"{len(paths)} records, {len(decisions)} decisions with a choice")
+    by_player: dict[str, list[Decision]] = defaultdict(list)
+    for decision in decisions:
+        by_player[decision.player].append(decision)
+    print("\nThe judge's rank of the decision chosen:\n")
+    print("| player | kind | decisions | " + " | ".join(RANKS) + " |")
+    print("|---|---|---:|" + "---:|" * len(RANKS))
+    for player, made in sorted(by_player.items()):
+        by_phase: dict[str, list[int]] = defaultdict(list)
+        for decision in made:
+            by_phase[decision.phase].append(min(decision.rank(), len(RANKS) - 1))
+        for phase, ranks in sorted(by_phase.items()):
+            shares = " | ".join(f"{ranks.count(r) / len(ranks):.1%}" for r in range(len(RANKS)))
+            print(f"| {player} | {phase} | {len(ranks):,} | {shares} |")
+    print("\nMean log-likelihood per decision (higher predicts better):\n")
+    print("| player | decisions | default (T, s) | log-lik. | best (T, s) | log-lik. |")
+    print("|---|---:|---|---:|---|---:|")
+    for player, made in sorted(by_player.items()):
+        default = log_likelihood(made, TEMPERATURE, SURPRISE)
+        fitted = max(
+            (log_likelihood(made, t, s), t, s) for t in args.temperatures for s in args.surprises
+        )
+        best, t, s = fitted
+        print(
+            f"| {player} | {len(made):,} | ({TEMPERATURE}, {SURPRISE}) | {default:.4f} |"
+            f" ({t}, {s}) | {best:.4f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()
