@@ -25,7 +25,6 @@ from pathlib import Path
 
 from hanamikoji.bots.greedy import GreedyBot
 from hanamikoji.bots.ismcts import SURPRISE, TEMPERATURE, opponent_model
-from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
 from hanamikoji.notation.records import read_record
 
@@ -51,20 +50,13 @@ def recorded_decisions(paths: Sequence[Path], judge: GreedyBot) -> list[Decision
     decisions: list[Decision] = []
     for path in paths:
         record = read_record(path)
-        moves = record.replay().move_stack
-        game = Game(record.variant, seed=record.seed, first_player=record.first_player)
-        for move in moves:
-            seat = game.to_move
-            assert seat is not None, f"{path}: a decision after the game's end"
+        for game, entry in record.decisions():
             legal = game.legal_moves()
             if len(legal) > 1:
-                view = game.view(seat)
-                decisions.append(
-                    Decision(
-                        record.players[seat], view.phase.value, judge.scores(view, legal), move
-                    )
-                )
-            game.push(move)
+                view = game.view(entry.seat)
+                scores = judge.scores(view, legal)
+                player = record.players[entry.seat]
+                decisions.append(Decision(player, view.phase.value, scores, entry.move))
     return decisions
 
 

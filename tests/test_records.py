@@ -162,6 +162,22 @@ def test_a_record_stopping_at_an_offer_keeps_the_offer_waiting() -> None:
     assert [str(m) for m in replayed.legal_moves()] == ["G>F", "G>G"]
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games())
+def test_decisions_walk_the_record_with_the_game_before_each(case: tuple[Game, bool]) -> None:
+    game, _ = case
+    record = GameRecord.from_game(game)
+    steps = [(position.copy(), entry) for position, entry in record.decisions()]
+    assert [entry for _, entry in steps] == list(game.log())
+    for position, entry in reversed(steps):
+        assert game.pop() == entry.move
+        assert position.move_stack == game.move_stack
+        assert position.to_move == entry.seat == game.to_move
+        assert position.view(0) == game.view(0)
+        assert position.view(1) == game.view(1)
+        assert position.legal_moves() == game.legal_moves()
+
+
 def test_seedless_game_fed_with_game_deal() -> None:
     rng = random.Random(11)
     game = Game("classic", seed=None, first_player=1, deals=[random_deal(rng)])

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hanamikoji.bots.ismcts import ISMCTSBot
-from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
 from hanamikoji.notation.records import GameRecord
 
@@ -92,18 +91,12 @@ def analyze_record(
     progress: Callable[[int, int], None] | None = None,
 ) -> GameAnalysis:
     """Analyse every decision of ``record`` with ``budget`` seconds of search each."""
-    replayed = record.replay()
-    moves = list(replayed.move_stack)
-    log = replayed.log()
-    # The replayed game's deals, fed one round at a time, serve seeded and dealt records alike.
-    game = Game(record.variant, first_player=record.first_player, external_deals=True)
-    deals = iter(replayed.deals())
+    total = sum(len(rnd.moves) for rnd in record.rounds)
     results = []
-    for index, (move, entry) in enumerate(zip(moves, log, strict=True)):
+    for index, (game, entry) in enumerate(record.decisions()):
         if progress is not None:
-            progress(index, len(moves))
-        if game.needs_deal:
-            game.deal(next(deals))
+            progress(index, total)
+        move = entry.move
         seat = game.to_move
         assert seat is not None
         legal = game.legal_moves()
@@ -133,7 +126,6 @@ def analyze_record(
                     False,
                 )
             )
-        game.push(move)
     if progress is not None:
-        progress(len(moves), len(moves))
+        progress(total, total)
     return GameAnalysis(tuple(results))

@@ -51,7 +51,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -67,6 +67,7 @@ from hanamikoji.core.moves import CARDS_PER_ACTION, Move, MoveKind
 from hanamikoji.core.outcome import Termination, seat_name
 from hanamikoji.core.rng import DECK_SIZE, HAND_SIZE, MAX_SEED, Deal, deal_for_round
 from hanamikoji.core.variants import Variant
+from hanamikoji.core.view import LogEntry
 
 __all__ = [
     "JSON_FORMAT",
@@ -328,6 +329,21 @@ class GameRecord:
             return self._replay()
         except _Problem as problem:
             raise self._error(problem) from None
+
+    def decisions(self) -> Iterator[tuple[Game, LogEntry]]:
+        """Every decision of the record (in full, as :meth:`Game.log` gives it) with the
+        game just before it, for seeded and dealt records alike. The game is one object
+        moved on after each step: copy it to keep a position. Raises
+        :class:`RecordError` as :meth:`replay` does."""
+        replayed = self.replay()
+        # The replayed game's deals, fed one round at a time.
+        game = Game(self.variant, first_player=self.first_player, external_deals=True)
+        deals = iter(replayed.deals())
+        for entry in replayed.log():
+            if game.needs_deal:
+                game.deal(next(deals))
+            yield game, entry
+            game.push(entry.move)
 
     def _replay(self) -> Game:
         variant = Variant.by_name(self.variant)
