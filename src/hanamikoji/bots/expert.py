@@ -29,8 +29,6 @@ RANDOM_PRIOR: float | None = 0.1
 at 1 s, 98.9% with it, 98.1% without, on the same 1,000 games)."""
 EXACT_TURNS = 1
 """Solve exactly when this many turns of the round (the current one included) are left."""
-INFERENCE = TEMPERATURE
-"""The temperature of inference's opponent model (as ``ismcts``)."""
 ROOT_CANDIDATES = 10
 """How many of the judge's best decisions the root searches (besides the network's). At
 1 s the search plays thousands of worlds, enough to compare ten: 10 scored 55.2% [50.4,
@@ -78,7 +76,7 @@ class ExpertBot(ISMCTSBot):
         random_prior: float | None = RANDOM_PRIOR,
         reply_widening: int | None = None,
         root_candidates: int = ROOT_CANDIDATES,
-        inference: float = INFERENCE,
+        inference: float = TEMPERATURE,
         surprise: float = SURPRISE,
     ) -> None:
         super().__init__(
