@@ -16,7 +16,7 @@ from hanamikoji.bots.determinize import determinize, sample_world
 from hanamikoji.bots.evaluation import round_end_value
 from hanamikoji.bots.expert import ExpertBot
 from hanamikoji.bots.greedy import GreedyBot, best_first
-from hanamikoji.bots.ismcts import ISMCTSBot, _race, _root_values
+from hanamikoji.bots.ismcts import ISMCTSBot, _race, _root_values, opponent_model
 from hanamikoji.bots.levels import LEVELS, describe_level, make_level_bot
 from hanamikoji.bots.match_table import BOARDS, load_table, table_match_value
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout
@@ -152,6 +152,7 @@ def test_options_are_found_whether_annotations_are_postponed_or_not(
         ("ismcts:iterations=1,iterations=2", "sets 'iterations' twice"),
         ("ismcts:exact_turns=99", "exact_turns is 0 to 8, not 99"),
         ("expert:surprise=0", "surprise is a share above 0 and at most 1, not 0"),
+        ("ismcts:shortlist=0", "shortlist is a positive number of decisions, not 0"),
     ],
 )
 def test_a_bad_bot_spec_is_refused_naming_what_is_wrong(spec: str, message: str) -> None:
@@ -219,6 +220,31 @@ def test_the_opponent_model_mixes_the_judges_softmax_with_a_uniform_share() -> N
     assert list(uniform.values()) == pytest.approx([1.0 / len(legal)] * len(legal))
     colder = ExpertBot(seed=1, inference=0.01)._model(view, legal)[best]
     assert colder > ExpertBot(seed=1, inference=0.04)._model(view, legal)[best]
+
+
+def test_the_opponent_model_over_a_shortlist_leaves_the_rest_the_uniform_share() -> None:
+    game = Game(seed=12)
+    view, legal = game.view(0), game.legal_moves()
+    scores = GreedyBot(seed=1).scores(view, legal)
+    ranked = best_first(legal, scores)
+    plain = ExpertBot(seed=1, inference=0.1, surprise=0.05)._model(view, legal)
+    for shortlist in (1, 3, 5):
+        model = ExpertBot(seed=1, inference=0.1, surprise=0.05, shortlist=shortlist)._model(
+            view, legal
+        )
+        assert sum(model.values()) == pytest.approx(1.0)
+        floor = 0.05 / len(legal)
+        assert [model[m] for m in ranked[shortlist:]] == pytest.approx(
+            [floor] * (len(legal) - shortlist)
+        )
+        listed = [model[m] - floor for m in ranked[:shortlist]]
+        assert min(listed) > 0
+        # Within the shortlist, the chances keep the softmax's proportions.
+        assert [p / listed[0] for p in listed] == pytest.approx(
+            [(plain[m] - floor) / (plain[ranked[0]] - floor) for m in ranked[:shortlist]]
+        )
+    assert opponent_model(scores, 0.1, 0.05, len(legal)) == opponent_model(scores, 0.1, 0.05)
+    assert opponent_model(scores, 0.1, 0.05, 1)[ranked[0]] == pytest.approx(0.95 + floor)
 
 
 def test_racing_drops_the_decisions_clearly_behind_on_the_same_worlds() -> None:

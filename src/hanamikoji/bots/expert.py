@@ -53,9 +53,9 @@ class ExpertBot(ISMCTSBot):
             from their decisions round after round (as :class:`ISMCTSBot`).
         reply_widening: search the opponent's replies in their information set (as
             :class:`ISMCTSBot`; ``None``: the judge's choice).
-        inference, surprise: the opponent model of inference: a softmax over the
-            judge's scores at this temperature, mixed with this share of uniform choice
-            (as :class:`ISMCTSBot`).
+        inference, surprise, shortlist: the opponent model of inference: a softmax over
+            the judge's scores at this temperature (over its ``shortlist`` best
+            decisions), mixed with this share of uniform choice (as :class:`ISMCTSBot`).
         root_candidates: how many of the judge's best decisions are searched at the
             root, besides the network's (as :class:`ISMCTSBot`).
     """
@@ -78,6 +78,7 @@ class ExpertBot(ISMCTSBot):
         root_candidates: int = ROOT_CANDIDATES,
         inference: float = TEMPERATURE,
         surprise: float = SURPRISE,
+        shortlist: int | None = None,
     ) -> None:
         super().__init__(
             seed,
@@ -94,6 +95,7 @@ class ExpertBot(ISMCTSBot):
             root_candidates=root_candidates,
             inference=inference,
             surprise=surprise,
+            shortlist=shortlist,
         )
 
 

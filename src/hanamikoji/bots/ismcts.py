@@ -141,6 +141,10 @@ class ISMCTSBot(Bot):
         surprise: the share of that opponent model that chooses uniformly, so that no
             decision is impossible (a searching opponent often plays the judge's third
             choice or lower).
+        shortlist: the softmax of that opponent model is over the judge's this many best
+            decisions only, the rest having only the uniform share: an opponent who
+            searches the judge's few best, as ``ismcts`` searches its 3 (``None``: over
+            every decision).
         network: a learned evaluation (:mod:`hanamikoji.bots.network`); if given, its
             ``network_candidates`` best decisions are searched at the root besides the
             judge's, and with ``network_playouts`` it ranks the decisions below the root
@@ -200,6 +204,7 @@ class ISMCTSBot(Bot):
         random_prior: float | None = None,
         reply_widening: int | None = None,
         surprise: float = SURPRISE,
+        shortlist: int | None = None,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
         self.iterations = iterations
@@ -212,6 +217,9 @@ class ISMCTSBot(Bot):
         if not 0 < surprise <= 1:
             raise ValueError(f"surprise is a share above 0 and at most 1, not {surprise}")
         self.surprise = surprise
+        if shortlist is not None and shortlist < 1:
+            raise ValueError(f"shortlist is a positive number of decisions, not {shortlist}")
+        self.shortlist = shortlist
         self.network = network
         self.network_candidates = network_candidates
         self.network_playouts = network_playouts
@@ -432,7 +440,8 @@ class ISMCTSBot(Bot):
             return known
         if len(self._models) >= MODEL_CACHE:
             self._models.clear()
-        chances = opponent_model(self._judge.scores(view, legal), self.inference, self.surprise)
+        scores = self._judge.scores(view, legal)
+        chances = opponent_model(scores, self.inference, self.surprise, self.shortlist)
         self._models[key] = chances
         return chances
 
@@ -610,15 +619,26 @@ class ISMCTSBot(Bot):
 
 
 def opponent_model(
-    scores: Mapping[Move, float], temperature: float, surprise: float
+    scores: Mapping[Move, float],
+    temperature: float,
+    surprise: float,
+    shortlist: int | None = None,
 ) -> dict[Move, float]:
     """Inference's model of the opponent: the chance of each decision, a softmax over the
-    judge's ``scores`` at ``temperature`` mixed with a ``surprise`` share of uniform
-    choice (``benchmarks/opponent_model.py`` fits both to recorded games)."""
-    weights = _softmax_weights(scores, temperature)
-    share = (1.0 - surprise) / sum(weights.values())
+    judge's ``scores`` at ``temperature`` (over its ``shortlist`` best decisions only, if
+    given, ties in the scores' order as the search ranks them) mixed with a ``surprise``
+    share of uniform choice (``benchmarks/opponent_model.py`` fits all three to recorded
+    games)."""
     floor = surprise / len(scores)
-    return {move: weight * share + floor for move, weight in weights.items()}
+    chances = dict.fromkeys(scores, floor)
+    considered = scores
+    if shortlist is not None and shortlist < len(scores):
+        considered = {move: scores[move] for move in best_first(list(scores), scores)[:shortlist]}
+    weights = _softmax_weights(considered, temperature)
+    share = (1.0 - surprise) / sum(weights.values())
+    for move, weight in weights.items():
+        chances[move] += weight * share
+    return chances
 
 
 def _softmax_weights(scores: Mapping[Move, float], temperature: float) -> dict[Move, float]:
