@@ -5,7 +5,6 @@ from __future__ import annotations
 import gc
 import random
 from collections.abc import Sequence
-from dataclasses import replace
 
 import pytest
 
@@ -367,60 +366,6 @@ def test_the_search_tells_a_random_opponent_from_the_judge_by_their_decisions() 
     assert first.stats.root_visits == second.stats.root_visits
 
 
-class _ShortlistBot(Bot):
-    """Uniform among the judge's three best decisions: an opponent who searches them."""
-
-    name = "shortlist"
-
-    def choose(self, view: View, legal: Sequence[Move]) -> Move:
-        ranked = best_first(legal, GreedyBot(seed=0).scores(view, legal))
-        return ranked[self.rng.randrange(min(3, len(ranked)))]
-
-
-def test_the_search_tells_a_searching_opponent_from_the_judge_and_from_random() -> None:
-    with pytest.raises(ValueError, match="searcher_prior is a chance"):
-        ISMCTSBot(searcher_prior=0.0)
-    with pytest.raises(ValueError, match="must leave the judge a chance"):
-        ISMCTSBot(random_prior=0.5, searcher_prior=0.5)
-    beliefs: dict[str, tuple[float, ...]] = {}
-    for opponent in (GreedyBot(seed=4), RandomBot(seed=4), _ShortlistBot(seed=4)):
-        game = Game(seed=10, first_player=1)
-        player = GreedyBot(seed=3)
-        opponent_decisions = 0
-        while opponent_decisions < 5 or game.to_move != 0:
-            seat = game.to_move
-            assert seat is not None
-            bot = opponent if seat == 1 else player
-            opponent_decisions += seat == 1
-            game.push(bot.choose(game.view(seat), game.legal_moves()))
-        assert game.round == 1
-        searcher = ISMCTSBot(seed=2, random_prior=0.1, searcher_prior=0.3)
-        sample = searcher._sampler(game.view(0))
-        for _ in range(300):
-            sample()
-        beliefs[opponent.name] = searcher._beliefs[1]
-    # (random, searcher), from priors (0.1, 0.3): each opponent's model is told.
-    assert beliefs["greedy"][0] < 0.05 and beliefs["greedy"][1] < 0.3, beliefs
-    assert beliefs["random"][0] > 0.5, beliefs
-    assert beliefs["shortlist"][1] > 0.6 and beliefs["shortlist"][0] < 0.1, beliefs
-
-
-def test_the_next_rounds_priors_leave_the_judge_its_share() -> None:
-    searcher = ISMCTSBot(seed=2, random_prior=0.1, searcher_prior=0.3)
-    view = Game(seed=10).view(0)
-    assert searcher._alternative_priors(view) == [0.1, 0.3]
-    later = replace(view, round=2)
-    for beliefs, priors in (
-        ((0.2, 0.5), [0.2, 0.5]),
-        ((0.0, 0.0), [0.01, 0.01]),
-        ((0.0, 1.0), [0.01 * 0.99 / 1.0, 0.99 * 0.99 / 1.0]),
-        ((0.5, 0.5), [0.495, 0.495]),
-    ):
-        searcher._beliefs[1] = beliefs
-        assert searcher._alternative_priors(later) == pytest.approx(priors)
-        assert sum(searcher._alternative_priors(later)) <= 0.99 + 1e-12
-
-
 def test_searched_replies_widen_in_the_opponents_own_information_sets() -> None:
     with pytest.raises(ValueError, match="reply_widening"):
         ISMCTSBot(reply_widening=0)
@@ -636,10 +581,10 @@ def test_what_a_round_says_about_a_random_opponent_is_the_next_rounds_prior() ->
             assert seat is not None and not game.is_over()
             bot = opponent if seat == 1 else searcher
             game.push(bot.choose(game.view(seat), game.legal_moves()))
-        (belief,) = searcher._beliefs[1]
-        (prior,) = searcher._alternative_priors(game.view(0))
+        belief = searcher._random_beliefs[1]
+        prior = searcher._random_prior(game.view(0))
         assert prior == min(max(belief, 0.01), 0.99)
         priors[opponent.name] = prior
         # A new match starts from the prior again.
-        assert searcher._alternative_priors(Game(seed=11).view(0)) == [0.1]
+        assert searcher._random_prior(Game(seed=11).view(0)) == 0.1
     assert priors["greedy"] < 0.1 < priors["random"], priors

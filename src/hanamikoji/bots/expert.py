@@ -51,8 +51,6 @@ class ExpertBot(ISMCTSBot):
             :class:`ISMCTSBot`; ``None``: the judge's choice).
         random_prior: the prior chance that the opponent chooses at random, inferred
             from their decisions round after round (as :class:`ISMCTSBot`).
-        searcher_prior: likewise, the prior chance that the opponent searches the
-            judge's few best decisions (as :class:`ISMCTSBot`).
         reply_widening: search the opponent's replies in their information set (as
             :class:`ISMCTSBot`; ``None``: the judge's choice).
         inference, surprise, shortlist: the opponent model of inference: a softmax over
@@ -81,7 +79,6 @@ class ExpertBot(ISMCTSBot):
         inference: float = TEMPERATURE,
         surprise: float = SURPRISE,
         shortlist: int | None = None,
-        searcher_prior: float | None = None,
     ) -> None:
         super().__init__(
             seed,
@@ -99,7 +96,6 @@ class ExpertBot(ISMCTSBot):
             inference=inference,
             surprise=surprise,
             shortlist=shortlist,
-            searcher_prior=searcher_prior,
         )
 
 

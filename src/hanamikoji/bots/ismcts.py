@@ -42,7 +42,7 @@ from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
 from hanamikoji.bots.greedy import GreedyBot, best_first, judged_content
-from hanamikoji.bots.inference import DecisionModel, WorldSampler, uniform_model
+from hanamikoji.bots.inference import WorldSampler, uniform_model
 from hanamikoji.bots.match_table import table_match_value
 from hanamikoji.bots.network import ValueNetwork
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout
@@ -68,10 +68,6 @@ TEMPERATURE = 0.02
 between its first and second choice."""
 SURPRISE = 0.05
 """The share of the opponent model that chooses uniformly: no decision is impossible."""
-SEARCHER = (0.1, 0.02, 3)
-"""The searching opponent's model (``searcher_prior``): temperature, surprise and
-shortlist, the best fit to ``ismcts``'s decisions in 500 recorded games at 1 s
-(``benchmarks/opponent_model.py``, docs/bots.md)."""
 BELIEF_BOUNDS = (0.01, 0.99)
 """A round's prior chance that the opponent plays at random, carried over from the round
 before, stays within these: a few decisions must be able to change the bot's mind."""
@@ -174,10 +170,6 @@ class ISMCTSBot(Bot):
             The chance inferred by the bot's last search of a round is the next round's
             prior (bounded by ``BELIEF_BOUNDS``), so the evidence adds up over a match.
             Needs ``inference``. ``None``: the opponent is the judge.
-        searcher_prior: likewise, the prior chance that the opponent searches the
-            judge's few best decisions, as ``ismcts`` does: an opponent model over the
-            judge's ``SEARCHER`` shortlist, warmer than ``inference``'s. Its chance too
-            is inferred round after round. ``None``: no such model.
         reply_widening: the opponent's replies below the root are searched too, in
             *their* information set (their hand in the sampled world and what they have
             seen), as in multiple-observer ISMCTS (Cowling, Powley and Whitehouse,
@@ -213,7 +205,6 @@ class ISMCTSBot(Bot):
         reply_widening: int | None = None,
         surprise: float = SURPRISE,
         shortlist: int | None = None,
-        searcher_prior: float | None = None,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
         self.iterations = iterations
@@ -244,22 +235,17 @@ class ISMCTSBot(Bot):
                 raise ValueError(f"{option} is a positive number, not {temperature}")
         self.reply_temperature = reply_temperature
         self.playout_temperature = playout_temperature
-        for option, prior in (("random_prior", random_prior), ("searcher_prior", searcher_prior)):
-            if prior is not None and not 0 < prior < 1:
-                raise ValueError(f"{option} is a chance between 0 and 1, not {prior}")
-            if prior is not None and inference is None:
-                raise ValueError(f"{option} needs inference: it is inferred from the decisions")
-        if (random_prior or 0.0) + (searcher_prior or 0.0) >= 1:
-            raise ValueError("random_prior and searcher_prior must leave the judge a chance")
+        if random_prior is not None and not 0 < random_prior < 1:
+            raise ValueError(f"random_prior is a chance between 0 and 1, not {random_prior}")
+        if random_prior is not None and inference is None:
+            raise ValueError("random_prior needs inference: it is inferred from the decisions")
         self.random_prior = random_prior
-        self.searcher_prior = searcher_prior
         if reply_widening is not None and reply_widening < 1:
             raise ValueError(f"reply_widening is a positive number of visits, not {reply_widening}")
         self.reply_widening = reply_widening
-        # By round of the match being played: the chance of each alternative model of
-        # the opponent (random, then searcher, those enabled), as the last search in that
-        # round inferred it.
-        self._beliefs: dict[int, tuple[float, ...]] = {}
+        # By round of the match being played: the chance that the opponent chooses at
+        # random, as the last search in that round inferred it.
+        self._random_beliefs: dict[int, float] = {}
         # In the world being played: does the opponent choose at random?
         self._random_opponent = False
         self._judge = GreedyBot(seed, compiled=compiled)
@@ -277,7 +263,6 @@ class ISMCTSBot(Bot):
         self._solved_against_random: dict[tuple[object, ...], float] = {}
         self._cutoff = math.inf
         self._models: dict[tuple[object, ...], dict[Move, float]] = {}
-        self._searcher_models: dict[tuple[object, ...], dict[Move, float]] = {}
 
     def choose(self, view: View, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:
@@ -417,72 +402,47 @@ class ISMCTSBot(Bot):
         each with whether the opponent chooses at random in it."""
         if self.inference is None:
             return lambda: (determinize(view, self.rng), False)
-        models: list[DecisionModel] = []
-        if self.random_prior is not None:
-            models.append(uniform_model)
-        if self.searcher_prior is not None:
-            models.append(self._searcher_model)
-        alternatives = list(zip(self._alternative_priors(view), models, strict=True))
+        prior = self._random_prior(view)
+        alternatives = [] if prior is None else [(prior, uniform_model)]
         # The models read neither the log nor the last card drawn: answers are remembered.
         worlds = WorldSampler(view, self.rng, self._model, True, alternatives)
-        beliefs = self._beliefs
-        # The index of the random model among the sampler's (the judge's is 0).
-        randomly = 1 if self.random_prior is not None else -1
+        beliefs = self._random_beliefs
 
         def sample() -> tuple[Game, bool]:
             world, model = worlds.draw_typed()
-            if alternatives:
-                beliefs[view.round] = tuple(worlds.posterior()[1:])
-            return Game.from_view(view, *world), model == randomly
+            if prior is not None:
+                beliefs[view.round] = worlds.posterior()[1]
+            return Game.from_view(view, *world), model == 1
 
         return sample
 
-    def _alternative_priors(self, view: View) -> list[float]:
-        """The prior chance, this round, of each alternative model of the opponent
-        (random, then searcher, those enabled): what the previous round's last search
-        inferred, else ``random_prior`` and ``searcher_prior``."""
-        defaults = [p for p in (self.random_prior, self.searcher_prior) if p is not None]
+    def _random_prior(self, view: View) -> float | None:
+        """The prior chance, this round, that the opponent chooses at random: what the
+        previous round's last search inferred, else ``random_prior``."""
+        if self.random_prior is None:
+            return None
         if view.round == 1:
             # A new match (the bot may be reused): nothing is known of this opponent.
-            self._beliefs.clear()
-        previous = self._beliefs.get(view.round - 1)
+            self._random_beliefs.clear()
+        previous = self._random_beliefs.get(view.round - 1)
         if previous is None:
-            return defaults
+            return self.random_prior
         low, high = BELIEF_BOUNDS
-        bounded = [min(max(belief, low), high) for belief in previous]
-        total = sum(bounded)
-        if total > 1.0 - low:
-            # The judge's model keeps at least the lowest share too.
-            bounded = [belief * (1.0 - low) / total for belief in bounded]
-        return bounded
+        return min(max(previous, low), high)
 
     def _model(self, view: View, legal: Sequence[Move]) -> dict[Move, float]:
         """The opponent model of inference: a softmax over the judge's scores."""
         assert self.inference is not None
-        setting = (self.inference, self.surprise, self.shortlist)
-        return self._modelled(view, legal, setting, self._models)
-
-    def _searcher_model(self, view: View, legal: Sequence[Move]) -> dict[Move, float]:
-        """The searching opponent's model (``searcher_prior``)."""
-        return self._modelled(view, legal, SEARCHER, self._searcher_models)
-
-    def _modelled(
-        self,
-        view: View,
-        legal: Sequence[Move],
-        setting: tuple[float, float, int | None],
-        memory: dict[tuple[object, ...], dict[Move, float]],
-    ) -> dict[Move, float]:
-        """:func:`opponent_model` at ``setting`` on ``view``, remembered in ``memory``."""
         # The same past decision with the same hand recurs across worlds and searches.
         key = judged_content(view)
-        known = memory.get(key)
+        known = self._models.get(key)
         if known is not None:
             return known
-        if len(memory) >= MODEL_CACHE:
-            memory.clear()
-        chances = opponent_model(self._judge.scores(view, legal), *setting)
-        memory[key] = chances
+        if len(self._models) >= MODEL_CACHE:
+            self._models.clear()
+        scores = self._judge.scores(view, legal)
+        chances = opponent_model(scores, self.inference, self.surprise, self.shortlist)
+        self._models[key] = chances
         return chances
 
     def _ranked(self, game: Game, mover: int, legal: Sequence[Move]) -> list[Move]:
