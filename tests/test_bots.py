@@ -16,7 +16,7 @@ from hanamikoji.bots.determinize import determinize, sample_world
 from hanamikoji.bots.evaluation import round_end_value
 from hanamikoji.bots.expert import ExpertBot
 from hanamikoji.bots.greedy import GreedyBot, best_first
-from hanamikoji.bots.ismcts import ISMCTSBot, _race, _root_values, opponent_model
+from hanamikoji.bots.ismcts import ISMCTSBot, _best_move, _race, _root_values, opponent_model
 from hanamikoji.bots.levels import LEVELS, describe_level, make_level_bot
 from hanamikoji.bots.match_table import BOARDS, load_table, table_match_value
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout
@@ -297,14 +297,14 @@ def test_drawn_decisions_follow_a_softmax_over_the_judges_scores() -> None:
     bot = ISMCTSBot(seed=1)
     scores = bot._judge.scores(game.view(0), legal)
     best = max(scores.values())
-    cold = {bot._drawn(game, 0, legal, 1e-6) for _ in range(200)}
+    cold = {bot._drawn(game, 0, legal, bot._softmax_at(1e-6)) for _ in range(200)}
     assert cold and all(scores[move] == best for move in cold)
     bot._policies = {}
-    hot = [bot._drawn(game, 0, legal, 1e6) for _ in range(3000)]
+    hot = [bot._drawn(game, 0, legal, bot._softmax_at(1e6)) for _ in range(3000)]
     # Nearly uniform: most of the many decisions come up.
     assert len(set(hot)) > 0.8 * len(legal)
     bot._policies = {}
-    warm = [bot._drawn(game, 0, legal, 0.02) for _ in range(2000)]
+    warm = [bot._drawn(game, 0, legal, bot._softmax_at(0.02)) for _ in range(2000)]
     top = max(set(warm), key=warm.count)
     assert scores[top] == best
     assert len(set(warm)) > 1
@@ -332,6 +332,31 @@ def test_a_search_with_drawn_replies_keeps_several_replies_under_its_decisions()
     )
     choice = first.choose(game.view(0), game.legal_moves())
     assert second.choose(game.view(0), game.legal_moves()) == choice
+    assert first.stats.root_visits == second.stats.root_visits
+
+
+def test_modelled_replies_are_drawn_from_inferences_opponent_model() -> None:
+    with pytest.raises(ValueError, match="modelled_replies needs inference"):
+        ISMCTSBot(modelled_replies=True, inference=None)
+    with pytest.raises(ValueError, match="and no reply_temperature"):
+        ISMCTSBot(modelled_replies=True, reply_temperature=0.05)
+    game = Game(seed=12)
+    legal = game.legal_moves()
+    bot = ISMCTSBot(seed=1, modelled_replies=True, inference=0.1, surprise=1e-9, shortlist=2)
+    ranked = best_first(legal, bot._judge.scores(game.view(0), legal))
+    model = bot._model(game.view(0), legal)
+    drawn = [bot._drawn_reply(game, 0, legal) for _ in range(2000)]
+    # Only the shortlist's two, as often as the model says.
+    assert set(drawn) == set(ranked[:2])
+    assert drawn.count(ranked[0]) / 2000 == pytest.approx(model[ranked[0]], abs=0.04)
+    # A search with them is reproducible from the seed, and its replies vary by world.
+    first, second = (
+        ExpertBot(seed=1, budget=60.0, iterations=240, modelled_replies=True, shortlist=3)
+        for _ in range(2)
+    )
+    root = first._timed_search(game.view(0), legal, ())
+    assert max(len(child.children) for child in root.children.values()) > 1
+    assert second.choose(game.view(0), legal) == _best_move(root)
     assert first.stats.root_visits == second.stats.root_visits
 
 

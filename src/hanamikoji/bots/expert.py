@@ -49,6 +49,8 @@ class ExpertBot(ISMCTSBot):
         reply_temperature, playout_temperature: draw the opponent's replies and this
             player's own playout decisions from a softmax over the judge's scores (as
             :class:`ISMCTSBot`; ``None``: the judge's choice).
+        modelled_replies: draw the opponent's replies from inference's opponent model
+            (as :class:`ISMCTSBot`).
         random_prior: the prior chance that the opponent chooses at random, inferred
             from their decisions round after round (as :class:`ISMCTSBot`).
         reply_widening: search the opponent's replies in their information set (as
@@ -79,6 +81,7 @@ class ExpertBot(ISMCTSBot):
         inference: float = TEMPERATURE,
         surprise: float = SURPRISE,
         shortlist: int | None = None,
+        modelled_replies: bool = False,
     ) -> None:
         super().__init__(
             seed,
@@ -96,6 +99,7 @@ class ExpertBot(ISMCTSBot):
             inference=inference,
             surprise=surprise,
             shortlist=shortlist,
+            modelled_replies=modelled_replies,
         )
 
 

@@ -85,6 +85,8 @@ RACE_EVERY = 10
 
 
 _Answer = TypeVar("_Answer")
+_Chances = Callable[[View, Sequence[Move]], Mapping[Move, float]]
+"""``(view, legal) -> each decision's chance``, unnormalised."""
 
 
 class _OutOfTime(Exception):
@@ -162,6 +164,9 @@ class ISMCTSBot(Bot):
             the playouts) are drawn from a softmax over the judge's scores on their view
             at this temperature, instead of always being the judge's choice (``None``).
         playout_temperature: likewise for this player's own decisions in the playouts.
+        modelled_replies: the opponent's decisions below the root are drawn from
+            inference's opponent model on their view (``inference``, ``surprise``,
+            ``shortlist``): the search plans against the opponent that weighs its worlds.
         random_prior: the prior chance that the opponent chooses uniformly at random (as
             the ``random`` bot does, or a beginner might) rather than as the judge.
             Inference weighs each world under both models, and draws the model with the
@@ -205,6 +210,7 @@ class ISMCTSBot(Bot):
         reply_widening: int | None = None,
         surprise: float = SURPRISE,
         shortlist: int | None = None,
+        modelled_replies: bool = False,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
         self.iterations = iterations
@@ -233,8 +239,11 @@ class ISMCTSBot(Bot):
         ):
             if temperature is not None and temperature <= 0:
                 raise ValueError(f"{option} is a positive number, not {temperature}")
+        if modelled_replies and (inference is None or reply_temperature is not None):
+            raise ValueError("modelled_replies needs inference and no reply_temperature")
         self.reply_temperature = reply_temperature
         self.playout_temperature = playout_temperature
+        self.modelled_replies = modelled_replies
         if random_prior is not None and not 0 < random_prior < 1:
             raise ValueError(f"random_prior is a chance between 0 and 1, not {random_prior}")
         if random_prior is not None and inference is None:
@@ -249,6 +258,16 @@ class ISMCTSBot(Bot):
         # In the world being played: does the opponent choose at random?
         self._random_opponent = False
         self._judge = GreedyBot(seed, compiled=compiled)
+        # How the opponent's replies and this player's playout decisions are drawn, if
+        # they are: the chance of each decision on the mover's view.
+        self._reply_chances: _Chances | None = None
+        if modelled_replies:
+            self._reply_chances = self._model
+        elif reply_temperature is not None:
+            self._reply_chances = self._softmax_at(reply_temperature)
+        self._playout_chances = (
+            None if playout_temperature is None else self._softmax_at(playout_temperature)
+        )
         self.exploration = exploration
         self.match_value = match_value
         self.stats = SearchStats()
@@ -460,9 +479,13 @@ class ISMCTSBot(Bot):
             self._rankings[key] = ranked
         return ranked
 
-    def _drawn(self, game: Game, mover: int, legal: Sequence[Move], temperature: float) -> Move:
-        """One of ``legal``, drawn from a softmax at ``temperature`` over the judge's
-        scores on ``mover``'s view of ``game``."""
+    def _softmax_at(self, temperature: float) -> _Chances:
+        """Unnormalised chances: a softmax at ``temperature`` over the judge's scores."""
+        judge = self._judge
+        return lambda view, legal: _softmax_weights(judge.scores(view, legal), temperature)
+
+    def _drawn(self, game: Game, mover: int, legal: Sequence[Move], chances: _Chances) -> Move:
+        """One of ``legal``, drawn by ``chances`` on ``mover``'s view of ``game``."""
         if len(legal) == 1:
             return legal[0]
         key = game.information_key(mover)
@@ -470,7 +493,7 @@ class ISMCTSBot(Bot):
         if policy is None:
             if time.perf_counter() > self._cutoff:
                 raise _OutOfTime
-            weights = _softmax_weights(self._judge.scores(game.view(mover), legal), temperature)
+            weights = chances(game.view(mover), legal)
             policy = self._policies[key] = (list(weights), list(accumulate(weights.values())))
         moves, cumulative = policy
         return moves[bisect(cumulative, self.rng.random() * cumulative[-1])]
@@ -478,11 +501,11 @@ class ISMCTSBot(Bot):
     def _drawn_reply(self, game: Game, mover: int, legal: Sequence[Move]) -> Move | None:
         """The opponent's decision, if it is drawn at random in this world rather than
         ranked by the judge: uniformly if they play at random, else from the softmax at
-        ``reply_temperature`` if set."""
+        ``reply_temperature`` or inference's model (``modelled_replies``) if set."""
         if self._random_opponent:
             return legal[self.rng.randrange(len(legal))]
-        if self.reply_temperature is not None:
-            return self._drawn(game, mover, legal, self.reply_temperature)
+        if self._reply_chances is not None:
+            return self._drawn(game, mover, legal, self._reply_chances)
         return None
 
     def _playout_move(self, game: Game, mover: int, me: int) -> Move:
@@ -492,8 +515,8 @@ class ISMCTSBot(Bot):
             drawn = self._drawn_reply(game, mover, legal)
             if drawn is not None:
                 return drawn
-        elif self.playout_temperature is not None:
-            return self._drawn(game, mover, legal, self.playout_temperature)
+        elif self._playout_chances is not None:
+            return self._drawn(game, mover, legal, self._playout_chances)
         return legal[0] if len(legal) == 1 else self._ranked(game, mover, legal)[0]
 
     def _iterate(self, below: _Node, game: Game, me: int) -> None:
