@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import pickle
 import random
 from collections.abc import Sequence
 
@@ -610,6 +611,20 @@ def test_what_a_round_says_about_a_random_opponent_is_the_next_rounds_prior() ->
         prior = searcher._random_prior(game.view(0))
         assert prior == min(max(belief, 0.01), 0.99)
         priors[opponent.name] = prior
+        # A bot built anew for the next decision (as the web app does) carries on from
+        # the memory of the last one, which pickles (it crosses to a worker process).
+        memory = pickle.loads(pickle.dumps(searcher.memory()))
+        assert memory == {1: belief}
+        rebuilt = ISMCTSBot(seed=5, random_prior=0.1)
+        rebuilt.recall(memory)
+        assert rebuilt._random_prior(game.view(0)) == prior
+        for nothing in (None, "junk", {"1": 0.5}, {1: "0.5"}):
+            rebuilt.recall(nothing)
+            assert rebuilt._random_prior(game.view(0)) == 0.1
         # A new match starts from the prior again.
         assert searcher._random_prior(Game(seed=11).view(0)) == 0.1
     assert priors["greedy"] < 0.1 < priors["random"], priors
+    # Bots that infer nothing carry nothing.
+    greedy = GreedyBot(seed=1)
+    greedy.recall({1: 0.5})
+    assert greedy.memory() is None

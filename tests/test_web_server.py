@@ -18,6 +18,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from hanamikoji.core import Game, Move, MoveKind, turn_moves
 from hanamikoji.core.cards import FULL_SET, counts, from_counts, pack
+from hanamikoji.interfaces.web import bots as web_bots
 from hanamikoji.interfaces.web.app import ServerConfig, create_app
 from hanamikoji.interfaces.web.catalog import UI, client_catalog, text
 from hanamikoji.interfaces.web.hub import rebuild
@@ -360,6 +361,29 @@ def play_to_the_end(ws: Any, state: JSONDict, rng: random.Random) -> JSONDict:
         else:
             state = receive_state(ws, state["ply"] + 1)
     return state
+
+
+def test_the_bot_carries_what_it_inferred_from_one_decision_to_the_next(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    received: list[object] = []
+    decide = web_bots.choose_move
+
+    def remembering(level: int, seed: int, view: Any, memory: object = None) -> tuple[str, int]:
+        received.append(memory)
+        decision, _ = decide(level, seed, view, None)
+        return decision, len(received)
+
+    monkeypatch.setattr(web_bots, "choose_move", remembering)
+    with make_client() as client:
+        game = create(client, opponent="bot", level=2, variant="classic", first="opponent")
+        with client.websocket_connect(f"/ws/{game['id']}") as ws:
+            final = play_to_the_end(ws, hello(ws, game["token"]), random.Random(3))
+    assert final["outcome"] is not None
+    # Each decision was given what the one before it inferred (the first: nothing);
+    # a round has 6 of the bot's.
+    assert len(received) >= 6
+    assert received == [None, *range(1, len(received))]
 
 
 def test_a_whole_game_against_a_bot_then_its_record_and_replay(client: TestClient) -> None:

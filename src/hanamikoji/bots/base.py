@@ -57,6 +57,18 @@ class Bot(ABC):
     def choose(self, view: View, legal: Sequence[Move]) -> Move:
         """Return one of ``legal`` (never empty) for the player of ``view``."""
 
+    def memory(self) -> object:
+        """What this bot has inferred during the match so far that its later decisions
+        use (``None``: nothing), for a caller that builds a new bot for every decision
+        (the web app): give it to the next one's :meth:`recall`. It is drawn from this
+        bot's own views only, and it is picklable."""
+        return None
+
+    def recall(self, memory: object) -> None:
+        """Carry on from ``memory``, what :meth:`memory` returned after an earlier
+        decision of this match (``None``: nothing is known)."""
+        del memory  # this bot infers nothing
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} seed={self.seed} budget={self.budget}>"
 

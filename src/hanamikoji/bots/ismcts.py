@@ -288,6 +288,20 @@ class ISMCTSBot(Bot):
             return legal[0]
         return self._search(view, legal, (), _best_move)
 
+    def memory(self) -> dict[int, float]:
+        """The chance that the opponent plays at random, as inferred by the last search
+        of each round so far (``random_prior``)."""
+        return dict(self._random_beliefs)
+
+    def recall(self, memory: object) -> None:
+        self._random_beliefs = {}
+        if isinstance(memory, dict):
+            self._random_beliefs = {
+                number: chance
+                for number, chance in memory.items()
+                if isinstance(number, int) and isinstance(chance, float)
+            }
+
     def evaluate(
         self, view: View, legal: Sequence[Move], include: Sequence[Move] = ()
     ) -> dict[Move, tuple[int, float]]:

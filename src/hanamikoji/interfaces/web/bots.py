@@ -17,10 +17,14 @@ __all__ = ["BotRunner", "bot_seed", "choose_move"]
 SEARCH_LEVELS = frozenset(number for number, level in LEVELS.items() if level.budget is not None)
 
 
-def choose_move(level: int, seed: int, view: View) -> str:
-    """The decision of the level ``level`` bot, seeded with ``seed``, from ``view`` alone."""
+def choose_move(level: int, seed: int, view: View, memory: object = None) -> tuple[str, object]:
+    """The decision of the level ``level`` bot, seeded with ``seed``, from ``view`` and
+    what the bot inferred at its earlier decisions of the game (``memory``), with what it
+    infers now (:meth:`Bot.memory`: the bot is built anew for each decision)."""
     bot = make_level_bot(level, seed=seed)
-    return bot.choose(view, view.legal_moves()).text()
+    bot.recall(memory)
+    decision = bot.choose(view, view.legal_moves()).text()
+    return decision, bot.memory()
 
 
 def bot_seed(game_seed: int, ply: int) -> int:
@@ -46,12 +50,15 @@ class BotRunner:
             context = multiprocessing.get_context("spawn")
             self._processes = ProcessPoolExecutor(max_workers=processes, mp_context=context)
 
-    async def choose(self, level: int, seed: int, view: View) -> str:
+    async def choose(
+        self, level: int, seed: int, view: View, memory: object = None
+    ) -> tuple[str, object]:
+        """:func:`choose_move`, off the event loop."""
         executor = self._threads
         if level in SEARCH_LEVELS and self._processes is not None:
             executor = self._processes
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(executor, choose_move, level, seed, view)
+        return await loop.run_in_executor(executor, choose_move, level, seed, view, memory)
 
     def close(self) -> None:
         self._threads.shutdown(wait=False, cancel_futures=True)

@@ -103,6 +103,9 @@ class LiveGame:
         default_factory=lambda: (set(), set())
     )
     bot_task: asyncio.Task[None] | None = None
+    # What the bot inferred at its decisions so far (Bot.memory), kept on this server
+    # only: after a restart, or on another server, the bot starts from its priors.
+    bot_memory: object = None
 
     @property
     def id(self) -> str:
@@ -377,12 +380,14 @@ class GameHub:
                 ply = live.ply
                 if self.bot_delay > 0:
                     await asyncio.sleep(self.bot_delay)
-                choice = await self.bots.choose(level, bot_seed(live.stored.seed, ply), view)
+                seed = bot_seed(live.stored.seed, ply)
+                choice, memory = await self.bots.choose(level, seed, view, live.bot_memory)
                 async with live.lock:
                     if live.ply != ply:
                         continue
                     try:
                         await self._commit(live, live.game.parse_move(choice))
+                        live.bot_memory = memory
                     except Refused as refusal:
                         # Stored by another server first, or the database failed: retry
                         # from whatever the database now holds.
