@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import math
@@ -40,6 +41,7 @@ from hanamikoji.arena.stats import (
     elo_interval,
     pair_distribution,
     pair_outcome,
+    paired_comparison,
     score,
     wilson_interval,
 )
@@ -134,6 +136,43 @@ def test_elo_interval_maps_the_ends_of_the_wilson_interval() -> None:
     sweep_low, sweep_high = elo_interval(20, 20)
     assert sweep_high == pytest.approx(400 * math.log10(39))
     assert sweep_low < sweep_high
+
+
+def test_a_paired_comparison_counts_the_games_where_the_results_differ() -> None:
+    games = [(1.0, 1.0)] * 50 + [(1.0, 0.0)] * 12 + [(0.0, 1.0)] * 4 + [(0.0, 0.0)] * 34
+    compared = paired_comparison(games)
+    assert (compared.games, compared.first, compared.second) == (100, 62.0, 54.0)
+    assert (compared.first_better, compared.second_better) == (12, 4)
+    assert compared.difference == pytest.approx(0.08)
+    # Per-game differences: 12 of +1, 4 of -1, 84 of 0: variance (16 - 100 * 0.08²) / 99.
+    margin = 1.959963984540054 * math.sqrt((16 - 100 * 0.08**2) / 99 / 100)
+    assert compared.interval == pytest.approx((0.08 - margin, 0.08 + margin))
+    # Sign test: 2 P(X <= 4), X ~ Binomial(16, 1/2).
+    assert compared.p_value == pytest.approx(2 * (1 + 16 + 120 + 560 + 1820) / 2**16)
+    # Draws count half, and a half-point difference still counts as better.
+    drawn = paired_comparison([(0.5, 0.0), (0.5, 0.5), (1.0, 0.5)])
+    assert (drawn.first, drawn.second, drawn.first_better, drawn.second_better) == (2, 1, 2, 0)
+    assert paired_comparison([(1.0, 1.0), (0.0, 0.0)]).p_value == 1.0
+    with pytest.raises(ValueError, match="at least two games"):
+        paired_comparison([(1.0, 0.0)])
+    with pytest.raises(ValueError, match="not 2"):
+        paired_comparison([(1.0, 0.0), (2.0, 0.0)])
+
+
+@given(st.lists(st.tuples(*[st.sampled_from([0.0, 0.5, 1.0])] * 2), min_size=2, max_size=300))
+def test_a_paired_comparison_is_antisymmetric(games: list[tuple[float, float]]) -> None:
+    compared = paired_comparison(games)
+    swapped = paired_comparison([(second, first) for first, second in games])
+    assert (swapped.first, swapped.second) == (compared.second, compared.first)
+    assert (swapped.first_better, swapped.second_better) == (
+        compared.second_better,
+        compared.first_better,
+    )
+    assert swapped.difference == pytest.approx(-compared.difference)
+    assert swapped.p_value == pytest.approx(compared.p_value)
+    low, high = compared.interval
+    assert low <= compared.difference <= high and 0.0 < compared.p_value <= 1.0
+    assert compared.difference == pytest.approx((compared.first - compared.second) / len(games))
 
 
 def test_pair_outcomes_of_a_seed_played_twice() -> None:
@@ -516,6 +555,34 @@ def test_the_arena_command_prints_the_match_and_saves_every_record(tmp_path: Pat
     assert "summary.json" in names
     summary = json.loads((records / "summary.json").read_text(encoding="utf-8"))
     assert summary["matches"][0]["games"] == 6
+
+
+def test_the_paired_benchmark_compares_two_runs_on_the_same_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # The greedy bot under a second name, then the random one, against greedy.
+    for first, folder in (("greedy:budget=5", "a"), ("random", "b")):
+        code, _, err = _run(
+            [
+                *("arena", first, "greedy", "--games", "8", "--seed", "40"),
+                *("--jobs", "1", "--quiet", "--records", str(tmp_path / folder / "c0")),
+            ]
+        )
+        assert code == 0, err
+    script = Path(__file__).resolve().parent.parent / "benchmarks" / "paired.py"
+    spec = importlib.util.spec_from_file_location("paired_benchmark", script)
+    assert spec is not None and spec.loader is not None
+    paired = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(paired)
+    paired.main([str(tmp_path / "a"), str(tmp_path / "b"), "--opponent", "greedy"])
+    out = capsys.readouterr().out
+    assert out.startswith("8 games paired (of 8 and 8) against greedy")
+    assert "first  greedy:budget=5: " in out and "second random: " in out
+    assert "sign test p = " in out
+    with pytest.raises(SystemExit, match="'nobody' did not play"):
+        paired.main([str(tmp_path / "a"), str(tmp_path / "b"), "--opponent", "nobody"])
+    with pytest.raises(SystemExit, match=r"no \.hkr records"):
+        paired.main([str(tmp_path / "empty"), str(tmp_path / "a"), "--opponent", "random"])
 
 
 def test_the_arena_command_prints_json_for_machines(tmp_path: Path) -> None:

@@ -1,4 +1,5 @@
-"""Match statistics: score, Wilson score interval, Elo difference, duplicate pairs.
+"""Match statistics: score, Wilson score interval, Elo difference, duplicate pairs, and
+the paired comparison of two players on the same games.
 
 All functions are pure. A game scores 1 for a win, 1/2 for a draw (or shared win) and
 0 for a loss; a match's score rate is its score over its games.
@@ -13,14 +14,17 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 __all__ = [
     "PAIR_OUTCOMES",
     "Z_95",
+    "PairedComparison",
     "elo_difference",
     "elo_interval",
     "pair_distribution",
     "pair_outcome",
+    "paired_comparison",
     "score",
     "wilson_interval",
 ]
@@ -116,3 +120,72 @@ def pair_distribution(pairs: Iterable[tuple[float, float]]) -> dict[str, int]:
     for first, second in pairs:
         counts[pair_outcome(first, second)] += 1
     return counts
+
+
+@dataclass(frozen=True)
+class PairedComparison:
+    """Two players' scores on the same games (the same deals, seats and opponent), game
+    by game: how often each did better, and the difference of their score rates."""
+
+    games: int
+    first: float
+    second: float
+    first_better: int
+    second_better: int
+    difference: float
+    interval: tuple[float, float]
+    p_value: float
+    """Two-sided, of the sign test on the games where they differ: the chance of a split
+    at least this uneven if each were as likely to do better."""
+
+
+def paired_comparison(scores: Iterable[tuple[float, float]], z: float = Z_95) -> PairedComparison:
+    """Compare two players from their scores on the same games, game by game.
+
+    Pairing cancels how good each deal was: only the games where their results differ
+    tell them apart. The interval of the difference of the rates is the normal one of
+    the mean of the per-game differences; the sign test (exact) asks whether the games
+    where one did better split unevenly.
+
+    >>> compared = paired_comparison([(1, 1)] * 50 + [(1, 0)] * 12 + [(0, 1)] * 4 + [(0, 0)] * 34)
+    >>> compared.first, compared.second, compared.first_better, compared.second_better
+    (62.0, 54.0, 12, 4)
+    >>> round(compared.difference, 2), round(compared.p_value, 3)
+    (0.08, 0.077)
+    """
+    differences: list[float] = []
+    first = second = 0.0
+    for one, other in scores:
+        for value in (one, other):
+            if value not in (0, 0.5, 1):
+                raise ValueError(f"a game scores 0, 1/2 or 1, not {value}")
+        first += one
+        second += other
+        differences.append(one - other)
+    games = len(differences)
+    if games < 2:
+        raise ValueError("a paired comparison needs at least two games")
+    mean = sum(differences) / games
+    variance = sum((value - mean) ** 2 for value in differences) / (games - 1)
+    margin = z * math.sqrt(variance / games)
+    first_better = sum(1 for value in differences if value > 0)
+    second_better = sum(1 for value in differences if value < 0)
+    return PairedComparison(
+        games=games,
+        first=first,
+        second=second,
+        first_better=first_better,
+        second_better=second_better,
+        difference=mean,
+        interval=(mean - margin, mean + margin),
+        p_value=_sign_test(first_better, second_better),
+    )
+
+
+def _sign_test(successes: int, failures: int) -> float:
+    """The two-sided exact binomial test of an even split, by doubling the smaller tail."""
+    trials = successes + failures
+    if trials == 0:
+        return 1.0
+    tail = sum(math.comb(trials, k) for k in range(min(successes, failures) + 1))
+    return min(1.0, 2 * tail / 2.0**trials)
