@@ -7,6 +7,7 @@ import io
 import json
 import math
 import shlex
+import statistics
 import sys
 import time
 from collections.abc import Sequence
@@ -39,6 +40,7 @@ from hanamikoji.arena.stats import (
     PAIR_OUTCOMES,
     elo_difference,
     elo_interval,
+    mean_interval,
     pair_distribution,
     pair_outcome,
     paired_comparison,
@@ -157,6 +159,19 @@ def test_a_paired_comparison_counts_the_games_where_the_results_differ() -> None
         paired_comparison([(1.0, 0.0)])
     with pytest.raises(ValueError, match="not 2"):
         paired_comparison([(1.0, 0.0), (2.0, 0.0)])
+
+
+@given(st.lists(st.floats(-1.0, 1.0), min_size=2, max_size=200))
+def test_the_interval_of_a_mean_is_z_standard_errors_either_side(values: list[float]) -> None:
+    mean, (low, high) = mean_interval(values)
+    margin = 1.959963984540054 * statistics.stdev(values) / math.sqrt(len(values))
+    assert mean == pytest.approx(statistics.fmean(values), abs=1e-12)
+    assert (low, high) == pytest.approx((mean - margin, mean + margin), abs=1e-9)
+
+
+def test_the_interval_of_a_mean_needs_two_values() -> None:
+    with pytest.raises(ValueError, match="at least two values"):
+        mean_interval([0.5])
 
 
 @given(st.lists(st.tuples(*[st.sampled_from([0.0, 0.5, 1.0])] * 2), min_size=2, max_size=300))

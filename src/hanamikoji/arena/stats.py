@@ -1,5 +1,5 @@
-"""Match statistics: score, Wilson score interval, Elo difference, duplicate pairs, and
-the paired comparison of two players on the same games.
+"""Match statistics: score, Wilson score interval, Elo difference, duplicate pairs, the
+paired comparison of two players on the same games, and the normal interval of a mean.
 
 All functions are pure. A game scores 1 for a win, 1/2 for a draw (or shared win) and
 0 for a loss; a match's score rate is its score over its games.
@@ -13,7 +13,7 @@ All functions are pure. A game scores 1 for a win, 1/2 for a draw (or shared win
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 __all__ = [
@@ -22,6 +22,7 @@ __all__ = [
     "PairedComparison",
     "elo_difference",
     "elo_interval",
+    "mean_interval",
     "pair_distribution",
     "pair_outcome",
     "paired_comparison",
@@ -165,9 +166,7 @@ def paired_comparison(scores: Iterable[tuple[float, float]], z: float = Z_95) ->
     games = len(differences)
     if games < 2:
         raise ValueError("a paired comparison needs at least two games")
-    mean = sum(differences) / games
-    variance = sum((value - mean) ** 2 for value in differences) / (games - 1)
-    margin = z * math.sqrt(variance / games)
+    mean, interval = mean_interval(differences, z)
     first_better = sum(1 for value in differences if value > 0)
     second_better = sum(1 for value in differences if value < 0)
     return PairedComparison(
@@ -177,9 +176,26 @@ def paired_comparison(scores: Iterable[tuple[float, float]], z: float = Z_95) ->
         first_better=first_better,
         second_better=second_better,
         difference=mean,
-        interval=(mean - margin, mean + margin),
+        interval=interval,
         p_value=_sign_test(first_better, second_better),
     )
+
+
+def mean_interval(values: Sequence[float], z: float = Z_95) -> tuple[float, tuple[float, float]]:
+    """The mean of ``values`` and its normal interval: ``z`` standard errors of the
+    mean (from the sample's standard deviation) either side.
+
+    >>> mean, (low, high) = mean_interval([0.0, 0.1, 0.2, 0.1])
+    >>> round(mean, 3), round(low, 3), round(high, 3)
+    (0.1, 0.02, 0.18)
+    """
+    count = len(values)
+    if count < 2:
+        raise ValueError("the interval of a mean needs at least two values")
+    mean = sum(values) / count
+    variance = sum((value - mean) ** 2 for value in values) / (count - 1)
+    margin = z * math.sqrt(variance / count)
+    return mean, (mean - margin, mean + margin)
 
 
 def _sign_test(successes: int, failures: int) -> float:
