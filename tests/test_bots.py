@@ -153,6 +153,7 @@ def test_options_are_found_whether_annotations_are_postponed_or_not(
         ("ismcts:iterations=1,iterations=2", "sets 'iterations' twice"),
         ("ismcts:exact_turns=99", "exact_turns is 0 to 8, not 99"),
         ("expert:surprise=0", "surprise is a share above 0 and at most 1, not 0"),
+        ("expert:inference=none", "random_prior needs inference"),
         ("ismcts:shortlist=0", "shortlist is a positive number of decisions, not 0"),
     ],
 )
@@ -161,6 +162,19 @@ def test_a_bad_bot_spec_is_refused_naming_what_is_wrong(spec: str, message: str)
         make_bot(spec)
     assert message in str(caught.value)
     assert isinstance(caught.value, ValueError)
+
+
+def test_the_expert_searches_without_inference_when_asked() -> None:
+    game = Game(seed=12)
+    for move in game.legal_moves()[:1]:
+        game.push(move)
+    bot = make_bot("expert:inference=none,random_prior=none,iterations=20", seed=1, budget=60.0)
+    assert isinstance(bot, ExpertBot) and bot.inference is None
+    view = game.view(game.to_move or 0)
+    sample = bot._sampler(view)
+    worlds = {sample()[0].hand(1 - view.player) for _ in range(40)}
+    assert len(worlds) > 1
+    assert bot.choose(view, game.legal_moves()) in game.legal_moves()
 
 
 def test_levels_map_onto_registered_bots_with_budgets() -> None:

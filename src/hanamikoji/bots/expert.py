@@ -57,7 +57,8 @@ class ExpertBot(ISMCTSBot):
             :class:`ISMCTSBot`; ``None``: the judge's choice).
         inference, surprise, shortlist: the opponent model of inference: a softmax over
             the judge's scores at this temperature (over its ``shortlist`` best
-            decisions), mixed with this share of uniform choice (as :class:`ISMCTSBot`).
+            decisions), mixed with this share of uniform choice (as :class:`ISMCTSBot`;
+            ``inference=None``, with ``random_prior=None``: worlds dealt uniformly).
         root_candidates: how many of the judge's best decisions are searched at the
             root, besides the network's (as :class:`ISMCTSBot`).
     """
@@ -78,7 +79,7 @@ class ExpertBot(ISMCTSBot):
         random_prior: float | None = RANDOM_PRIOR,
         reply_widening: int | None = None,
         root_candidates: int = ROOT_CANDIDATES,
-        inference: float = TEMPERATURE,
+        inference: float | None = TEMPERATURE,
         surprise: float = SURPRISE,
         shortlist: int | None = None,
         modelled_replies: bool = False,
