@@ -88,7 +88,8 @@ class OracleBot(ExpertBot):
         rng: random.Random = self.rng
 
         def sample() -> tuple[Game, bool]:
-            dealt = rng.sample(rest, len(rest))
+            dealt = list(rest)
+            rng.shuffle(dealt)
             return Game.from_view(view, hand, secret, tradeoff, dealt[0], dealt[1:]), False
 
         return sample
