@@ -1,0 +1,82 @@
+"""The inference benchmark compares sampled worlds with the true cards of recorded games."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "inference.py"
+
+
+def _benchmark() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("inference_benchmark", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    # Its dataclass looks its module up by name.
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _records(folder: Path) -> None:
+    subprocess.run(
+        [
+            *(sys.executable, "-m", "hanamikoji", "arena", "greedy", "random"),
+            *("--games", "2", "--jobs", "1", "--records", str(folder), "--quiet"),
+        ],
+        check=True,
+        capture_output=True,
+    )
+
+
+def test_a_share_right_counts_cards_as_multisets() -> None:
+    bench = _benchmark()
+    assert bench.share_right((0, 0, 3), (0, 3, 3)) == 2 / 3
+    assert bench.share_right((1, 2), (1, 2)) == 1.0
+    assert bench.share_right((4, 4), (5, 6)) == 0.0
+
+
+def test_positions_hold_the_opponents_true_cards_and_worlds_guess_as_many(
+    tmp_path: Path,
+) -> None:
+    bench = _benchmark()
+    _records(tmp_path)
+    positions = bench.recorded_positions(sorted(tmp_path.rglob("*.hkr")), "greedy")
+    assert positions
+    rng = random.Random(1)
+    for position in positions:
+        view = position.view
+        assert any(e.round == view.round and e.seat != view.player for e in view.log)
+        world = bench.sample_world(view, rng)
+        assert len(bench.opponent_cards(world)) == len(position.cards)
+        # The truth is one of the worlds behind the view: its cards are unseen ones.
+        unseen = view.unseen()
+        assert all(position.cards.count(k) <= unseen[k] for k in set(position.cards))
+    shares = bench.measure(positions[:3], bench.uniform_sampler, 20, 1)
+    assert all(0.0 <= share <= 1.0 for share in shares)
+
+
+def test_the_benchmark_prints_each_sampler_against_the_first(tmp_path: Path) -> None:
+    _records(tmp_path)
+    done = subprocess.run(
+        [
+            *(sys.executable, str(SCRIPT), str(tmp_path), "--player", "greedy"),
+            *("--models", "uniform", "0.02,0.05", "--positions", "4", "--draws", "10"),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
+    assert [row.split(" | ")[0] for row in rows[1:]] == ["| uniform", "| 0.02,0.05"]
+    bad = subprocess.run(
+        [sys.executable, str(SCRIPT), str(tmp_path), "--player", "greedy", "--models", "0.1"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert bad.returncode == 2 and "a model is uniform, T,s or T,s,k" in bad.stderr
