@@ -33,7 +33,7 @@ from hanamikoji.bots.determinize import World, sample_world
 from hanamikoji.bots.greedy import GreedyBot
 from hanamikoji.bots.inference import WorldSampler
 from hanamikoji.bots.ismcts import opponent_model
-from hanamikoji.core.cards import counts, items, pack
+from hanamikoji.core.cards import counts, pack
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import View
 from hanamikoji.notation.records import read_record
@@ -80,13 +80,7 @@ def recorded_positions(paths: Sequence[Path], player: str) -> list[Position]:
             view = game.view(seat)
             if not any(e.round == view.round and e.seat != seat for e in view.log):
                 continue
-            opponent = 1 - seat
-            cards = (
-                *game.hand(opponent),
-                *items(game._secret[opponent]),
-                *items(game._tradeoff[opponent]),
-            )
-            positions.append(Position(view, cards))
+            positions.append(Position(view, opponent_cards(game.hidden_from(seat))))
     return positions
 
 

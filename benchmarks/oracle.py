@@ -34,8 +34,8 @@ import sys
 from collections.abc import Callable, Sequence
 
 from hanamikoji.bots.base import register
+from hanamikoji.bots.determinize import World
 from hanamikoji.bots.expert import ExpertBot
-from hanamikoji.core.cards import items
 from hanamikoji.core.game import Game
 from hanamikoji.core.view import View
 from hanamikoji.interfaces.cli import main as cli_main
@@ -44,24 +44,11 @@ TRUTH: dict[str, Game] = {}
 """The seeded game whose view was asked for last (under ``"game"``)."""
 
 
-def true_world(
-    game: Game, view: View
-) -> tuple[tuple[int, ...], int | None, tuple[int, ...], int, tuple[int, ...]]:
-    """The hidden world behind ``view`` in ``game``: the opponent's hand, Secret (or
-    ``None``) and Trade-off, the removed card, the deck (top first)."""
+def true_world(game: Game, view: View) -> World:
+    """The hidden world behind ``view`` in ``game``."""
     if game.hand(view.player) != view.hand or game.round != view.round:
         raise RuntimeError("the remembered game is not the one behind this view")
-    opponent = 1 - view.player
-    secret = items(game._secret[opponent])
-    removed = game.removed()
-    assert removed is not None
-    return (
-        game.hand(opponent),
-        secret[0] if secret else None,
-        items(game._tradeoff[opponent]),
-        removed,
-        game.deck(),
-    )
+    return game.hidden_from(view.player)
 
 
 class OracleBot(ExpertBot):

@@ -166,8 +166,7 @@ def test_a_bad_bot_spec_is_refused_naming_what_is_wrong(spec: str, message: str)
 
 def test_the_expert_searches_without_inference_when_asked() -> None:
     game = Game(seed=12)
-    for move in game.legal_moves()[:1]:
-        game.push(move)
+    game.push(game.legal_moves()[0])
     bot = make_bot("expert:inference=none,random_prior=none,iterations=20", seed=1, budget=60.0)
     assert isinstance(bot, ExpertBot) and bot.inference is None
     view = game.view(game.to_move or 0)

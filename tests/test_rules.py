@@ -3,6 +3,7 @@ explicit deals and scripted decisions."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -289,6 +290,26 @@ def test_a_round_can_be_dealt_again_from_a_view() -> None:
     play(game, scripts[1])
     with pytest.raises(ValueError, match="no round to replay"):
         Game.before_round(game.view(0))
+
+
+def test_the_world_hidden_from_a_player_completes_their_view_into_the_same_position() -> None:
+    compared = 0
+    for seed in range(1, 40):
+        game = Game(seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over():
+            for player in (0, 1):
+                world = Game.from_view(game.view(player), *game.hidden_from(player))
+                for seat in (0, 1):
+                    assert world.information_key(seat) == game.information_key(seat)
+                assert world.deck() == game.deck() and world.removed() == game.removed()
+                assert world.scoring_sides() == game.scoring_sides()
+                compared += 1
+            legal = game.legal_moves()
+            game.push(legal[rng.randrange(len(legal))])
+        with pytest.raises(ValueError, match="nothing of a round is hidden"):
+            game.hidden_from(0)
+    assert compared > 500
 
 
 # -- variants ------------------------------------------------------------------------------

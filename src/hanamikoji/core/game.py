@@ -667,6 +667,32 @@ class Game:
         """This round's removed card (full information)."""
         return self._private[-1].deal.removed if self._private and not self._needs_deal else None
 
+    def hidden_from(
+        self, player: int
+    ) -> tuple[tuple[int, ...], int | None, tuple[int, ...], int, tuple[int, ...]]:
+        """What ``player`` has not seen of this round, as :meth:`from_view` takes it: the
+        opponent's hand, Secret (or ``None``) and Trade-off, the removed card and the deck
+        (full information: not for players; benchmarks compare guesses with it). Raises
+        ``ValueError`` between rounds or once the game is over.
+
+        >>> game = Game(seed=3)
+        >>> view = game.view(0)
+        >>> Game.from_view(view, *game.hidden_from(0)).hand(1) == game.hand(1)
+        True
+        """
+        removed = self.removed()
+        if removed is None or self._outcome is not None:
+            raise ValueError("between rounds or after the game nothing of a round is hidden")
+        opponent = 1 - player
+        secret = items(self._secret[opponent])
+        return (
+            self.hand(opponent),
+            secret[0] if secret else None,
+            items(self._tradeoff[opponent]),
+            removed,
+            self.deck(),
+        )
+
     def summaries(self) -> tuple[RoundSummary, ...]:
         return self._summaries
 
