@@ -14,8 +14,12 @@ intersection over the number of cards. ``uniform`` deals the worlds uniformly
 (:func:`hanamikoji.bots.determinize.sample_world`); ``T,s`` or ``T,s,k`` is
 :class:`hanamikoji.bots.inference.WorldSampler` weighing worlds by the search's opponent
 model (:func:`hanamikoji.bots.ismcts.opponent_model`) at temperature ``T``, surprise
-``s`` and shortlist ``k``. Prints each sampler's mean share with its 95% interval over
-positions, and its difference from the first sampler's at the same positions.
+``s`` and shortlist ``k``; ``search:N,T,s`` weighs them by a model of a searching
+opponent instead (:func:`hanamikoji.bots.ismcts.searching_model`: ``ismcts`` at ``N``
+playouts on the opponent's view, a softmax at ``T`` over the values it found; tens of
+milliseconds per decision, so use few positions and draws). Prints each sampler's mean
+share with its 95% interval over positions, and its difference from the first sampler's
+at the same positions.
 ``benchmarks/oracle.py`` measures what knowing every card would win; this measures how
 near a sampler comes to knowing them, in seconds instead of hours.
 """
@@ -32,7 +36,7 @@ from hanamikoji.arena.stats import mean_interval
 from hanamikoji.bots.determinize import World, sample_world
 from hanamikoji.bots.greedy import GreedyBot
 from hanamikoji.bots.inference import WorldSampler
-from hanamikoji.bots.ismcts import opponent_model
+from hanamikoji.bots.ismcts import opponent_model, searching_model
 from hanamikoji.core.cards import counts, pack
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import View
@@ -100,19 +104,34 @@ def model_sampler(temperature: float, surprise: float, shortlist: int | None) ->
     return make
 
 
+def search_sampler(iterations: int, temperature: float, surprise: float) -> Sampler:
+    searching_model(iterations, temperature, surprise)  # refuses bad settings now
+
+    def make(view: View, rng: random.Random) -> Callable[[], World]:
+        model = searching_model(iterations, temperature, surprise, rng.getrandbits(32))
+        return WorldSampler(view, rng, model, True).draw
+
+    return make
+
+
 def sampler_of(text: str) -> tuple[str, Sampler]:
-    """A ``--models`` value: ``uniform``, ``T,s`` or ``T,s,k``."""
+    """A ``--models`` value: ``uniform``, ``T,s``, ``T,s,k`` or ``search:N,T,s``."""
     if text == "uniform":
         return text, uniform_sampler
-    parts = text.split(",")
+    searching = text.startswith("search:")
+    parts = text.removeprefix("search:").split(",")
     try:
+        if searching:
+            if len(parts) != 3:
+                raise ValueError
+            return text, search_sampler(int(parts[0]), float(parts[1]), float(parts[2]))
         if len(parts) not in (2, 3):
             raise ValueError
         temperature, surprise = float(parts[0]), float(parts[1])
         shortlist = int(parts[2]) if len(parts) == 3 else None
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"a model is uniform, T,s or T,s,k, not {text!r}"
+            f"a model is uniform, T,s, T,s,k or search:N,T,s, not {text!r}"
         ) from None
     return text, model_sampler(temperature, surprise, shortlist)
 

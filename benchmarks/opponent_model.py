@@ -14,6 +14,14 @@ the model at the search's default setting and at the best setting of a grid (tem
 surprise, and the shortlist the softmax is over: ``none`` for every decision): the
 setting that best predicts that player, the one inference should use against them. A
 player who searches the judge's few best decisions is told by the shortlist.
+
+With ``--searches N ...``, a model of a player who searches is measured too
+(:func:`hanamikoji.bots.ismcts.searching_model`: ``ismcts`` at ``N`` playouts on the
+player's view, a softmax over the values it found, 0.5% uniform): on ``--searched`` of
+each player's decisions (spread evenly; a search per decision takes milliseconds), how
+often its likeliest decision and the judge's are the one made, and the mean
+log-likelihood of the best temperature of ``--search-temperatures`` against the best
+judge setting of the grid on the same decisions.
 """
 
 from __future__ import annotations
@@ -26,11 +34,19 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hanamikoji.bots.greedy import GreedyBot
-from hanamikoji.bots.ismcts import SURPRISE, TEMPERATURE, opponent_model
+from hanamikoji.bots.ismcts import (
+    SURPRISE,
+    TEMPERATURE,
+    fixed_search,
+    mixed_softmax,
+    opponent_model,
+)
 from hanamikoji.core.moves import Move
+from hanamikoji.core.view import View
 from hanamikoji.notation.records import read_record
 
 RANKS = ("1st", "2nd", "3rd", "lower")
+SEARCH_SURPRISE = 0.005
 
 
 @dataclass(frozen=True)
@@ -41,6 +57,7 @@ class Decision:
     phase: str
     scores: dict[Move, float]
     chosen: Move
+    view: View
 
     def rank(self) -> int:
         """How many decisions the judge scored strictly higher than the one chosen."""
@@ -58,7 +75,7 @@ def recorded_decisions(paths: Sequence[Path], judge: GreedyBot) -> list[Decision
                 view = game.view(entry.seat)
                 scores = judge.scores(view, legal)
                 player = record.players[entry.seat]
-                decisions.append(Decision(player, view.phase.value, scores, entry.move))
+                decisions.append(Decision(player, view.phase.value, scores, entry.move, view))
     return decisions
 
 
@@ -71,6 +88,27 @@ def log_likelihood(
         chances = opponent_model(decision.scores, temperature, surprise, shortlist)
         total += math.log(chances[decision.chosen])
     return total / len(decisions)
+
+
+def searched_fit(
+    decisions: Sequence[Decision], iterations: int, temperatures: Sequence[float], seed: int
+) -> tuple[float, dict[float, float]]:
+    """How often the likeliest decision of the searching model (``ismcts`` at
+    ``iterations`` playouts) is the one made, and the model's mean log-likelihood at each
+    of ``temperatures`` (one search per decision serves them all)."""
+    search = fixed_search(iterations, seed)
+    agreed = 0
+    totals = dict.fromkeys(temperatures, 0.0)
+    for decision in decisions:
+        legal = list(decision.scores)
+        found = search.evaluate(decision.view, legal)
+        values = {move: value for move, (_, value) in found.items()}
+        agreed += max(values, key=values.__getitem__) == decision.chosen
+        for temperature in temperatures:
+            chances = mixed_softmax(values, legal, temperature, SEARCH_SURPRISE)
+            totals[temperature] += math.log(chances[decision.chosen])
+    count = len(decisions)
+    return agreed / count, {t: total / count for t, total in totals.items()}
 
 
 def shortlist_value(text: str) -> int | None:
@@ -98,7 +136,21 @@ def main() -> None:
     parser.add_argument(
         "--shortlists", type=shortlist_value, nargs="+", default=[None, 2, 3, 5, 8, 12]
     )
+    parser.add_argument(
+        "--searches",
+        type=int,
+        nargs="*",
+        default=[],
+        metavar="N",
+        help="also measure the searching model at these numbers of playouts",
+    )
+    parser.add_argument("--searched", type=int, default=200, help="decisions per player searched")
+    parser.add_argument(
+        "--search-temperatures", type=float, nargs="+", default=[0.01, 0.02, 0.04, 0.08, 0.16]
+    )
     args = parser.parse_args()
+    if any(n < 1 for n in args.searches) or args.searched < 1:
+        parser.error("--searches and --searched are positive numbers")
     paths = sorted(path for folder in args.directories for path in folder.glob("*.hkr"))
     if not paths:
         parser.error("no .hkr records in " + ", ".join(map(str, args.directories)))
@@ -140,6 +192,41 @@ def main() -> None:
             f" {unlisted} | {unlisted_value} | ({best[0]}, {best[1]}, {best[2] or 'none'}) |"
             f" {grid[best]:.4f} |"
         )
+    if args.searches:
+        print_searched(by_player, args)
+
+
+def print_searched(by_player: dict[str, list[Decision]], args: argparse.Namespace) -> None:
+    """The searching model against the judge's (``--searches``), per player."""
+    count = args.searched
+    print(
+        f"\nA searching model against the judge's, on {count} decisions per player (spread"
+        f" evenly; surprise {SEARCH_SURPRISE}):\n"
+    )
+    print("| player | model | likeliest is the one made | best setting | log-lik. |")
+    print("|---|---|---:|---|---:|")
+    for player, made in sorted(by_player.items()):
+        sample = made[:: max(1, len(made) // count)][:count]
+        judged = sum(max(d.scores, key=d.scores.__getitem__) == d.chosen for d in sample)
+        share = judged / len(sample)
+        grid = {
+            (t, s, k): log_likelihood(sample, t, s, k)
+            for t in args.temperatures
+            for s in args.surprises
+            for k in args.shortlists
+        }
+        best = max(grid, key=grid.__getitem__)
+        print(
+            f"| {player} | judge | {share:.1%} | ({best[0]}, {best[1]}, {best[2] or 'none'})"
+            f" | {grid[best]:.4f} |"
+        )
+        for iterations in args.searches:
+            agreed, fits = searched_fit(sample, iterations, args.search_temperatures, seed=1)
+            fitted = max(fits, key=fits.__getitem__)
+            print(
+                f"| {player} | ismcts at {iterations} playouts | {agreed:.1%} | T = {fitted}"
+                f" | {fits[fitted]:.4f} |"
+            )
 
 
 if __name__ == "__main__":

@@ -17,7 +17,15 @@ from hanamikoji.bots.determinize import determinize, sample_world
 from hanamikoji.bots.evaluation import round_end_value
 from hanamikoji.bots.expert import ExpertBot
 from hanamikoji.bots.greedy import GreedyBot, best_first
-from hanamikoji.bots.ismcts import ISMCTSBot, _best_move, _race, _root_values, opponent_model
+from hanamikoji.bots.ismcts import (
+    ISMCTSBot,
+    _best_move,
+    _race,
+    _root_values,
+    fixed_search,
+    opponent_model,
+    searching_model,
+)
 from hanamikoji.bots.levels import LEVELS, describe_level, make_level_bot
 from hanamikoji.bots.match_table import BOARDS, load_table, table_match_value
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout
@@ -259,6 +267,28 @@ def test_the_opponent_model_over_a_shortlist_leaves_the_rest_the_uniform_share()
         )
     assert opponent_model(scores, 0.1, 0.05, len(legal)) == opponent_model(scores, 0.1, 0.05)
     assert opponent_model(scores, 0.1, 0.05, 1)[ranked[0]] == pytest.approx(0.95 + floor)
+
+
+def test_the_searching_model_softens_a_fixed_search_over_what_it_searched() -> None:
+    game = Game(seed=12)
+    view, legal = game.view(0), game.legal_moves()
+    values = {m: value for m, (_, value) in fixed_search(60, seed=5).evaluate(view, legal).items()}
+    model = searching_model(60, 0.05, 0.1, seed=5)(view, legal)
+    assert list(model) == list(legal)
+    assert sum(model.values()) == pytest.approx(1.0)
+    floor = 0.1 / len(legal)
+    # Unsearched decisions have only the uniform share; the search's best the most.
+    assert all(model[m] == pytest.approx(floor) for m in legal if m not in values)
+    assert all(model[m] > floor for m in values)
+    assert max(model, key=model.__getitem__) == max(values, key=values.__getitem__)
+    # The same seed and playouts give the same chances: it is reproducible.
+    assert searching_model(60, 0.05, 0.1, seed=5)(view, legal) == model
+    colder = searching_model(60, 0.01, 0.1, seed=5)(view, legal)
+    best = max(values, key=values.__getitem__)
+    assert colder[best] >= model[best]
+    for bad in ((0, 0.05, 0.1), (60, 0.0, 0.1), (60, 0.05, 0.0), (60, 0.05, 1.5)):
+        with pytest.raises(ValueError):
+            searching_model(*bad)
 
 
 def test_racing_drops_the_decisions_clearly_behind_on_the_same_worlds() -> None:

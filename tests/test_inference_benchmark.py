@@ -65,18 +65,31 @@ def test_the_benchmark_prints_each_sampler_against_the_first(tmp_path: Path) -> 
     done = subprocess.run(
         [
             *(sys.executable, str(SCRIPT), str(tmp_path), "--player", "greedy"),
-            *("--models", "uniform", "0.02,0.05", "--positions", "4", "--draws", "10"),
+            *("--models", "uniform", "0.02,0.05", "search:20,0.08,0.005"),
+            *("--positions", "3", "--draws", "8"),
         ],
         capture_output=True,
         text=True,
         check=True,
     )
     rows = [line for line in done.stdout.splitlines() if line.startswith("| ")]
-    assert [row.split(" | ")[0] for row in rows[1:]] == ["| uniform", "| 0.02,0.05"]
+    assert [row.split(" | ")[0] for row in rows[1:]] == [
+        "| uniform",
+        "| 0.02,0.05",
+        "| search:20,0.08,0.005",
+    ]
     bad = subprocess.run(
         [sys.executable, str(SCRIPT), str(tmp_path), "--player", "greedy", "--models", "0.1"],
         capture_output=True,
         text=True,
         check=False,
     )
-    assert bad.returncode == 2 and "a model is uniform, T,s or T,s,k" in bad.stderr
+    assert bad.returncode == 2 and "a model is uniform, T,s, T,s,k or search:N,T,s" in bad.stderr
+    for wrong in ("search:0,0.08,0.005", "search:20,0.08"):
+        refused = subprocess.run(
+            [sys.executable, str(SCRIPT), str(tmp_path), "--player", "greedy", "--models", wrong],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert refused.returncode == 2 and repr(wrong) in refused.stderr

@@ -42,7 +42,7 @@ from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
 from hanamikoji.bots.greedy import GreedyBot, best_first, judged_content
-from hanamikoji.bots.inference import WorldSampler, uniform_model
+from hanamikoji.bots.inference import DecisionModel, WorldSampler, uniform_model
 from hanamikoji.bots.match_table import table_match_value
 from hanamikoji.bots.network import ValueNetwork
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout
@@ -50,7 +50,14 @@ from hanamikoji.core.game import TURNS_PER_ROUND, Game
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import View
 
-__all__ = ["ISMCTSBot", "SearchStats", "opponent_model"]
+__all__ = [
+    "ISMCTSBot",
+    "SearchStats",
+    "fixed_search",
+    "mixed_softmax",
+    "opponent_model",
+    "searching_model",
+]
 
 DEFAULT_BUDGET = 0.2
 WIDENING = 20
@@ -666,16 +673,50 @@ def opponent_model(
     given, ties in the scores' order as the search ranks them) mixed with a ``surprise``
     share of uniform choice (``benchmarks/opponent_model.py`` fits all three to recorded
     games)."""
-    floor = surprise / len(scores)
-    chances = dict.fromkeys(scores, floor)
     considered = scores
     if shortlist is not None and shortlist < len(scores):
         considered = {move: scores[move] for move in best_first(list(scores), scores)[:shortlist]}
-    weights = _softmax_weights(considered, temperature)
+    return mixed_softmax(considered, list(scores), temperature, surprise)
+
+
+def mixed_softmax(
+    values: Mapping[Move, float], legal: Sequence[Move], temperature: float, surprise: float
+) -> dict[Move, float]:
+    """The chance of each of ``legal``: a softmax at ``temperature`` over ``values`` (of
+    the decisions considered), mixed with a ``surprise`` share of uniform choice."""
+    weights = _softmax_weights(values, temperature)
     share = (1.0 - surprise) / sum(weights.values())
-    for move, weight in weights.items():
-        chances[move] += weight * share
-    return chances
+    floor = surprise / len(legal)
+    return {move: floor + weights.get(move, 0.0) * share for move in legal}
+
+
+def searching_model(
+    iterations: int, temperature: float, surprise: float, seed: int | None = None
+) -> DecisionModel:
+    """A model of an opponent who searches: the chance of each decision, a softmax at
+    ``temperature`` over the values that ``ismcts`` at ``iterations`` playouts (with the
+    compiled judge: the same search, faster) gives the decisions it searched on the
+    opponent's view, mixed with a ``surprise`` share of uniform choice. It predicts
+    ``ismcts``'s own decisions far better than :func:`opponent_model` but costs a search
+    per decision, milliseconds where that costs microseconds: the benchmarks use it to
+    ask whether a better model of a searching opponent guesses its cards better."""
+    if temperature <= 0 or not 0 < surprise <= 1:
+        raise ValueError("temperature is positive and surprise a share above 0 and at most 1")
+    search = fixed_search(iterations, seed)
+
+    def model(view: View, legal: Sequence[Move]) -> dict[Move, float]:
+        values = {move: value for move, (_, value) in search.evaluate(view, legal).items()}
+        return mixed_softmax(values, legal, temperature, surprise)
+
+    return model
+
+
+def fixed_search(iterations: int, seed: int | None = None) -> ISMCTSBot:
+    """``ismcts`` stopped by a number of playouts alone, so that it is reproducible, and
+    with the compiled judge (the same search, faster)."""
+    if iterations < 1:
+        raise ValueError(f"iterations is a positive number of playouts, not {iterations}")
+    return ISMCTSBot(seed, budget=1e9, iterations=iterations, compiled=True)
 
 
 def _softmax_weights(scores: Mapping[Move, float], temperature: float) -> dict[Move, float]:
