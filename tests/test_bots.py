@@ -17,7 +17,9 @@ from hanamikoji.bots.determinize import determinize, sample_world
 from hanamikoji.bots.evaluation import round_end_value
 from hanamikoji.bots.expert import ExpertBot
 from hanamikoji.bots.greedy import GreedyBot, best_first
+from hanamikoji.bots.inference import exposure
 from hanamikoji.bots.ismcts import (
+    EXPOSURE_CAP,
     ISMCTSBot,
     _best_move,
     _race,
@@ -402,6 +404,28 @@ def test_modelled_replies_are_drawn_from_inferences_opponent_model() -> None:
     assert max(len(child.children) for child in root.children.values()) > 1
     assert second.choose(game.view(0), legal) == _best_move(root)
     assert first.stats.root_visits == second.stats.root_visits
+
+
+def test_hiding_prefers_the_close_decision_that_gives_the_hand_away_least() -> None:
+    with pytest.raises(ValueError, match="hiding"):
+        ISMCTSBot(hiding=0.01, inference=None)
+    with pytest.raises(ValueError, match="hiding"):
+        ExpertBot(hiding=0.0)
+    game = Game(seed=12)
+    view, legal = game.view(0), game.legal_moves()
+    bot = ExpertBot(seed=1, hiding=0.01)
+    gifts = [move for move in legal if move.kind == MoveKind.GIFT][:6]
+    exposed = {move: exposure(view, move, bot._model, random.Random(1), 64) for move in gifts}
+    least, most = min(gifts, key=exposed.__getitem__), max(gifts, key=exposed.__getitem__)
+    assert exposed[most] - exposed[least] > 0.5
+    # Equal values: the least exposed; a clear lead in value: the best, however exposed.
+    tied = {move: (100, 0.5) for move in gifts}
+    assert bot._least_exposed(view, tied, 0.01) == least
+    ahead = {**tied, most: (100, 0.5 + 4 * EXPOSURE_CAP * 0.01)}
+    assert bot._least_exposed(view, ahead, 0.01) == most
+    # A search with it chooses a legal decision, reproducibly from the seed.
+    first, second = (ExpertBot(seed=2, budget=60.0, iterations=200, hiding=0.01) for _ in range(2))
+    assert first.choose(view, legal) == second.choose(view, legal) in legal
 
 
 def test_the_search_tells_a_random_opponent_from_the_judge_by_their_decisions() -> None:

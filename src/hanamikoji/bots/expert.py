@@ -51,6 +51,8 @@ class ExpertBot(ISMCTSBot):
             :class:`ISMCTSBot`; ``None``: the judge's choice).
         modelled_replies: draw the opponent's replies from inference's opponent model
             (as :class:`ISMCTSBot`).
+        hiding: among close root decisions, prefer those that give the hand away least
+            to an opponent who infers (as :class:`ISMCTSBot`).
         random_prior: the prior chance that the opponent chooses at random, inferred
             from their decisions round after round (as :class:`ISMCTSBot`).
         reply_widening: search the opponent's replies in their information set (as
@@ -83,6 +85,7 @@ class ExpertBot(ISMCTSBot):
         surprise: float = SURPRISE,
         shortlist: int | None = None,
         modelled_replies: bool = False,
+        hiding: float | None = None,
     ) -> None:
         super().__init__(
             seed,
@@ -101,6 +104,7 @@ class ExpertBot(ISMCTSBot):
             surprise=surprise,
             shortlist=shortlist,
             modelled_replies=modelled_replies,
+            hiding=hiding,
         )
 
 

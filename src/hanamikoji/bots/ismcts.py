@@ -42,7 +42,7 @@ from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
 from hanamikoji.bots.greedy import GreedyBot, best_first, judged_content
-from hanamikoji.bots.inference import DecisionModel, WorldSampler, uniform_model
+from hanamikoji.bots.inference import DecisionModel, WorldSampler, exposure, uniform_model
 from hanamikoji.bots.match_table import table_match_value
 from hanamikoji.bots.network import ValueNetwork
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout
@@ -85,6 +85,14 @@ CUTOFF = 0.9
 """A playout still running at this share of the budget is abandoned..."""
 CUTOFF_MARGIN = 0.04
 """...or this many seconds before its end, whichever is later."""
+EXPOSURE_CAP = 2.0
+"""With ``hiding``, exposures count within plus or minus this many nats: the opponent's
+model is rough, and a decision it finds very unlikely is usually a poor one."""
+EXPOSURE_SAMPLES = 32
+"""Hands the opponent cannot tell from this player's, drawn to weigh a decision's
+exposure (a few milliseconds per decision weighed)."""
+HIDING_RESERVE = 0.03
+"""Seconds of the budget kept from the search, with ``hiding``, to weigh exposures."""
 RACE_FROM = 20
 """Worlds played under every root candidate before racing may drop one."""
 RACE_EVERY = 10
@@ -190,6 +198,12 @@ class ISMCTSBot(Bot):
             set at that node, chosen by UCB on the opponent's own results. Information
             sets that recur (late in a round, few cards unseen) get a searched reply;
             rare ones keep the judge's. ``None``: the judge's choice (``replies``).
+        hiding: the opponent may infer this player's cards from its decisions as
+            inference infers theirs: among the root decisions whose values are close,
+            prefer those that give the hand away least. Each is scored by its value
+            less ``hiding`` times its :func:`~hanamikoji.bots.inference.exposure` under
+            inference's model (in nats, within ``EXPOSURE_CAP``). Needs ``inference``.
+            ``None``: the best value alone.
     """
 
     name = "ismcts"
@@ -218,8 +232,12 @@ class ISMCTSBot(Bot):
         surprise: float = SURPRISE,
         shortlist: int | None = None,
         modelled_replies: bool = False,
+        hiding: float | None = None,
     ) -> None:
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
+        if hiding is not None and (hiding <= 0 or inference is None):
+            raise ValueError("hiding is a positive weight, and needs inference's model")
+        self.hiding = hiding
         self.iterations = iterations
         self.candidates = candidates
         self.replies = replies
@@ -293,7 +311,28 @@ class ISMCTSBot(Bot):
     def choose(self, view: View, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
-        return self._search(view, legal, (), _best_move)
+        if self.hiding is None:
+            return self._search(view, legal, (), _best_move)
+        values = self._search(view, legal, (), _root_values)
+        if not values:
+            return self._by_judge(view, legal)[0]
+        return self._least_exposed(view, values, self.hiding)
+
+    def _least_exposed(
+        self, view: View, values: Mapping[Move, tuple[int, float]], weight: float
+    ) -> Move:
+        """The root decision of highest value less ``weight`` times its exposure, among
+        those whose value is close enough to the best for exposure to matter."""
+        best = max(value for _, value in values.values())
+        close = [m for m, (_, value) in values.items() if value >= best - 2 * EXPOSURE_CAP * weight]
+        if len(close) == 1:
+            return close[0]
+
+        def score(move: Move) -> float:
+            exposed = exposure(view, move, self._model, self.rng, EXPOSURE_SAMPLES)
+            return values[move][1] - weight * min(max(exposed, -EXPOSURE_CAP), EXPOSURE_CAP)
+
+        return max(close, key=score)
 
     def memory(self) -> dict[int, float]:
         """The chance that the opponent plays at random, as inferred by the last search
@@ -346,7 +385,8 @@ class ISMCTSBot(Bot):
     def _timed_search(self, view: View, legal: Sequence[Move], include: tuple[Move, ...]) -> _Node:
         start = time.perf_counter()
         assert self.budget is not None
-        budget = self.budget
+        # Time left, with hiding, to weigh the exposure of the best decisions after.
+        budget = self.budget - (HIDING_RESERVE if self.hiding is not None else 0.0)
         deadline = start + max(budget * PLANNED, budget - PLANNED_MARGIN)
         self._cutoff = start + max(budget * CUTOFF, budget - CUTOFF_MARGIN)
         limit = self.iterations if self.iterations is not None else 1 << 62
