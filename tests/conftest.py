@@ -7,11 +7,15 @@ forms itself, so a bug in ``turn_moves`` / ``response_moves`` cannot hide in bot
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
+from pathlib import Path
+from types import ModuleType
 
 from hanamikoji.core import (
     GEISHAS,
@@ -274,3 +278,17 @@ def random_position(variant: str, seed: int, plies: int) -> Game:
         legal = game.legal_moves()
         game.push(legal[rng.randrange(len(legal))])
     return game
+
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+
+
+def load_benchmark(name: str) -> ModuleType:
+    """The script ``benchmarks/NAME.py`` as a module (benchmarks are not a package)."""
+    spec = importlib.util.spec_from_file_location(f"{name}_benchmark", BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    # A dataclass of the script looks its module up by name.
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module

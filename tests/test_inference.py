@@ -229,6 +229,7 @@ def test_exposure_weighs_only_hands_the_opponent_cannot_tell_from_the_one_held(
     if game.is_over():
         return
     me = game.to_move
+    assert me is not None
     view = game.view(me)
     # This hand, and the cards this player has not seen (whose split between the
     # opponent's hand and the deck and removed card it does not know).
@@ -266,7 +267,8 @@ def test_a_decision_only_the_hand_held_explains_is_exposed() -> None:
         return {move: 0.99 if move == chosen else 0.01 / (len(legal) - 1) for move in legal}
 
     game = Game(seed=12)
-    view, legal = game.view(game.to_move), game.legal_moves()
+    view, legal = game.view(0), game.legal_moves()
+    assert game.to_move == 0
     chosen = max(judge_like(view, legal).items(), key=lambda item: item[1])[0]
     rng = random.Random(3)
     # Only hands without a smaller card would offer it: it tells they are not held.

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "inference.py"
+from conftest import BENCHMARKS, load_benchmark
+
+SCRIPT = BENCHMARKS / "inference.py"
 
 
 def _benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("inference_benchmark", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Its dataclass looks its module up by name.
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("inference")
 
 
 def _records(folder: Path) -> None:

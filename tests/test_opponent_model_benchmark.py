@@ -6,7 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "opponent_model.py"
+from conftest import BENCHMARKS
+
+SCRIPT = BENCHMARKS / "opponent_model.py"
 
 
 def _run(folder: Path, *options: str) -> subprocess.CompletedProcess[str]:

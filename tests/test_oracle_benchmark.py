@@ -2,27 +2,23 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
-from pathlib import Path
 from types import ModuleType
+
+from conftest import BENCHMARKS, load_benchmark
 
 from hanamikoji.bots.greedy import GreedyBot
 from hanamikoji.core.cards import counts, pack
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import MoveKind
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "oracle.py"
+SCRIPT = BENCHMARKS / "oracle.py"
 
 
 def _benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("oracle_benchmark", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("oracle")
 
 
 def _game_with_hidden_actions() -> Game:
