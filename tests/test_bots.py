@@ -20,6 +20,7 @@ from hanamikoji.bots.greedy import GreedyBot, best_first
 from hanamikoji.bots.inference import exposure
 from hanamikoji.bots.ismcts import (
     EXPOSURE_CAP,
+    EXPOSURE_WEIGHED,
     ISMCTSBot,
     _best_move,
     _race,
@@ -419,10 +420,14 @@ def test_hiding_prefers_the_close_decision_that_gives_the_hand_away_least() -> N
     least, most = min(gifts, key=exposed.__getitem__), max(gifts, key=exposed.__getitem__)
     assert exposed[most] - exposed[least] > 0.5
     # Equal values: the least exposed; a clear lead in value: the best, however exposed.
-    tied = {move: (100, 0.5) for move in gifts}
+    tied = {most: (100, 0.5), least: (100, 0.5)}
     assert bot._least_exposed(view, tied, 0.01) == least
     ahead = {**tied, most: (100, 0.5 + 4 * EXPOSURE_CAP * 0.01)}
     assert bot._least_exposed(view, ahead, 0.01) == most
+    # Only the few best values are weighed (the time it takes is bounded).
+    better = {move: (100, 0.51) for move in gifts if move not in tied}
+    assert len(better) >= EXPOSURE_WEIGHED
+    assert bot._least_exposed(view, {**tied, **better}, 0.01) in better
     # A search with it chooses a legal decision, reproducibly from the seed.
     first, second = (ExpertBot(seed=2, budget=60.0, iterations=200, hiding=0.01) for _ in range(2))
     assert first.choose(view, legal) == second.choose(view, legal) in legal

@@ -91,6 +91,8 @@ model is rough, and a decision it finds very unlikely is usually a poor one."""
 EXPOSURE_SAMPLES = 32
 """Hands the opponent cannot tell from this player's, drawn to weigh a decision's
 exposure (a few milliseconds per decision weighed)."""
+EXPOSURE_WEIGHED = 3
+"""With ``hiding``, the exposure of at most this many of the best root decisions is weighed."""
 HIDING_RESERVE = 0.03
 """Seconds of the budget kept from the search, with ``hiding``, to weigh exposures."""
 RACE_FROM = 20
@@ -322,9 +324,12 @@ class ISMCTSBot(Bot):
         self, view: View, values: Mapping[Move, tuple[int, float]], weight: float
     ) -> Move:
         """The root decision of highest value less ``weight`` times its exposure, among
-        those whose value is close enough to the best for exposure to matter."""
+        the few best whose value is close enough to the best for exposure to matter."""
         best = max(value for _, value in values.values())
-        close = [m for m, (_, value) in values.items() if value >= best - 2 * EXPOSURE_CAP * weight]
+        margin = 2 * EXPOSURE_CAP * weight
+        close = [m for m, (_, value) in values.items() if value >= best - margin]
+        # The best few only, so that weighing them fits in HIDING_RESERVE.
+        close = sorted(close, key=lambda m: -values[m][1])[:EXPOSURE_WEIGHED]
         if len(close) == 1:
             return close[0]
 
