@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from hanamikoji.bots.determinize import World, sample_world
-from hanamikoji.core.cards import counts, pack
+from hanamikoji.core.cards import items, pack
 from hanamikoji.core.game import TURNS_PER_ROUND, Game
 from hanamikoji.core.moves import Move, MoveKind
 from hanamikoji.core.rng import Deal
@@ -40,6 +40,10 @@ __all__ = [
 
 DecisionModel = Callable[[View, Sequence[Move]], Mapping[Move, float]]
 """``(view, legal) -> chance of each legal decision``: a model of a player."""
+
+_HIDDEN = (MoveKind.SECRET, MoveKind.TRADE_OFF)
+_TINY = 1e-12
+"""Chances below this are taken as this in :func:`exposure`'s ratio."""
 
 
 def _round_entries(view: View) -> list[LogEntry]:
@@ -266,10 +270,9 @@ def exposure(
     total = 0.0
     for _ in range(samples):
         # The opponent's hand, Secret and Trade-off are no more hidden from them.
-        world = sample_world(view, rng)
-        pool = counts(pack(view.hand) + pack((world[3], *world[4])) - pack(shown))
-        cards = [kind for kind, count in enumerate(pool) for _ in range(count)]
-        hand = tuple(sorted(shown + rng.sample(cards, len(view.hand) - len(shown))))
+        _, _, _, removed, deck = sample_world(view, rng)
+        pool = items(pack(view.hand) + pack((removed, *deck)) - pack(shown))
+        hand = tuple(sorted(shown + rng.sample(pool, len(view.hand) - len(shown))))
         counterpart = move
         if move.kind == MoveKind.SECRET:
             counterpart = Move.secret(rng.choice(hand))
@@ -279,7 +282,3 @@ def exposure(
         total += model(other, other.legal_moves()).get(counterpart, 0.0)
     mean = total / samples
     return math.log(max(held, _TINY) / max(mean, _TINY))
-
-
-_HIDDEN = (MoveKind.SECRET, MoveKind.TRADE_OFF)
-_TINY = 1e-12

@@ -315,10 +315,11 @@ class ISMCTSBot(Bot):
             return legal[0]
         if self.hiding is None:
             return self._search(view, legal, (), _best_move)
-        values = self._search(view, legal, (), _root_values)
-        if not values:
-            return self._by_judge(view, legal)[0]
-        return self._least_exposed(view, values, self.hiding)
+        best, values = self._search(
+            view, legal, (), lambda root: (_best_move(root), _root_values(root))
+        )
+        # With fewer than two decisions played, there is nothing to weigh.
+        return best if len(values) < 2 else self._least_exposed(view, values, self.hiding)
 
     def _least_exposed(
         self, view: View, values: Mapping[Move, tuple[int, float]], weight: float
