@@ -1,7 +1,7 @@
 """What one player may know, and the full reveal once the game is over.
 
 A :class:`View` is built by :meth:`Game.view <hanamikoji.core.game.Game.view>` and
-holds nothing that player may not know (RULES.md, "What each player may know").
+holds nothing that player may not know (docs/rules.md, "What each player knows").
 Bots and interfaces work from views only; a view can list its player's legal moves.
 """
 

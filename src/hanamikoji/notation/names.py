@@ -2,7 +2,7 @@
 
 ``en`` uses the 2016 English terms (Trade-off, Victory Marker), ``en-2018`` the 2018
 Deep Water Games terms (Discard, Favor Marker), ``es`` the Spanish and ``fr`` the
-French edition's terms (RULES.md, "Names by edition").
+French edition's terms (docs/rules.md, "Names in each edition").
 
 >>> action_name(MoveKind.TRADE_OFF, "en-2018")
 'Discard'
