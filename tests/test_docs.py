@@ -1,0 +1,315 @@
+"""The documentation says what the code does.
+
+- Every ``hanamikoji SUBCOMMAND --option`` quoted in README.md and docs/*.md (in code
+  spans and code blocks) names a subcommand and options of the real argument parser,
+  built in-process.
+- Every quoted ``scripts/...``, ``benchmarks/...`` (and ``tests/``, ``examples/``,
+  ``src/``, ``docs/``) path exists, and every relative Markdown link resolves to a file
+  and, with ``#anchor``, to a heading of it.
+- The levels table of docs/bots.md is :data:`hanamikoji.bots.levels.LEVELS`.
+- The example session of docs/protocol.md is what ``hanamikoji engine`` answers, line by
+  line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from hanamikoji.bots.levels import LEVELS
+from hanamikoji.interfaces.cli import Streams, build_parser, run_command
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+
+def documents() -> list[Path]:
+    return [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+
+
+# -- reading Markdown ---------------------------------------------------------------------
+
+FENCE = re.compile(r"^[ \t]*```([^\n`]*)\n(.*?)^[ \t]*```[ \t]*$", re.MULTILINE | re.DOTALL)
+SPAN = re.compile(r"`([^`]+)`")
+LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(([^()\s]+)(?:\s+\"[^\"]*\")?\)")
+HEADING = re.compile(r"^#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
+HTML_ANCHOR = re.compile(r"<a\s+(?:name|id)=\"([^\"]+)\"")
+SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
+
+
+@dataclass(frozen=True)
+class Markdown:
+    """A Markdown text split into code (fenced blocks, inline spans) and prose."""
+
+    blocks: tuple[str, ...]
+    spans: tuple[str, ...]
+    prose: str
+
+    @classmethod
+    def parse(cls, text: str) -> Markdown:
+        blocks = tuple(match.group(2) for match in FENCE.finditer(text))
+        outside = FENCE.sub("\n", text)
+        spans = tuple(match.group(1) for match in SPAN.finditer(outside))
+        return cls(blocks, spans, SPAN.sub("``", outside))
+
+    def snippets(self) -> list[str]:
+        """Each piece of code a reader might copy: a span, or a logical line of a block
+        (lines ending in a backslash are joined). Lines of a protocol transcript (``> ``
+        sent, ``< `` received) are not commands."""
+        pieces = [" ".join(span.split()) for span in self.spans]
+        for block in self.blocks:
+            for line in block.replace("\\\n", " ").splitlines():
+                if not line.startswith(("> ", "< ")):
+                    pieces.append(line)
+        return pieces
+
+
+def slug(heading: str) -> str:
+    """The anchor GitHub gives a heading."""
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", heading).strip().lower()
+    text = re.sub(r"[^\w\- ]", "", text)
+    return text.replace(" ", "-")
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors of a Markdown text: its headings (outside code blocks), numbered as
+    GitHub numbers repeated ones, and explicit ``<a name/id>`` anchors."""
+    found: set[str] = set(HTML_ANCHOR.findall(text))
+    counts: dict[str, int] = {}
+    for match in HEADING.finditer(FENCE.sub("\n", text)):
+        base = slug(match.group(1))
+        number = counts.get(base, 0)
+        counts[base] = number + 1
+        found.add(base if number == 0 else f"{base}-{number}")
+    return found
+
+
+# -- the command line ---------------------------------------------------------------------
+
+COMMAND = re.compile(r"(?:^|(?<=[\s\"'(/]))(?<!from )hanamikoji[ \t]+(?!import\b)([a-z][\w-]*)")
+END_OF_COMMAND = re.compile(r"(?<!\\)\||;|&&|\s#")
+QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
+OPTION = re.compile(r"(?<![\w-])--[a-zA-Z][\w-]*")
+
+
+@cache
+def cli_options() -> dict[str, frozenset[str]]:
+    """Every subcommand of ``hanamikoji`` and the option strings it accepts."""
+    parser = build_parser()
+    subcommands: dict[str, frozenset[str]] = {}
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                strings = {s for sub_action in sub._actions for s in sub_action.option_strings}
+                subcommands[name] = frozenset(strings)
+    return subcommands
+
+
+def command_problems(snippet: str) -> list[str]:
+    """What is wrong with the ``hanamikoji`` commands quoted in one snippet of code."""
+    problems: list[str] = []
+    for quoted in QUOTED.findall(snippet):
+        problems.extend(command_problems(quoted[1:-1]))
+    unquoted = QUOTED.sub('""', snippet)
+    known = cli_options()
+    for match in COMMAND.finditer(unquoted):
+        name = match.group(1)
+        rest = END_OF_COMMAND.split(unquoted[match.end() :], maxsplit=1)[0]
+        shown = f"hanamikoji {name}{rest}".strip()
+        if name not in known:
+            problems.append(f"no subcommand {name!r}: `{shown}`")
+            continue
+        for option in OPTION.findall(rest):
+            if option not in known[name]:
+                problems.append(f"hanamikoji {name} has no option {option}: `{shown}`")
+    return problems
+
+
+# -- paths and links ----------------------------------------------------------------------
+
+PATH = re.compile(r"(?<![\w./-])((?:scripts|benchmarks|tests|examples|src|docs)/[\w./-]*)")
+
+
+def path_problems(snippet: str) -> list[str]:
+    problems = []
+    for path in PATH.findall(snippet):
+        if not (ROOT / path.rstrip(".")).exists():
+            problems.append(f"no file {path}: `{snippet.strip()}`")
+    return problems
+
+
+def link_problems(text: str, prose: str, where: Path) -> list[str]:
+    problems = []
+    for target in (match.group(1) for match in LINK.finditer(prose)):
+        if SCHEME.match(target):
+            continue  # a web address, mailto:, ...
+        path_part, _, anchor = target.partition("#")
+        if not path_part:
+            destination_text = text  # this very page
+        else:
+            destination = (where.parent / path_part).resolve()
+            if not destination.exists():
+                problems.append(f"broken link {target}: no file {destination}")
+                continue
+            if destination.suffix != ".md":
+                continue
+            destination_text = destination.read_text(encoding="utf-8")
+        if anchor and anchor not in anchors(destination_text):
+            problems.append(f"broken link {target}: no heading #{anchor} there")
+    return problems
+
+
+def doc_problems(text: str, where: Path) -> list[str]:
+    """Everything the docs check finds wrong in the Markdown ``text`` of the file
+    ``where`` (links are resolved from its folder)."""
+    markdown = Markdown.parse(text)
+    problems: list[str] = []
+    for snippet in markdown.snippets():
+        problems.extend(command_problems(snippet))
+        problems.extend(path_problems(snippet))
+    problems.extend(link_problems(text, markdown.prose, where))
+    return problems
+
+
+@pytest.mark.parametrize("path", documents(), ids=lambda path: str(path.relative_to(ROOT)))
+def test_commands_paths_and_links_in_the_docs_exist(path: Path) -> None:
+    assert doc_problems(path.read_text(encoding="utf-8"), path) == []
+
+
+def test_the_docs_check_finds_a_missing_subcommand_option_file_or_link() -> None:
+    text = """
+See `hanamikoji arena A B --games 2 --no-such-option` and `hanamikoji frobnicate`,
+`.venv/bin/python benchmarks/no_such_benchmark.py`, [a page](no-such-page.md) and
+[a section](api.md#no-such-section), [here](#nowhere).
+
+```sh
+scripts/no-such-script
+hanamikoji play --engine "hanamikoji engine --levle 3"
+```
+"""
+    assert doc_problems(text, DOCS / "synthetic.md") == [
+        "hanamikoji arena has no option --no-such-option:"
+        " `hanamikoji arena A B --games 2 --no-such-option`",
+        "no subcommand 'frobnicate': `hanamikoji frobnicate`",
+        "no file benchmarks/no_such_benchmark.py:"
+        " `.venv/bin/python benchmarks/no_such_benchmark.py`",
+        "no file scripts/no-such-script: `scripts/no-such-script`",
+        "hanamikoji engine has no option --levle: `hanamikoji engine --levle 3`",
+        f"broken link no-such-page.md: no file {DOCS / 'no-such-page.md'}",
+        "broken link api.md#no-such-section: no heading #no-such-section there",
+        "broken link #nowhere: no heading #nowhere there",
+    ]
+
+
+def test_the_docs_check_accepts_what_exists() -> None:
+    text = """
+# A page
+
+`hanamikoji arena A B --games 2 --jobs 1` \\| `hanamikoji play [--level N \\| --hotseat]`,
+`hanamikoji arena mine greedy --engine "mine=./my-engine --strength 3"` (the engine's own
+options are not the arena's), `benchmarks/engine.py`, [the API](api.md#variants),
+[above](#a-page), [the web](https://example.org/x.md).
+
+```
+> hmp 1
+< id name hanamikoji greedy level 2
+hanamikoji serve --port 8000   # --not-an-option in a comment
+```
+"""
+    assert doc_problems(text, DOCS / "synthetic.md") == []
+
+
+def test_the_readme_lists_every_subcommand() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = {m.group(1) for m in re.finditer(r"^\| `hanamikoji ([a-z-]+)", readme, re.MULTILINE)}
+    assert rows == set(cli_options())
+
+
+# -- difficulty levels --------------------------------------------------------------------
+
+LEVELS_MARKER = "<!-- levels:"
+
+
+def documented_levels(text: str) -> list[tuple[int, str, float | None]]:
+    """The rows of the table after the levels marker: (level, bot, seconds or None)."""
+    table = text[text.index(LEVELS_MARKER) :].split("\n\n", 1)[0]
+    rows: list[tuple[int, str, float | None]] = []
+    for line in table.splitlines()[1:]:
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if not cells[0].isdigit():
+            continue  # the header and its rule
+        level, bot, budget = cells
+        seconds = None if budget == "none" else float(budget.removesuffix(" s"))
+        rows.append((int(level), bot.strip("`"), seconds))
+    return rows
+
+
+def test_the_levels_table_is_the_levels_of_the_code() -> None:
+    text = (DOCS / "bots.md").read_text(encoding="utf-8")
+    code = [(n, level.resolved_bot(), level.budget) for n, level in sorted(LEVELS.items())]
+    assert documented_levels(text) == code
+
+
+def test_the_levels_table_is_read_cell_by_cell() -> None:
+    text = f"{LEVELS_MARKER} -->\n| level | bot | budget |\n|---|---|---|\n"
+    text += "| 1 | `random` | none |\n| 4 | `ismcts` | 0.5 s |\n\nLevel 5 is not in the table."
+    assert documented_levels(text) == [(1, "random", None), (4, "ismcts", 0.5)]
+
+
+# -- the protocol's example session -------------------------------------------------------
+
+SESSION_MARKER = "<!-- example-session:"
+
+
+class ScriptedGui(io.StringIO):
+    """A GUI that writes its lines one at a time: each time the engine reads, what the
+    engine wrote since its last read is recorded as the answer to the line before."""
+
+    def __init__(self, lines: list[str], engine_output: io.StringIO) -> None:
+        super().__init__()
+        self.lines = list(lines)
+        self.engine_output = engine_output
+        self.transcript: list[str] = []
+        self._heard = 0
+
+    def hear(self) -> None:
+        written = self.engine_output.getvalue()
+        self.transcript.extend("< " + line for line in written[self._heard :].splitlines())
+        self._heard = len(written)
+
+    def readline(self, size: int = -1, /) -> str:  # type: ignore[override]  # as typeshed
+        self.hear()
+        if not self.lines:
+            return ""
+        line = self.lines.pop(0)
+        self.transcript.append("> " + line)
+        return line + "\n"
+
+
+def documented_session() -> tuple[list[str], list[str]]:
+    """The command line (after ``hanamikoji``) of docs/protocol.md's example session and
+    the session's lines."""
+    text = (DOCS / "protocol.md").read_text(encoding="utf-8")
+    marker = text.index(SESSION_MARKER)
+    command = text[marker + len(SESSION_MARKER) : text.index("-->", marker)].split()
+    assert command[0] == "hanamikoji"
+    block = FENCE.search(text, marker)
+    assert block is not None
+    return command[1:], block.group(2).splitlines()
+
+
+def test_the_example_session_is_what_the_engine_answers() -> None:
+    argv, session = documented_session()
+    sent = [line[2:] for line in session if line.startswith("> ")]
+    assert len(sent) > 10 and all(line.startswith(("> ", "< ")) for line in session)
+    output = io.StringIO()
+    gui = ScriptedGui(sent, output)
+    assert run_command(argv, Streams(gui, output, io.StringIO())) == 0
+    gui.hear()
+    assert gui.transcript == session
