@@ -1,4 +1,5 @@
-"""Helpers shared by the rules, property and perft tests.
+"""Helpers shared by the rules, property and perft tests, and a line in the test summary
+when the PostgreSQL tests were skipped.
 
 The brute-force generator here is deliberately written without the engine's move
 generator: it walks card *positions* in the hand with itertools and builds the text
@@ -16,6 +17,8 @@ from dataclasses import dataclass
 from itertools import combinations, permutations
 from pathlib import Path
 from types import ModuleType
+
+import pytest
 
 from hanamikoji.core import (
     GEISHAS,
@@ -292,3 +295,24 @@ def load_benchmark(name: str) -> ModuleType:
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module
+
+
+# -- the test summary --------------------------------------------------------------------
+
+POSTGRES_TESTS = "test_web_postgres.py"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say plainly that the PostgreSQL tests did not run: without a server they skip, and
+    a count of skipped tests among others would hide it."""
+    reasons: Counter[str] = Counter()
+    for report in terminalreporter.stats.get("skipped", []):
+        if not report.nodeid.split("::", 1)[0].endswith(POSTGRES_TESTS):
+            continue
+        longrepr = report.longrepr
+        reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
+        reasons[reason.removeprefix("Skipped: ")] += 1
+    for reason, count in reasons.items():
+        terminalreporter.write_line(
+            f"PostgreSQL tests not run ({count} skipped): {reason}", yellow=True, bold=True
+        )

@@ -18,7 +18,9 @@ import pytest
 
 from hanamikoji.interfaces.web.storage import Append, PlyTakenError, Store, new_game_row
 
-pytest.importorskip("psycopg")
+pytest.importorskip(
+    "psycopg", reason="psycopg is not installed (the web extra: pip install -e '.[web]')"
+)
 
 LOCAL_DEFAULT = "postgresql+psycopg://hanamikoji:hanamikoji@127.0.0.1:5432/hanamikoji_test"
 
@@ -36,7 +38,11 @@ def _postgres_url() -> str | None:
 
 
 URL = _postgres_url()
-pytestmark = pytest.mark.skipif(URL is None, reason="no PostgreSQL server reachable")
+pytestmark = pytest.mark.skipif(
+    URL is None,
+    reason=f"no PostgreSQL server at {LOCAL_DEFAULT.rsplit('@', 1)[-1]}"
+    " (set HANAMIKOJI_TEST_POSTGRES_URL to a database's SQLAlchemy URL)",
+)
 
 
 @pytest.fixture
