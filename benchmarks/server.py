@@ -176,6 +176,12 @@ def server_process(db_url: str | None) -> Any:
             "0",
             "--log-level",
             "warning",
+            # The load generator is one address creating hundreds of games at once, and
+            # at saturation it answers each state as soon as it arrives.
+            "--create-rate",
+            "off",
+            "--message-rate",
+            "off",
         ]
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         url = f"http://127.0.0.1:{port}"

@@ -9,18 +9,14 @@ are skipped only where ``/usr/bin/chromium`` or Playwright is missing. With
 
 from __future__ import annotations
 
-import contextlib
 import os
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx2 as httpx
 import pytest
+from serving import Server, free_port
 
 from hanamikoji.notation.records import GameRecord
 
@@ -45,67 +41,6 @@ pytestmark = [
 ]
 
 Page = Any
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-class Server:
-    """``hanamikoji serve`` in its own process, on loopback."""
-
-    def __init__(self, db_path: Path, port: int) -> None:
-        self.db_url = f"sqlite:///{db_path}"
-        self.port = port
-        self.url = f"http://127.0.0.1:{port}"
-        self.process: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> None:
-        command = [
-            sys.executable,
-            "-m",
-            "hanamikoji.interfaces.web_cli",
-            "--port",
-            str(self.port),
-            "--db",
-            self.db_url,
-            "--bot-delay",
-            "0",
-            "--bot-processes",
-            "0",
-            "--log-level",
-            "warning",
-        ]
-        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"the server stopped with status {self.process.returncode}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
-                    return
-            time.sleep(0.1)
-        raise RuntimeError("the server did not start")
-
-    def kill(self) -> None:
-        """Stop it the hard way, as a crash would: no goodbye to anyone."""
-        if self.process is not None:
-            self.process.kill()
-            self.process.wait(timeout=10)
-            self.process = None
-
-    def stop(self) -> None:
-        if self.process is not None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-            self.process = None
 
 
 @pytest.fixture(scope="module")

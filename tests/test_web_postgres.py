@@ -96,7 +96,14 @@ def test_a_whole_game_on_postgresql_survives_a_restart() -> None:
     from hanamikoji.interfaces.web.app import ServerConfig, create_app
 
     assert URL is not None
-    config = ServerConfig(db_url=URL, bot_processes=0, bot_delay=0, gc_freeze_interval=0)
+    config = ServerConfig(
+        db_url=URL,
+        bot_processes=0,
+        bot_delay=0,
+        gc_freeze_interval=0,
+        allowed_hosts=("testserver",),
+        message_rate="off",
+    )
     rng = random.Random(6)
     with TestClient(create_app(config)) as client:
         game: dict[str, Any] = client.post("/api/games", json={"opponent": "friend"}).json()

@@ -28,6 +28,7 @@ from hanamikoji.notation.names import LANGUAGES
 from hanamikoji.notation.records import GameRecord
 
 JSONDict = dict[str, Any]
+JSON_TYPE = {"Content-Type": "application/json"}
 KIND_BITS = {name: int(kind) for kind, name in KIND_NAMES.items() if kind.is_action}
 STATIC = Path(__file__).resolve().parent.parent / "src/hanamikoji/interfaces/web/static"
 
@@ -44,7 +45,14 @@ class Tap:
 
 def make_client(db_url: str = "sqlite://", tap: Tap | None = None) -> TestClient:
     config = ServerConfig(
-        db_url=db_url, bot_processes=0, bot_delay=0.0, tap=tap, gc_freeze_interval=0
+        db_url=db_url,
+        bot_processes=0,
+        bot_delay=0.0,
+        tap=tap,
+        gc_freeze_interval=0,
+        allowed_hosts=("testserver",),
+        create_rate="off",
+        message_rate="off",
     )
     return TestClient(create_app(config), base_url="http://testserver")
 
@@ -152,9 +160,13 @@ def test_invalid_game_options_are_refused_in_the_players_language(
 
 
 def test_a_body_that_is_not_a_json_object_is_refused(client: TestClient) -> None:
-    assert client.post("/api/games", content=b"[1, 2]").json()["code"] == "err_not_object"
-    assert client.post("/api/games", content=b"{nope").json()["code"] == "err_not_json"
-    assert client.post("/api/games", content=b"x" * 5000).json()["code"] == "err_too_long"
+    def post(body: bytes) -> Any:
+        return client.post("/api/games", content=body, headers=JSON_TYPE)
+
+    assert post(b"[1, 2]").json()["code"] == "err_not_object"
+    assert post(b"{nope").json()["code"] == "err_not_json"
+    assert post(b"x" * 5000).json()["code"] == "err_too_long"
+    assert post(b"x" * 5000).status_code == 413
 
 
 def test_a_cross_site_page_cannot_create_games_or_rematches(client: TestClient) -> None:

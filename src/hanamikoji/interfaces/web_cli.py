@@ -50,6 +50,18 @@ def _port(text: str) -> int:
     return value
 
 
+def _rate(text: str) -> str:
+    try:
+        from hanamikoji.interfaces.web.guards import parse_rate
+    except ImportError:  # no web extra: the server says so when it starts
+        return text
+    try:
+        parse_rate(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
 def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
@@ -81,6 +93,28 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         help="another page origin allowed to open game sockets (behind a proxy); repeatable",
     )
     parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the server answers besides --host and loopback's (the public name"
+        " behind a proxy); any other Host is refused; repeatable",
+    )
+    parser.add_argument(
+        "--create-rate",
+        type=_rate,
+        default="20/minute",
+        metavar="RATE",
+        help="new games one client address may create (default: 20/minute; off: no limit)",
+    )
+    parser.add_argument(
+        "--message-rate",
+        type=_rate,
+        default="10/second",
+        metavar="RATE",
+        help="messages one page may send over its socket (default: 10/second; off: no limit)",
+    )
+    parser.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
     )
 
@@ -90,6 +124,7 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
         import uvicorn
 
         from hanamikoji.interfaces.web.app import ServerConfig, create_app
+        from hanamikoji.interfaces.web.guards import loopback_hosts
     except ImportError as error:
         streams.stderr.write(
             f"error: the web server needs the 'web' extra ({error.name} is missing):"
@@ -103,7 +138,10 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
         db_url=url,
         bot_processes=max(0, args.bot_processes),
         bot_delay=max(0.0, args.bot_delay),
+        allowed_hosts=loopback_hosts(args.host) + tuple(args.allowed_host),
         allowed_origins=tuple(args.allow_origin),
+        create_rate=args.create_rate,
+        message_rate=args.message_rate,
     )
     shown = url.split("@")[-1] if "@" in url else url  # no password on the screen
     streams.stdout.write(

@@ -21,16 +21,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -39,17 +38,31 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hanamikoji.bots.levels import LEVELS
-from hanamikoji.core.errors import UnknownVariantError
-from hanamikoji.core.variants import VARIANTS, Variant
+from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.web.bots import BotRunner
 from hanamikoji.interfaces.web.catalog import client_catalog
-from hanamikoji.interfaces.web.checks import Refused, parse_client_message, parse_lang
+from hanamikoji.interfaces.web.checks import Refused, parse_lang
+from hanamikoji.interfaces.web.guards import (
+    LOOPBACK_HOSTS,
+    RateGuard,
+    origin_allowed,
+    parse_rate,
+    read_body,
+)
 from hanamikoji.interfaces.web.hub import Connection, GameHub, LiveGame, SeatTap, error_message
 from hanamikoji.interfaces.web.payload import encode
+from hanamikoji.interfaces.web.schema import (
+    MAX_BODY_BYTES,
+    Hello,
+    LangMessage,
+    Ping,
+    decode_client_message,
+    decode_new_game,
+)
 from hanamikoji.interfaces.web.storage import Store
 from hanamikoji.notation.names import LANGUAGES, Lang
 
-__all__ = ["STATIC", "ServerConfig", "create_app", "origin_allowed"]
+__all__ = ["STATIC", "ServerConfig", "create_app"]
 
 log = logging.getLogger("hanamikoji.web")
 
@@ -60,6 +73,10 @@ HELLO_TIMEOUT = 10.0
 
 CLOSE_POLICY = 4403
 CLOSE_BAD_SEAT = 4401
+CLOSE_SERVER_ERROR = 1011
+
+STATUS = {"err_too_long": 413, "err_content_type": 415, "err_rate_limited": 429}
+"""HTTP statuses of refusals that are not a plain bad request (400)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +87,13 @@ class ServerConfig:
         db_url: the SQLAlchemy URL of the games database.
         bot_processes: worker processes for bot levels 3-5 (0: threads).
         bot_delay: seconds a bot waits before acting, so people see each move land.
+        allowed_hosts: the names (``Host`` headers) the server answers; any other is
+            refused with 400 before any route runs.
         allowed_origins: extra page origins allowed to open WebSockets (a reverse proxy's
             public address); the server's own origin is always allowed.
+        create_rate: new games one client address may create, as ``20/minute``
+            (``off``: no limit).
+        message_rate: WebSocket messages one page may send, as ``10/second`` (``off``).
         tap: sees every message sent to a seat (tests).
         gc_freeze_interval: seconds between moves of long-lived objects out of the
             cyclic garbage collector's sight (0: never); see :func:`_keep_collections_short`.
@@ -80,13 +102,18 @@ class ServerConfig:
     db_url: str
     bot_processes: int = 1
     bot_delay: float = 0.4
+    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
     allowed_origins: tuple[str, ...] = ()
+    create_rate: str = "20/minute"
+    message_rate: str = "10/second"
     tap: SeatTap | None = None
     gc_freeze_interval: float = 10.0
 
 
 def create_app(config: ServerConfig) -> Starlette:
-    """The application. The database is opened (and its tables created) at startup."""
+    """The application. The database is opened (and its tables created) at startup.
+    Raises ``ValueError`` for a rate that is not one."""
+    rates = RateGuard(parse_rate(config.create_rate), parse_rate(config.message_rate))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -102,7 +129,7 @@ def create_app(config: ServerConfig) -> Starlette:
             with contextlib.suppress(asyncio.CancelledError):
                 await keeper
             await hub.close()
-            bots.close()
+            await asyncio.to_thread(bots.close)
             store.close()
 
     routes = [
@@ -121,6 +148,8 @@ def create_app(config: ServerConfig) -> Starlette:
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.allowed_origins = frozenset(o.rstrip("/") for o in config.allowed_origins)
+    app.state.rates = rates
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts))
     app.add_middleware(_SecurityHeaders)
     return app
 
@@ -168,20 +197,22 @@ def _refusal(refusal: Refused, lang: Lang, status: int) -> JSONResponse:
     return JSONResponse(error_message(refusal, lang), status_code=status)
 
 
-def origin_allowed(connection: HTTPConnection) -> bool:
-    """Whether a browser page of another site is not the one calling. Browsers always
-    send ``Origin`` on WebSockets and cross-site POSTs; other clients (scripts, the
-    benchmark) send none and cannot be tricked into using a player's page."""
-    origin = connection.headers.get("origin")
-    if origin is None:
-        return True
-    origin = origin.rstrip("/")
-    allowed: frozenset[str] = connection.app.state.allowed_origins
-    if origin in allowed:
-        return True
-    host = connection.headers.get("host")
-    parts = urlsplit(origin)
-    return host is not None and parts.scheme in ("http", "https") and parts.netloc == host
+def _origin_allowed(connection: HTTPConnection) -> bool:
+    return origin_allowed(connection, connection.app.state.allowed_origins)
+
+
+def _rates(connection: HTTPConnection) -> RateGuard:
+    rates: RateGuard = connection.app.state.rates
+    return rates
+
+
+def _refused(refusal: Refused, lang: Lang) -> JSONResponse:
+    """A refusal of what a request sent, with its status."""
+    response = _refusal(refusal, lang, STATUS.get(refusal.key, 400))
+    wait = refusal.fields.get("seconds")
+    if isinstance(wait, int):
+        response.headers["Retry-After"] = str(wait)
+    return response
 
 
 def _bearer(request: Request) -> str | None:
@@ -231,45 +262,26 @@ async def _options(request: Request) -> Response:
     )
 
 
-async def _json_body(request: Request) -> dict[str, Any]:
-    raw = await request.body()
-    if len(raw) > 4096:
-        raise Refused("err_too_long", limit=4096)
-    try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
-        raise Refused("err_not_json") from None
-    if not isinstance(data, dict):
-        raise Refused("err_not_object")
-    return data
-
-
 async def _create_game(request: Request) -> Response:
     lang = _request_lang(request)
-    if not origin_allowed(request):
+    if not _origin_allowed(request):
         return _refusal(Refused("err_origin"), lang, 403)
     try:
-        data = await _json_body(request)
-        opponent = data.get("opponent", "bot")
-        if opponent not in ("bot", "friend"):
-            raise Refused("err_bad_field", field="opponent")
-        level = data.get("level", 2)
-        if opponent == "bot" and (isinstance(level, bool) or level not in LEVELS):
-            raise Refused("err_bad_field", field="level")
-        variant = data.get("variant", "classic")
-        if not isinstance(variant, str) or variant not in VARIANTS:
-            raise Refused("err_bad_field", field="variant")
-        Variant.by_name(variant)
-        first = data.get("first", "random")
-        if first not in ("me", "opponent", "random"):
-            raise Refused("err_bad_field", field="first")
+        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if media != "application/json":
+            raise Refused("err_content_type")
+        settings = decode_new_game(await read_body(request, MAX_BODY_BYTES))
+        client = request.client.host if request.client is not None else ""
+        wait = _rates(request).allow_create(client)
+        if wait is not None:
+            raise Refused("err_rate_limited", seconds=max(1, round(wait)))
     except Refused as refusal:
-        return _refusal(refusal, lang, 400)
-    except UnknownVariantError:
-        return _refusal(Refused("err_bad_field", field="variant"), lang, 400)
+        return _refused(refusal, lang)
+    first = settings.first
     first_player = {"me": 0, "opponent": 1}.get(first, secrets.randbelow(2))
+    bot = settings.opponent == "bot"
     created = await _hub(request).create(
-        variant, first_player, level if opponent == "bot" else None
+        settings.variant, first_player, settings.level if bot else None
     )
     return JSONResponse(
         {
@@ -338,7 +350,7 @@ async def _replay(request: Request, lang: Lang, live: LiveGame, seat: int) -> Re
 
 @_seated
 async def _rematch(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
-    if not origin_allowed(request):
+    if not _origin_allowed(request):
         return _refusal(Refused("err_origin"), lang, 403)
     new_id = await _hub(request).rematch(live)
     return JSONResponse({"id": new_id})
@@ -348,11 +360,21 @@ async def _rematch(request: Request, lang: Lang, live: LiveGame, seat: int) -> R
 
 
 async def _game_socket(websocket: WebSocket) -> None:
-    if not origin_allowed(websocket):
+    if not _origin_allowed(websocket):
         # Closing before accepting refuses the handshake (HTTP 403).
         await websocket.close(code=CLOSE_POLICY)
         return
     await websocket.accept()
+    try:
+        await _open_seat(websocket)
+    except Exception:  # a defect of ours: say so to the page, keep serving the others
+        log.exception("WebSocket of game %s failed", websocket.path_params.get("game_id"))
+        with contextlib.suppress(Exception):
+            await websocket.close(code=CLOSE_SERVER_ERROR)
+
+
+async def _open_seat(websocket: WebSocket) -> None:
+    """Wait for ``hello``, then serve the seat it opens until the page goes."""
     hub = _hub(websocket)
     game_id = websocket.path_params["game_id"]
     lang: Lang = "en"
@@ -360,9 +382,10 @@ async def _game_socket(websocket: WebSocket) -> None:
         hello = await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT)
         if hello is None:
             return
-        message = parse_client_message(hello)
-        lang = message.lang
-        if message.type != "hello":
+        message = decode_client_message(hello)
+        if isinstance(message, Hello | LangMessage):
+            lang = message.lang
+        if not isinstance(message, Hello):
             raise Refused("err_hello_first")
         found = await hub.authenticate(game_id, message.token)
         if found is None:
@@ -378,27 +401,38 @@ async def _game_socket(websocket: WebSocket) -> None:
     connection = Connection(websocket.send_text, lang)
     live = await hub.attach(game_id, seat, connection)
     try:
-        await _serve_seat(websocket, hub, live, seat, connection)
+        await _serve_seat(websocket, live, seat, connection)
     finally:
         await hub.detach(live, seat, connection)
 
 
 async def _serve_seat(
-    websocket: WebSocket, hub: GameHub, live: LiveGame, seat: int, connection: Connection
+    websocket: WebSocket, live: LiveGame, seat: int, connection: Connection
 ) -> None:
+    hub = _hub(websocket)
+    rates = _rates(websocket)
+    key = str(id(connection))
+    told_until = 0.0
     while True:
         raw = await _receive_text(websocket)
         if raw is None:
             return
         try:
-            message = parse_client_message(raw)
-            if message.type == "ping":
+            wait = rates.allow_message(key)
+            if wait is not None:
+                # Told once per window; what comes on top of that is dropped unread.
+                now = asyncio.get_running_loop().time()
+                if now < told_until:
+                    continue
+                told_until = now + wait
+                raise Refused("err_rate_limited", seconds=max(1, round(wait)))
+            message = decode_client_message(raw)
+            if isinstance(message, Ping):
                 hub.send(live, seat, connection, {"type": "pong"})
-            elif message.type == "lang":
+            elif isinstance(message, LangMessage):
                 connection.lang = message.lang
-            elif message.type == "hello":
-                connection.lang = message.lang
-                await hub.resend(live, seat, connection)
+            elif isinstance(message, Hello):
+                raise Refused("err_hello_again")
             else:
                 await hub.play(live, seat, message.move, message.ply)
         except Refused as refusal:

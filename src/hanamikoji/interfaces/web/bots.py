@@ -7,6 +7,9 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
 from hanamikoji.bots.levels import LEVELS, make_level_bot
@@ -34,6 +37,23 @@ def bot_seed(game_seed: int, ply: int) -> int:
     return int.from_bytes(digest, "big") >> 1
 
 
+PARENT_CHECK_SECONDS = 0.5
+"""How often a worker process checks that its server is still alive."""
+
+
+def _die_with(parent: int) -> None:
+    """Run in each worker process as it starts: exit as soon as the server that started
+    it is gone, however it went (even ``kill -9``, which gives no chance to clean up),
+    instead of outliving it with the multiprocessing resource tracker."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="watch-server", daemon=True).start()
+
+
 class BotRunner:
     """Runs bot decisions off the event loop.
 
@@ -48,7 +68,12 @@ class BotRunner:
         if processes > 0:
             # "spawn": the server has threads, which fork would copy in a broken state.
             context = multiprocessing.get_context("spawn")
-            self._processes = ProcessPoolExecutor(max_workers=processes, mp_context=context)
+            self._processes = ProcessPoolExecutor(
+                max_workers=processes,
+                mp_context=context,
+                initializer=_die_with,
+                initargs=(os.getpid(),),
+            )
 
     async def choose(
         self, level: int, seed: int, view: View, memory: object = None
@@ -61,6 +86,8 @@ class BotRunner:
         return await loop.run_in_executor(executor, choose_move, level, seed, view, memory)
 
     def close(self) -> None:
-        self._threads.shutdown(wait=False, cancel_futures=True)
+        """Stop: decisions not started are dropped, those under way finish (a search is
+        at most a few seconds), and the workers are joined, so nothing is left behind."""
+        self._threads.shutdown(wait=True, cancel_futures=True)
         if self._processes is not None:
-            self._processes.shutdown(wait=False, cancel_futures=True)
+            self._processes.shutdown(wait=True, cancel_futures=True)

@@ -59,6 +59,21 @@ UI: dict[str, tuple[str, str, str]] = {
         "El campo '{field}' falta o no es válido.",
         "Le champ « {field} » manque ou n'est pas valide.",
     ),
+    "err_content_type": (
+        "The request must be sent as JSON (Content-Type: application/json).",
+        "La petición debe enviarse como JSON (Content-Type: application/json).",
+        "La requête doit être envoyée en JSON (Content-Type: application/json).",
+    ),
+    "err_rate_limited": (
+        "Too many requests: try again in {seconds} s.",
+        "Demasiadas peticiones: vuelve a intentarlo dentro de {seconds} s.",
+        "Trop de requêtes : réessayez dans {seconds} s.",
+    ),
+    "err_hello_again": (
+        "This connection already opens a seat; open another one for another seat.",
+        "Esta conexión ya abre un asiento; abre otra para otro asiento.",
+        "Cette connexion ouvre déjà une place ; ouvrez-en une autre pour une autre place.",
+    ),
     "err_bad_lang": (
         "Unknown language; known: {langs}.",
         "Idioma desconocido; disponibles: {langs}.",
@@ -78,11 +93,6 @@ UI: dict[str, tuple[str, str, str]] = {
         "Connections from another site are not accepted.",
         "No se aceptan conexiones desde otro sitio.",
         "Les connexions depuis un autre site sont refusées.",
-    ),
-    "err_bad_request": (
-        "The request is not valid: {detail}.",
-        "La petición no es válida: {detail}.",
-        "La requête n'est pas valide : {detail}.",
     ),
     "err_game_over": (
         "The game is over.",

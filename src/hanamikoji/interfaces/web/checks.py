@@ -1,8 +1,8 @@
 """Validation of what players send, with the reason in the player's language.
 
-Every incoming message goes through :func:`parse_client_message`; every decision through
-:func:`check_decision`. Both raise :class:`Refused` (a catalog key and its fields), and
-nothing changes when they do.
+Every incoming message is decoded by :mod:`~hanamikoji.interfaces.web.schema`; every
+decision goes through :func:`check_decision`. Both raise :class:`Refused` (a catalog key
+and its fields), and nothing changes when they do.
 
 >>> from hanamikoji.core import Game
 >>> game = Game(seed=7)
@@ -21,9 +21,6 @@ Move.from_text('S:G')
 from __future__ import annotations
 
 import contextlib
-import json
-from dataclasses import dataclass
-from typing import Any
 
 from hanamikoji.core.cards import ITEM_COUNT, count_of, pack
 from hanamikoji.core.errors import IllegalMoveError, InvalidMoveError
@@ -32,15 +29,11 @@ from hanamikoji.core.moves import CARDS_PER_ACTION, Move, MoveKind, response_mov
 from hanamikoji.notation.names import LANGUAGES, Lang, action_name, card_label
 
 __all__ = [
-    "MAX_MESSAGE_CHARS",
-    "ClientMessage",
     "Refused",
     "check_decision",
-    "parse_client_message",
     "parse_lang",
 ]
 
-MAX_MESSAGE_CHARS = 2048
 _MAX_MOVE_CHARS = 32
 
 
@@ -60,55 +53,11 @@ class Refused(Exception):
         }
 
 
-@dataclass(frozen=True, slots=True)
-class ClientMessage:
-    """One validated message from a page: ``hello`` (token, lang), ``move`` (move, ply),
-    ``lang`` (lang) or ``ping``."""
-
-    type: str
-    token: str = ""
-    lang: Lang = "en"
-    move: str = ""
-    ply: int | None = None
-
-
 def parse_lang(value: object) -> Lang:
     for lang in LANGUAGES:
         if value == lang:
             return lang
     raise Refused("err_bad_lang", langs=", ".join(LANGUAGES))
-
-
-def parse_client_message(text: str) -> ClientMessage:
-    """Check the shape of a WebSocket message: a small JSON object with a known ``type``
-    and the fields of that type, of the right kinds."""
-    if len(text) > MAX_MESSAGE_CHARS:
-        raise Refused("err_too_long", limit=MAX_MESSAGE_CHARS)
-    try:
-        data: Any = json.loads(text)
-    except ValueError:
-        raise Refused("err_not_json") from None
-    if not isinstance(data, dict):
-        raise Refused("err_not_object")
-    kind = data.get("type")
-    if kind == "ping":
-        return ClientMessage("ping")
-    if kind == "hello":
-        token = data.get("token")
-        if not isinstance(token, str) or not 0 < len(token) <= 128:
-            raise Refused("err_bad_field", field="token")
-        return ClientMessage("hello", token=token, lang=parse_lang(data.get("lang", "en")))
-    if kind == "lang":
-        return ClientMessage("lang", lang=parse_lang(data.get("lang")))
-    if kind == "move":
-        move = data.get("move")
-        if not isinstance(move, str) or not 0 < len(move) <= _MAX_MOVE_CHARS:
-            raise Refused("err_bad_field", field="move")
-        ply = data.get("ply")
-        if ply is not None and (isinstance(ply, bool) or not isinstance(ply, int) or ply < 0):
-            raise Refused("err_bad_field", field="ply")
-        return ClientMessage("move", move=move, ply=ply)
-    raise Refused("err_unknown_type")
 
 
 def _action(kind: MoveKind) -> object:

@@ -1,0 +1,151 @@
+"""What stands between the network and the routes: the hosts and origins the server
+answers, bodies read with their limit, and rate limits.
+
+* **Hosts.** A request whose ``Host`` is not one of the server's names is refused with
+  400 before any route runs (Starlette's ``TrustedHostMiddleware``), so a page of
+  another site that rebinds its name to this server's address (DNS rebinding) reaches
+  nothing. By default the names are the listening address and loopback's.
+* **Origins.** A browser page may call only from the server's own origin (the allowed
+  ``Host`` with the server's scheme) or an origin named by ``--allow-origin``.
+* **Bodies** are read as they stream in, and refused as soon as they pass the limit.
+* **Rates.** New games per client address and messages per socket are limited
+  (``limits``' moving window); what goes over is refused, and nothing else is harmed.
+
+>>> loopback_hosts("0.0.0.0")[:3]
+('localhost', '127.0.0.1', '[::1]')
+>>> print(parse_rate("20/minute"))
+20 per 1 minute
+>>> parse_rate("off") is None
+True
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import time
+from urllib.parse import urlsplit
+
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from starlette.requests import HTTPConnection, Request
+
+from hanamikoji.interfaces.web.checks import Refused
+
+__all__ = [
+    "LOOPBACK_HOSTS",
+    "RateGuard",
+    "loopback_hosts",
+    "origin_allowed",
+    "parse_rate",
+    "read_body",
+]
+
+LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
+_WILDCARDS = ("0.0.0.0", "::", "")
+
+
+def loopback_hosts(listen: str) -> tuple[str, ...]:
+    """The names a server listening on ``listen`` answers by default: loopback's, the
+    listening address, and, on every interface (``0.0.0.0``, ``::``), this machine's
+    name and the addresses it resolves to."""
+    names = list(LOOPBACK_HOSTS)
+    if listen in _WILDCARDS:
+        hostname = socket.gethostname()
+        names.append(hostname)
+        try:
+            infos = socket.getaddrinfo(hostname, None)
+        except OSError:
+            infos = []
+        names.extend(_host_form(str(info[4][0])) for info in infos)
+    else:
+        names.append(_host_form(listen))
+    return tuple(dict.fromkeys(name.lower() for name in names))
+
+
+def _host_form(address: str) -> str:
+    """An address as it appears in a ``Host`` header (IPv6 in brackets)."""
+    try:
+        parsed = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    return f"[{parsed}]" if parsed.version == 6 else str(parsed)
+
+
+def origin_allowed(connection: HTTPConnection, extra: frozenset[str]) -> bool:
+    """Whether the caller is not a page of another site. Browsers always send
+    ``Origin`` on WebSockets and cross-site POSTs; other clients (scripts, the
+    benchmark) send none and cannot be made to act for a player's page. The ``Host``
+    was already checked against the allowed names."""
+    origin = connection.headers.get("origin")
+    if origin is None:
+        return True
+    origin = origin.rstrip("/")
+    if origin in extra:
+        return True
+    secure = connection.url.scheme in ("https", "wss")
+    parts = urlsplit(origin)
+    return parts.scheme == ("https" if secure else "http") and parts.netloc == (
+        connection.headers.get("host")
+    )
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request's body, refused (``err_too_long``) as soon as it passes ``limit``
+    bytes: a declared length over it is refused before anything is read."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        raise Refused("err_too_long", limit=limit)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise Refused("err_too_long", limit=limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def parse_rate(text: str) -> RateLimitItem | None:
+    """A rate such as ``20/minute`` or ``10/second``; ``off`` for none. Raises
+    ``ValueError`` for anything else."""
+    if text.strip().lower() == "off":
+        return None
+    try:
+        rate = parse(text)
+    except ValueError:
+        raise ValueError(f"{text!r} is not a rate such as 20/minute, 10/second or off") from None
+    if rate.amount <= 0:
+        raise ValueError(f"a rate allows at least 1, not {rate.amount}")
+    return rate
+
+
+class RateGuard:
+    """Counts new games per client address and messages per socket.
+
+    Args:
+        create: new games one address may create (``None``: no limit).
+        messages: messages one socket may send (``None``: no limit).
+    """
+
+    def __init__(self, create: RateLimitItem | None, messages: RateLimitItem | None) -> None:
+        self.create = create
+        self.messages = messages
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+
+    def allow_create(self, address: str) -> float | None:
+        """``None`` if ``address`` may create a game now (counting it), else the
+        seconds to wait."""
+        return self._hit(self.create, "create", address)
+
+    def allow_message(self, socket_key: str) -> float | None:
+        """``None`` if the socket may send a message now (counting it), else the
+        seconds to wait."""
+        return self._hit(self.messages, "message", socket_key)
+
+    def _hit(self, rate: RateLimitItem | None, *key: str) -> float | None:
+        if rate is None or self._limiter.hit(rate, *key):
+            return None
+        reset = self._limiter.get_window_stats(rate, *key).reset_time
+        return max(0.0, reset - time.time())

@@ -1,0 +1,142 @@
+"""Every message the server takes in, as typed schemas, and the one decoder for them.
+
+A body or a WebSocket message is decoded straight into its schema (msgspec): a value of
+the wrong kind is refused at the first byte that shows it, unknown fields are refused,
+and since every field is a flat value no input can nest deeper than its schema, however
+many brackets it opens. Whatever is wrong becomes a :class:`Refused` with the code the
+page already knows (``err_not_json``, ``err_not_object``, ``err_unknown_type``,
+``err_bad_field``, ``err_bad_lang``, ``err_too_long``); ``docs/web.md`` lists them.
+
+>>> decode_client_message('{"type": "move", "move": "S:D", "ply": 4}')
+MoveMessage(move='S:D', ply=4)
+>>> decode_client_message('{"type": "move", "move": "S:D", "ply": 4.0}')
+Traceback (most recent call last):
+...
+hanamikoji.interfaces.web.checks.Refused: err_bad_field
+>>> decode_client_message("[" * 1000 + "]" * 1000)
+Traceback (most recent call last):
+...
+hanamikoji.interfaces.web.checks.Refused: err_not_object
+>>> decode_new_game(b'{"opponent": "bot", "level": []}')
+Traceback (most recent call last):
+...
+hanamikoji.interfaces.web.checks.Refused: err_bad_field
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal, TypeVar
+
+import msgspec
+
+from hanamikoji.bots.levels import LEVELS
+from hanamikoji.core.variants import VARIANTS
+from hanamikoji.interfaces.web.checks import Refused
+from hanamikoji.notation.names import LANGUAGES, Lang
+
+__all__ = [
+    "MAX_BODY_BYTES",
+    "MAX_MESSAGE_CHARS",
+    "ClientMessage",
+    "Hello",
+    "LangMessage",
+    "MoveMessage",
+    "NewGameRequest",
+    "Ping",
+    "decode_client_message",
+    "decode_new_game",
+]
+
+MAX_MESSAGE_CHARS = 2048
+"""The longest WebSocket message taken (a move message is under 60)."""
+
+MAX_BODY_BYTES = 4096
+"""The longest HTTP body taken (a new game's settings are under 100 bytes)."""
+
+Token = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
+MoveText = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+Ply = Annotated[int, msgspec.Meta(ge=0)]
+
+
+class NewGameRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """``POST /api/games``: a game against a bot of ``level``, or a friend."""
+
+    opponent: Literal["bot", "friend"] = "bot"
+    level: int = 2
+    variant: str = "classic"
+    first: Literal["me", "opponent", "random"] = "random"
+
+
+class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True, frozen=True):
+    """The first message of a socket: the seat it opens, and the page's language."""
+
+    token: Token
+    lang: Lang = "en"
+
+
+class MoveMessage(msgspec.Struct, tag="move", forbid_unknown_fields=True, frozen=True):
+    """A decision, in the notation; ``ply`` (the page's count of decisions so far)
+    makes a decision sent from an outdated table stale instead of wrong."""
+
+    move: MoveText
+    ply: Ply | None = None
+
+
+class LangMessage(msgspec.Struct, tag="lang", forbid_unknown_fields=True, frozen=True):
+    """The page switched language."""
+
+    lang: Lang
+
+
+class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True, frozen=True):
+    """Are you there? (answered by ``pong``)."""
+
+
+ClientMessage = Hello | MoveMessage | LangMessage | Ping
+
+_T = TypeVar("_T")
+
+_NEW_GAME = msgspec.json.Decoder(NewGameRequest)
+_CLIENT_MESSAGE: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)
+_FIELD = re.compile(r"at `\$\.(\w+)`|field `(\w+)`")
+
+
+def decode_new_game(body: bytes) -> NewGameRequest:
+    """The settings of a new game (an empty body: every default), checked against the
+    levels and variants there are."""
+    request = _decode(_NEW_GAME, body or b"{}", tagged=False)
+    if request.opponent == "bot" and request.level not in LEVELS:
+        raise Refused("err_bad_field", field="level")
+    if request.variant not in VARIANTS:
+        raise Refused("err_bad_field", field="variant")
+    return request
+
+
+def decode_client_message(text: str) -> ClientMessage:
+    """One WebSocket message from a page."""
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise Refused("err_too_long", limit=MAX_MESSAGE_CHARS)
+    return _decode(_CLIENT_MESSAGE, text, tagged=True)
+
+
+def _decode(decoder: msgspec.json.Decoder[_T], data: bytes | str, *, tagged: bool) -> _T:
+    try:
+        return decoder.decode(data)
+    except msgspec.ValidationError as error:
+        raise _refusal(str(error), tagged=tagged) from None
+    except msgspec.DecodeError:
+        raise Refused("err_not_json") from None
+
+
+def _refusal(reason: str, *, tagged: bool) -> Refused:
+    """The refusal for msgspec's account of what is wrong (it names the field)."""
+    found = _FIELD.search(reason)
+    field = None if found is None else found.group(1) or found.group(2)
+    if field is None:
+        return Refused("err_not_object")
+    if tagged and field == "type":
+        return Refused("err_unknown_type")
+    if field == "lang":
+        return Refused("err_bad_lang", langs=", ".join(LANGUAGES))
+    return Refused("err_bad_field", field=field)

@@ -1,0 +1,101 @@
+"""``hanamikoji serve`` as a real process on loopback, for the tests that need one (the
+browser tests, the hardening tests)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx2 as httpx
+
+__all__ = ["Server", "descendants", "free_port"]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def descendants(pid: int) -> list[int]:
+    """Every live process started by ``pid``, its children's children included (Linux)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        with contextlib.suppress(OSError):
+            stat = Path(f"/proc/{entry}/stat").read_text()
+            parent = int(stat.rsplit(")", 1)[1].split()[1])
+            children.setdefault(parent, []).append(int(entry))
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+class Server:
+    """``hanamikoji serve`` in its own process, on loopback; ``options`` go to it (by
+    default bots think in threads and act at once). Its stderr is kept in a file."""
+
+    def __init__(self, db_path: Path, port: int, *options: str) -> None:
+        self.db_url = f"sqlite:///{db_path}"
+        self.port = port
+        self.url = f"http://127.0.0.1:{port}"
+        self.options = options or ("--bot-delay", "0", "--bot-processes", "0")
+        self.stderr_path = db_path.with_suffix(".stderr")
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        command = [
+            sys.executable,
+            "-m",
+            "hanamikoji.interfaces.web_cli",
+            "--port",
+            str(self.port),
+            "--db",
+            self.db_url,
+            "--log-level",
+            "warning",
+            *self.options,
+        ]
+        with self.stderr_path.open("ab") as stderr:
+            self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=stderr)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server stopped with status {self.process.returncode}")
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/healthz", timeout=1).status_code == 200:
+                    return
+            time.sleep(0.1)
+        raise RuntimeError("the server did not start")
+
+    @property
+    def stderr(self) -> str:
+        return self.stderr_path.read_text(errors="replace") if self.stderr_path.exists() else ""
+
+    def kill(self) -> None:
+        """Stop it the hard way, as a crash would: no goodbye to anyone."""
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait(timeout=10)
+            self.process = None
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+            self.process = None
