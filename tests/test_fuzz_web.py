@@ -1,0 +1,311 @@
+"""Fuzzing the web server's input surface: every HTTP body and every WebSocket message
+(through Starlette's test client, with hypothesis), and a burst of malformed traffic at
+a real ``hanamikoji serve`` on loopback.
+
+Each input must get a documented answer (a state, a pong, or an error whose code the
+catalog knows, with its sentence) and change nothing it was refused for; the real
+server must print no traceback, and every game in its database must still replay.
+Bounded: a few hundred inputs per surface.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import socket
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx2 as httpx
+import pytest
+import websockets
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from serving import Server, free_port
+from starlette.testclient import TestClient
+
+from hanamikoji.interfaces.web.app import ServerConfig, create_app
+from hanamikoji.interfaces.web.catalog import UI
+from hanamikoji.interfaces.web.hub import rebuild
+from hanamikoji.interfaces.web.storage import Store
+
+CODES = frozenset(key for key in UI if key.startswith("err_"))
+FIELDS = ("type", "token", "lang", "move", "ply", "opponent", "level", "variant", "first")
+FUZZ = settings(
+    max_examples=300,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=40)
+    | st.sampled_from(["bot", "friend", "classic", "S:D", "G>F", "C:AB/FG", "en", "fr", "me"]),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=8), inner, max_size=5)
+    ),
+    max_leaves=12,
+)
+objects = st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=8), json_values, max_size=6)
+message_types = st.sampled_from(["hello", "move", "lang", "ping", "state", "", "MOVE"])
+
+
+@st.composite
+def client_messages(draw: st.DrawFn) -> str:
+    """Text a page might send, or nothing like it: typed objects with fields of any
+    kind, other JSON, deep nesting, and text that is not JSON at all."""
+    shape = draw(st.integers(0, 4))
+    if shape == 0:
+        message = draw(objects)
+        message["type"] = draw(message_types)
+        return json.dumps(message)
+    if shape == 1:
+        return json.dumps(draw(json_values))
+    if shape == 2:
+        depth = draw(st.integers(1, 1000))
+        return draw(st.sampled_from(["[", '{"a":'])) * depth
+    if shape == 3:
+        return draw(st.text(max_size=300))
+    return json.dumps(
+        {"type": "move", "move": draw(st.text(max_size=40)), "ply": draw(json_values)}
+    )
+
+
+def make_client() -> TestClient:
+    config = ServerConfig(
+        db_url="sqlite://",
+        bot_processes=0,
+        bot_delay=0.0,
+        gc_freeze_interval=0,
+        allowed_hosts=("testserver",),
+        create_rate="off",
+        message_rate="off",
+    )
+    return TestClient(create_app(config), base_url="http://testserver")
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with make_client() as test_client:
+        yield test_client
+
+
+def store_of(client: TestClient) -> Store:
+    store: Store = client.app.state.hub.store  # type: ignore[attr-defined]
+    return store
+
+
+def assert_documented_error(body: Any) -> None:
+    assert body["type"] == "error" and body["code"] in CODES, body
+    assert isinstance(body["message"], str) and body["message"]
+
+
+@FUZZ
+@given(body=objects | json_values.map(lambda value: {"value": value}))
+def test_any_new_game_body_is_created_or_refused_with_a_code(
+    client: TestClient, body: dict[str, Any]
+) -> None:
+    before = store_of(client).count_games()
+    response = client.post("/api/games", content=json.dumps(body).encode(), headers=JSON_TYPE)
+    if response.status_code == 201:
+        assert set(response.json()) == {"id", "seat", "token", "friend_token"}
+        assert store_of(client).count_games() == before + 1
+    else:
+        assert response.status_code in (400, 413)
+        assert_documented_error(response.json())
+        assert store_of(client).count_games() == before
+
+
+@FUZZ
+@given(raw=st.binary(max_size=600) | st.text(max_size=600).map(str.encode))
+def test_any_raw_body_is_refused_or_taken(client: TestClient, raw: bytes) -> None:
+    before = store_of(client).count_games()
+    response = client.post("/api/games", content=raw, headers=JSON_TYPE)
+    assert response.status_code in (201, 400, 413)
+    if response.status_code != 201:
+        assert_documented_error(response.json())
+        assert store_of(client).count_games() == before
+
+
+JSON_TYPE = {"Content-Type": "application/json"}
+
+
+def answers_until_pong(ws: Any) -> list[dict[str, Any]]:
+    """What the server said in answer to the last message, up to the pong of the ping
+    sent after it."""
+    ws.send_text(json.dumps({"type": "ping"}))
+    answers: list[dict[str, Any]] = []
+    while True:
+        message: dict[str, Any] = json.loads(ws.receive_text())
+        if message["type"] == "pong":
+            return answers
+        answers.append(message)
+
+
+@FUZZ
+@given(messages=st.lists(client_messages(), min_size=1, max_size=8))
+def test_any_socket_message_gets_a_documented_answer(
+    client: TestClient, messages: list[str]
+) -> None:
+    created = client.post("/api/games", json={"opponent": "friend", "first": "me"}).json()
+    store = store_of(client)
+    with client.websocket_connect(f"/ws/{created['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": created["token"]}))
+        assert json.loads(ws.receive_text())["type"] == "state"
+        for message in messages:
+            before = store.load(created["id"])
+            assert before is not None
+            ws.send_text(message)
+            answers = answers_until_pong(ws)
+            errors = [answer for answer in answers if answer["type"] == "error"]
+            for error in errors:
+                assert_documented_error(error)
+            assert {answer["type"] for answer in answers} <= {"error", "state"}
+            after = store.load(created["id"])
+            assert after is not None
+            played = len(after.decisions) - len(before.decisions)
+            assert played == (0 if errors else played) and played in (0, 1)
+            assert after.decisions[: len(before.decisions)] == before.decisions
+        stored = store.load(created["id"])
+        assert stored is not None
+        rebuild(stored)  # every stored decision is legal, in order
+
+
+@FUZZ
+@given(first=client_messages())
+def test_any_first_message_is_a_hello_or_an_error_and_a_close(
+    client: TestClient, first: str
+) -> None:
+    created = client.post("/api/games", json={}).json()
+    with client.websocket_connect(f"/ws/{created['id']}") as ws:
+        ws.send_text(first)
+        answer = json.loads(ws.receive_text())
+        assert_documented_error(answer)
+        assert ws.receive()["type"] == "websocket.close"
+
+
+# -- a real server --------------------------------------------------------------------
+
+
+def _raw_http(port: int, data: bytes) -> bytes:
+    """Send bytes as they are to the server and read what it answers."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as connection:
+        connection.sendall(data)
+        with contextlib.suppress(OSError):
+            connection.shutdown(socket.SHUT_WR)
+        received = b""
+        with contextlib.suppress(OSError):
+            while chunk := connection.recv(65536):
+                received += chunk
+        return received
+
+
+RAW_REQUESTS = [
+    b"GARBAGE\r\n\r\n",
+    b"\x00\xff" * 100,
+    b"GET / HTTP/1.1\r\n\r\n",  # no Host
+    b"GET / HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+    b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    b"Content-Length: 99999999\r\n\r\n{",
+    b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+    b"Transfer-Encoding: chunked\r\n\r\n" + b"10000\r\n" + b" " * 65536 + b"\r\n" * 2,
+    b"GET /api/games/%00 HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \xff\r\n\r\n",
+    b"GET /ws/x HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
+]
+
+
+def malformed_messages(rng: random.Random, count: int) -> list[str]:
+    """Messages a page would send, then broken: cut, nested, retyped, bytes flipped."""
+    valid: list[dict[str, Any]] = [
+        {"type": "hello", "token": "x" * 43, "lang": "fr"},
+        {"type": "move", "move": "S:D", "ply": 0},
+        {"type": "lang", "lang": "es"},
+        {"type": "ping"},
+        {"opponent": "bot", "level": 3, "variant": "french", "first": "me"},
+    ]
+    out: list[str] = []
+    for _ in range(count):
+        message = dict(rng.choice(valid))
+        field = rng.choice([*message, "extra"])
+        breakage = rng.randrange(5)
+        if breakage == 0:
+            message[field] = rng.choice([[], {}, 1.5, True, None, -1, 2**80, "x" * 300])
+        elif breakage == 1:
+            message[field] = "[" * rng.randrange(1, 600)
+        text = json.dumps(message)
+        if breakage == 2:
+            text = text[: rng.randrange(len(text))]
+        elif breakage == 3:
+            spot = rng.randrange(len(text))
+            text = text[:spot] + chr(rng.randrange(0x30000)) + text[spot + 1 :]
+        elif breakage == 4:
+            text = "[" * rng.randrange(100, 1000) + text
+        out.append(text)
+    return out
+
+
+async def _socket_burst(url: str, game: dict[str, Any], messages: list[str]) -> int:
+    """Send malformed messages before and after ``hello``; the number of answers."""
+    answered = 0
+    for message in messages[:20]:  # before hello: each ends its socket
+        with contextlib.suppress(websockets.ConnectionClosed):
+            async with websockets.connect(f"{url}/ws/{game['id']}") as ws:
+                await ws.send(message)
+                await asyncio.wait_for(ws.recv(), 5)
+                answered += 1
+    async with websockets.connect(f"{url}/ws/{game['id']}") as ws:
+        await ws.send(json.dumps({"type": "hello", "token": game["token"]}))
+        await asyncio.wait_for(ws.recv(), 5)
+        for message in messages:
+            await ws.send(message)
+        await asyncio.sleep(1.1)  # past the message rate's window: what was over is dropped
+        await ws.send(json.dumps({"type": "ping"}))
+        while json.loads(await asyncio.wait_for(ws.recv(), 10))["type"] != "pong":
+            answered += 1
+    return answered
+
+
+def test_a_real_server_survives_a_burst_of_malformed_traffic(tmp_path: Path) -> None:
+    server = Server(tmp_path / "games.sqlite3", free_port(), "--bot-delay", "0")
+    server.start()
+    try:
+        games = [
+            httpx.post(f"{server.url}/api/games", json=body).json()
+            for body in ({"level": 2, "first": "opponent"}, {"opponent": "friend"})
+        ]
+        statuses = set()
+        for raw in RAW_REQUESTS:
+            answer = _raw_http(server.port, raw)
+            statuses.add(answer[:12])
+        messages = malformed_messages(random.Random(24), 60)
+        for message in messages[:40]:
+            response = httpx.post(
+                f"{server.url}/api/games", content=message.encode(), headers=JSON_TYPE
+            )
+            assert response.status_code in (201, 400, 413, 429)
+        answered = asyncio.run(_socket_burst(server.url.replace("http", "ws"), games[1], messages))
+        assert answered > 0
+        assert httpx.get(f"{server.url}/healthz").json() == {"ok": True}
+    finally:
+        server.stop()
+    assert "Traceback" not in server.stderr, server.stderr
+    with sqlite3.connect(tmp_path / "games.sqlite3") as database:
+        ids = [row[0] for row in database.execute("SELECT id FROM games")]
+    assert len(ids) >= 2
+    store = Store(server.db_url)
+    try:
+        for game_id in ids:
+            stored = store.load(game_id)
+            assert stored is not None
+            rebuild(stored)
+    finally:
+        store.close()
