@@ -50,9 +50,10 @@ class Variant:
         if not slash:
             return variant
         key, _, value = option.partition("=")
-        if key != "cap" or not value.isdigit() or int(value) < 1:
+        rounds = _whole_number(value) if key == "cap" else None
+        if rounds is None or rounds < 1:
             raise UnknownVariantError(f"{name!r}: the only option is '/cap=N' with N >= 1")
-        return variant.capped(int(value))
+        return variant.capped(rounds)
 
     def capped(self, rounds: int) -> Variant:
         """This variant ending after at most ``rounds`` rounds, for tools that need bounded games.
@@ -71,6 +72,17 @@ class Variant:
     def family(self) -> str:
         """The name of the variant without a round cap."""
         return self.base or self.name
+
+
+def _whole_number(text: str) -> int | None:
+    """The number ASCII digits write, or ``None`` for other text (``str.isdigit`` also
+    takes digits ``int`` refuses, such as ``²``) and for more digits than ``int`` reads."""
+    if not (text.isascii() and text.isdigit()):
+        return None
+    try:
+        return int(text)
+    except ValueError:  # past sys.get_int_max_str_digits()
+        return None
 
 
 CLASSIC = Variant(
