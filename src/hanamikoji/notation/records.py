@@ -51,6 +51,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -478,7 +479,17 @@ class GameRecord:
 def read_record(path: str | os.PathLike[str], *, check: bool = True) -> GameRecord:
     """Read a record file: JSON when its name ends in ``.json``, else the text form."""
     file = Path(path)
-    text = file.read_text(encoding="utf-8-sig")
+    data = file.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        start, read = error.start, error.object
+        raise RecordError(
+            f"not UTF-8 text (byte {start + 1}: {read[start : start + 1]!r})",
+            line=read.count(b"\n", 0, start) + 1,
+            column=start - read.rfind(b"\n", 0, start),
+        ) from None
+    text = text.replace("\r\n", "\n").replace("\r", "\n")  # as read_text() reads lines
     if file.suffix.lower() == ".json":
         return GameRecord.from_json(text, check=check)
     return GameRecord.from_text(text, check=check)
@@ -576,7 +587,8 @@ def _standard_value_problem(name: str, value: str) -> str | None:
         except UnknownVariantError as error:
             return f"the Variant tag: {error}"
     elif name == "Seed":
-        if not _SEED.fullmatch(value) or int(value) > MAX_SEED:
+        # The length first: int() refuses more digits than sys.get_int_max_str_digits().
+        if not _SEED.fullmatch(value) or len(value) > len(str(MAX_SEED)) or int(value) > MAX_SEED:
             return f"the Seed {value!r} is not a whole number from 0 to {MAX_SEED}"
     elif name == "FirstPlayer":
         if value not in ("1", "2"):
@@ -902,7 +914,9 @@ class _TextReader:
                 f"expected 'Round {expected}'", line=number, column=keyword_at + len("Round") + 1
             )
         text, at = tokens[1]
-        if not text.isdigit() or int(text) != expected:
+        # Compared as text: isdigit() takes digits int() refuses ('²'), and int() refuses
+        # more digits than sys.get_int_max_str_digits().
+        if not (text.isascii() and text.isdigit()) or text.lstrip("0") != str(expected):
             raise RecordError(
                 f"expected round {expected} here, not {text!r}", line=number, column=at + 1
             )
@@ -969,7 +983,7 @@ class _TextReader:
         if not self.rounds:
             raise RecordError("a turn comes after 'Round 1'", line=number, column=number_at + 1)
         draft = self.rounds[-1]
-        given = int(turn.group(1))
+        given = turn.group(1)  # compared as text: int() refuses very long numbers
         expected = draft.turns + 1
         if expected > TURNS_PER_ROUND:
             raise RecordError(
@@ -978,7 +992,7 @@ class _TextReader:
                 line=number,
                 column=number_at + 1,
             )
-        if given != expected:
+        if given.lstrip("0") != str(expected):
             raise RecordError(
                 f"expected turn {expected} here, not turn {given}",
                 line=number,
@@ -986,7 +1000,9 @@ class _TextReader:
             )
         tokens = [(m.group(), m.start()) for m in _TOKEN.finditer(content, turn.end())]
         if not tokens:
-            raise RecordError(f"turn {given} has no decision", line=number, column=turn.end() + 1)
+            raise RecordError(
+                f"turn {expected} has no decision", line=number, column=turn.end() + 1
+            )
         if len(tokens) > 2:
             raise RecordError(
                 "a turn line holds an action and, after a Gift or Competition, its response;"
@@ -1067,6 +1083,47 @@ def _key_path(path: str, key: str) -> str:
     return f"{path}[{json.dumps(key, ensure_ascii=False)}]"
 
 
+_JSON_DEPTH = 100
+"""How deep a record's JSON arrays and objects may nest when ``json`` cannot read them
+for their depth (a record's own go 4 deep)."""
+
+_JSON_TOKEN = re.compile(
+    r'"[^"\\]*(?:\\.[^"\\]*)*"'  # a string, skipped
+    r"|[\[{\]}]"
+    r"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?"  # a number
+)
+
+
+def _beyond_json_limits(text: str, error: Exception) -> RecordError:
+    """The error for a JSON text that ``json`` refuses for its size, not its syntax:
+    arrays and objects nested past the recursion limit, or an integer of more digits
+    than ``int`` reads. The place is found by scanning the text for it."""
+    depth = 0
+    digits = sys.get_int_max_str_digits()
+    for token in _JSON_TOKEN.finditer(text):
+        value = token.group()
+        if value in ("[", "{"):
+            depth += 1
+            if isinstance(error, RecursionError) and depth > _JSON_DEPTH:
+                reason = f"arrays and objects nest more than {_JSON_DEPTH} deep"
+                break
+        elif value in ("]", "}"):
+            depth -= 1
+        elif (
+            isinstance(error, ValueError)
+            and value.lstrip("-").isdigit()  # not a string, nor a number with a fraction
+            and 0 < digits < len(value.lstrip("-"))
+        ):
+            reason = f"a whole number has more than {digits} digits"
+            break
+    else:  # pragma: no cover - json refused something this scan does not find
+        return RecordError(f"not JSON this reader takes: {error}", line=1, column=1)
+    start = token.start()
+    line = text.count("\n", 0, start) + 1
+    column = start - text.rfind("\n", 0, start)
+    return RecordError(f"not JSON this reader takes: {reason}", line=line, column=column)
+
+
 class _JsonReader:
     def __init__(self, text: str) -> None:
         if not isinstance(text, str):
@@ -1081,6 +1138,8 @@ class _JsonReader:
             raise RecordError(
                 f"not JSON: {error.msg}", line=error.lineno, column=error.colno
             ) from None
+        except (RecursionError, ValueError) as error:
+            raise _beyond_json_limits(self.text, error) from None
         top = self._object(data, "$", required=("format", "version", "tags", "rounds"), optional=())
         if top["format"] != JSON_FORMAT:
             raise RecordError(
