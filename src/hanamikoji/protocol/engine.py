@@ -48,6 +48,10 @@ process scheduling, which the GUI's clock also counts."""
 
 AUTHOR = "the hanamikoji project"
 
+_LONGEST_MOVETIME_MS = 365 * 24 * 3600 * 1000
+"""A longer ``go movetime`` (the protocol sets no bound) is taken as a year: dividing an
+integer past a float's range raises ``OverflowError``."""
+
 
 def serve(
     bot: Bot,
@@ -117,7 +121,8 @@ def _serve(bot: Bot, stdin: TextIO, send: Callable[[str], None], name: str, auth
                     continue
                 budget = default_budget
                 if go.movetime_ms is not None:
-                    allowed = go.movetime_ms / 1000 * MOVETIME_SHARE
+                    movetime = min(go.movetime_ms, _LONGEST_MOVETIME_MS)
+                    allowed = movetime / 1000 * MOVETIME_SHARE
                     budget = allowed if budget is None else min(budget, allowed)
                 bot.budget = budget
                 view = tracker.view()

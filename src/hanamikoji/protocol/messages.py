@@ -14,6 +14,7 @@ MoveEvent(seat=1, move=Move.from_text('G:DDG'))
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass
 
 from hanamikoji.core.cards import ITEM_COUNT, ITEM_LETTERS
@@ -100,9 +101,15 @@ def parse_favor(token: str) -> tuple[int | None, ...]:
 
 
 def _int(token: str, what: str, minimum: int = 0) -> int:
-    if not token.isdigit() or int(token) < minimum:
+    # isdigit() alone takes digits int() refuses (such as '²'); int() refuses more
+    # digits than sys.get_int_max_str_digits().
+    value = None
+    if token.isascii() and token.isdigit():
+        with contextlib.suppress(ValueError):
+            value = int(token)
+    if value is None or value < minimum:
         raise ProtocolError(f"{what} is an integer >= {minimum}, not {token!r}")
-    return int(token)
+    return value
 
 
 def _fields(tokens: list[str], keys: tuple[str, ...], line: str) -> list[str]:

@@ -256,14 +256,15 @@ class KnowledgeTracker:
         size = CARDS_PER_ACTION[kind]
         if size > self._opponent_hand:
             raise ProtocolError(f"seat {seat + 1} holds fewer than {size} cards")
+        hidden = kind in (MoveKind.SECRET, MoveKind.TRADE_OFF)
+        # Every check before any change: a refused event leaves the knowledge as it was.
+        if not hidden and not _fits(move.packed, self._unseen()):
+            raise ProtocolError(f"{move} offers cards this seat knows are elsewhere")
         self._opponent_hand -= size
         self._mark_used(seat, kind)
-        if kind in (MoveKind.SECRET, MoveKind.TRADE_OFF):
+        if hidden:
             self._end_turn(seat)
             return move.public()
-        unseen = counts(self._unseen())
-        if any(n > unseen[k] for k, n in enumerate(counts(move.packed))):
-            raise ProtocolError(f"{move} offers cards this seat knows are elsewhere")
         self._pending = move
         self._to_move = self.seat
         return move
