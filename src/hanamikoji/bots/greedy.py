@@ -40,6 +40,15 @@ import numpy as np
 import numpy.typing as npt
 
 from hanamikoji.bots.base import Bot, register
+from hanamikoji.bots.judgement import (
+    ALL_ACTIONS,
+    DESTINATIONS,
+    ME,
+    NOBODY,
+    THEM,
+    TIE_TOLERANCE,
+    JudgedPosition,
+)
 from hanamikoji.core.cards import CHARMS, ITEM_COUNT
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import ACTIONS, Move, MoveKind, response_moves
@@ -48,17 +57,6 @@ from hanamikoji.core.variants import Tiebreak, Variant
 from hanamikoji.core.view import View
 
 __all__ = ["GreedyBot", "Tuning", "best_first", "judged_content"]
-
-_ALL_ACTIONS = sum(1 << kind for kind in ACTIONS)
-
-# Where the cards of one action end up: (actor's side, other side, out of the round).
-# In a Gift the opponent takes 1 of 3, in a Competition 2 of 4.
-_DESTINATIONS: dict[MoveKind, tuple[int, int, int]] = {
-    MoveKind.SECRET: (1, 0, 0),
-    MoveKind.TRADE_OFF: (0, 0, 2),
-    MoveKind.GIFT: (2, 1, 0),
-    MoveKind.COMPETITION: (2, 2, 0),
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,9 +80,6 @@ class Tuning:
     overrates a Gift held back."""
 
 
-TIE_TOLERANCE = 1e-9
-
-
 # -- one geisha ---------------------------------------------------------------------------
 
 
@@ -95,7 +90,7 @@ def _remaining(mask: int) -> list[MoveKind]:
 def _unseen_places(my_draws: int, theirs_left: int, their_hand: int) -> tuple[int, int, int]:
     """Where the cards the bot has not seen are: ``(bot's future draws, opponent's hand and
     future draws, opponent's Secret and Trade-off and the removed card)``."""
-    used_by_them = _ALL_ACTIONS & ~theirs_left
+    used_by_them = ALL_ACTIONS & ~theirs_left
     hidden = 1 + (1 if used_by_them >> MoveKind.SECRET & 1 else 0)
     hidden += 2 if used_by_them >> MoveKind.TRADE_OFF & 1 else 0
     return my_draws, their_hand + len(_remaining(theirs_left)), hidden
@@ -115,7 +110,7 @@ def _card_fates(
     def fates(mask: int) -> tuple[float, float]:
         other = out = total = 0
         for kind in _remaining(mask):
-            keep, give, discard = _DESTINATIONS[kind]
+            keep, give, discard = DESTINATIONS[kind]
             other += give
             out += discard
             total += keep + give + discard
@@ -195,9 +190,6 @@ def _unstate(state: int) -> tuple[int, int, int, int]:
     my_charm, my_count = divmod(mine, _COUNT_STATES)
     their_charm, their_count = divmod(theirs, _COUNT_STATES)
     return my_charm, my_count, their_charm, their_count
-
-
-ME, THEM, NOBODY = 0, 1, 2
 
 
 def _step_table() -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -374,51 +366,12 @@ def judged_content(view: View) -> tuple[object, ...]:
     )
 
 
-@dataclass(slots=True)
-class _Position:
-    """What the judge reads of a view, from the deciding player's side."""
-
-    lead: list[int]
-    """Per geisha, this player's committed cards (its Secret included) minus the opponent's."""
-    hand: list[int]
-    unseen: tuple[int, ...]
-    holder: list[int]
-    mine_left: int
-    theirs_left: int
-    their_hand: int
-    drawn_now: int
-    """1 on this player's turn: its next draw comes with its next action."""
-
-    @classmethod
-    def of(cls, view: View) -> _Position:
-        me, them = view.player, view.opponent
-        mine = list(view.placed[me])
-        if view.secret is not None:
-            mine[view.secret] += 1
-        theirs = view.placed[them]
-        hand = [0] * ITEM_COUNT
-        for card in view.hand:
-            hand[card] += 1
-        return cls(
-            lead=[mine[k] - theirs[k] for k in range(ITEM_COUNT)],
-            hand=hand,
-            unseen=view.unseen(),
-            holder=[
-                NOBODY if owner is None else ME if owner == me else THEM for owner in view.favor
-            ],
-            mine_left=_ALL_ACTIONS & ~sum(1 << kind for kind in view.used[me]),
-            theirs_left=_ALL_ACTIONS & ~sum(1 << kind for kind in view.used[them]),
-            their_hand=view.hand_sizes[them],
-            drawn_now=1 if view.pending is None else 0,
-        )
-
-
 class _Judge:
     """The position of one decision, from the bot's side, and the worth of changes to it."""
 
     def __init__(self, view: View, tuning: Tuning) -> None:
         self.tuning = tuning
-        position = _Position.of(view)
+        position = JudgedPosition.of(view)
         self.lead = position.lead
         self.hand = position.hand
         self.unseen = position.unseen
@@ -596,7 +549,7 @@ def compiled_scores(view: View, legal: Sequence[Move], tuning: Tuning) -> list[f
     answers = response_moves(pending) if pending is not None else ()
     finals, step, knobs = _kernel_tables(*_match_end(view.variant, view), tuning)
     scores: list[float] = kernel.kernel_scores(
-        _Position.of(view), pending, answers, finals, step, knobs, legal
+        JudgedPosition.of(view), pending, answers, finals, step, knobs, legal
     ).tolist()
     return scores
 

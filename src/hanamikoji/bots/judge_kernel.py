@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from hanamikoji.bots.greedy import _DESTINATIONS, TIE_TOLERANCE, _Position
+from hanamikoji.bots.judgement import DESTINATIONS, TIE_TOLERANCE, JudgedPosition
 from hanamikoji.core.cards import CHARMS, ITEM_COUNT
 from hanamikoji.core.moves import ACTIONS, Move, MoveKind
 
@@ -37,10 +37,10 @@ _NONE = -1
 _KIND, _COUNT, _CARDS = 0, 1, 2
 _WIDTH = _CARDS + 4
 
-# Where the cards of one action end up, by action kind (greedy._DESTINATIONS).
-_KEEP = np.array([_DESTINATIONS[kind][0] for kind in ACTIONS], dtype=np.int64)
-_GIVE = np.array([_DESTINATIONS[kind][1] for kind in ACTIONS], dtype=np.int64)
-_OUT = np.array([_DESTINATIONS[kind][2] for kind in ACTIONS], dtype=np.int64)
+# Where the cards of one action end up, by action kind (judgement.DESTINATIONS).
+_KEEP = np.array([DESTINATIONS[kind][0] for kind in ACTIONS], dtype=np.int64)
+_GIVE = np.array([DESTINATIONS[kind][1] for kind in ACTIONS], dtype=np.int64)
+_OUT = np.array([DESTINATIONS[kind][2] for kind in ACTIONS], dtype=np.int64)
 _OFFSET = max(CHARMS)  # a geisha's final difference never exceeds her copies
 _SPREAD = 2 * _OFFSET + 1
 _TIE = TIE_TOLERANCE
@@ -545,7 +545,7 @@ _NO_MOVE = np.full(_WIDTH, _NONE, dtype=np.int64)
 _NO_ANSWERS = np.zeros((0, _WIDTH), dtype=np.int64)
 
 
-def pack_position(position: _Position) -> Any:
+def pack_position(position: JudgedPosition) -> Any:
     """``position`` laid out as the kernel reads it (LEAD, HAND, ... above)."""
     packed = np.empty(POSITION_SIZE, dtype=np.int64)
     packed[LEAD : LEAD + 7] = position.lead
@@ -560,7 +560,7 @@ def pack_position(position: _Position) -> Any:
 
 
 def kernel_scores(
-    position: _Position,
+    position: JudgedPosition,
     pending: Move | None,
     answers: Sequence[Move],
     finals: Any,
