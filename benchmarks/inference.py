@@ -40,6 +40,7 @@ from hanamikoji.bots.ismcts import opponent_model, searching_model
 from hanamikoji.core.cards import counts, pack
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import View
+from hanamikoji.core.worlds import hidden_from
 from hanamikoji.notation.records import read_record
 
 Sampler = Callable[[View, random.Random], Callable[[], World]]
@@ -84,7 +85,7 @@ def recorded_positions(paths: Sequence[Path], player: str) -> list[Position]:
             view = game.view(seat)
             if not any(e.round == view.round and e.seat != seat for e in view.log):
                 continue
-            positions.append(Position(view, opponent_cards(game.hidden_from(seat))))
+            positions.append(Position(view, opponent_cards(hidden_from(game, seat))))
     return positions
 
 

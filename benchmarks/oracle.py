@@ -38,6 +38,7 @@ from hanamikoji.bots.determinize import World
 from hanamikoji.bots.expert import ExpertBot
 from hanamikoji.core.game import Game
 from hanamikoji.core.view import View
+from hanamikoji.core.worlds import from_view, hidden_from
 from hanamikoji.interfaces.cli import main as cli_main
 
 TRUTH: dict[str, Game] = {}
@@ -48,7 +49,7 @@ def true_world(game: Game, view: View) -> World:
     """The hidden world behind ``view`` in ``game``."""
     if game.hand(view.player) != view.hand or game.round != view.round:
         raise RuntimeError("the remembered game is not the one behind this view")
-    return game.hidden_from(view.player)
+    return hidden_from(game, view.player)
 
 
 class OracleBot(ExpertBot):
@@ -68,16 +69,16 @@ class OracleBot(ExpertBot):
         self.hand_only = hand_only
 
     def _sampler(self, view: View) -> Callable[[], tuple[Game, bool]]:
-        hand, secret, tradeoff, removed, deck = true_world(TRUTH["game"], view)
+        world = true_world(TRUTH["game"], view)
         if not self.hand_only:
-            return lambda: (Game.from_view(view, hand, secret, tradeoff, removed, deck), False)
-        rest = [removed, *deck]
+            return lambda: (from_view(view, world), False)
+        rest = [world.removed, *world.deck]
         rng: random.Random = self.rng
 
         def sample() -> tuple[Game, bool]:
             dealt = list(rest)
             rng.shuffle(dealt)
-            return Game.from_view(view, hand, secret, tradeoff, dealt[0], dealt[1:]), False
+            return from_view(view, world._replace(removed=dealt[0], deck=tuple(dealt[1:]))), False
 
         return sample
 

@@ -21,6 +21,7 @@ from hanamikoji.bots.inference import (
     world_likelihoods,
 )
 from hanamikoji.core import Game, Move, MoveKind, Phase, View
+from hanamikoji.core.worlds import from_view
 
 VARIANT_NAMES = ["classic", "three-rounds", "french"]
 
@@ -47,7 +48,7 @@ def test_a_replayed_round_reaches_the_sampled_world(
         replayed.push(move)
     # The same world reached by replay (every decision legal, with a dealt past) and
     # by completing the view directly.
-    assert replayed.position_key() == Game.from_view(view, *world).position_key()
+    assert replayed.position_key() == from_view(view, world).position_key()
     mine = replayed.view(seat)
     assert (mine.hand, mine.secret, mine.tradeoff) == (view.hand, view.secret, view.tradeoff)
     assert [entry.move for entry in mine.log] == [

@@ -36,6 +36,7 @@ from hanamikoji.core import (
     UnknownVariantError,
     Variant,
     deal_for_round,
+    worlds,
 )
 from hanamikoji.core.rng import splitmix64
 
@@ -282,14 +283,14 @@ def test_a_round_can_be_dealt_again_from_a_view() -> None:
     assert game.round == 2 and not game.needs_deal
     deal = game.deals()[-1]
     view = game.view(0)
-    again = Game.before_round(view)
+    again = worlds.before_round(view)
     assert again.needs_deal and again.round == 2 and again.favor() == game.favor()
     assert again.seed is None and again.move_stack == () and again.summaries() == game.summaries()
     again.deal(deal)
     assert again.position_key() == game.position_key()
     play(game, scripts[1])
     with pytest.raises(ValueError, match="no round to replay"):
-        Game.before_round(game.view(0))
+        worlds.before_round(game.view(0))
 
 
 def test_the_world_hidden_from_a_player_completes_their_view_into_the_same_position() -> None:
@@ -299,17 +300,38 @@ def test_the_world_hidden_from_a_player_completes_their_view_into_the_same_posit
         rng = random.Random(seed)
         while not game.is_over():
             for player in (0, 1):
-                world = Game.from_view(game.view(player), *game.hidden_from(player))
+                world = worlds.from_view(game.view(player), worlds.hidden_from(game, player))
                 for seat in (0, 1):
                     assert world.information_key(seat) == game.information_key(seat)
                 assert world.deck() == game.deck() and world.removed() == game.removed()
                 assert world.scoring_sides() == game.scoring_sides()
+                assert world.position_key() == game.position_key()
+                assert world.view(player).drawn == game.view(player).drawn
                 compared += 1
             legal = game.legal_moves()
             game.push(legal[rng.randrange(len(legal))])
         with pytest.raises(ValueError, match="nothing of a round is hidden"):
-            game.hidden_from(0)
+            worlds.hidden_from(game, 0)
     assert compared > 500
+
+
+def test_a_world_that_does_not_fit_the_view_is_refused() -> None:
+    game = Game(seed=3)
+    play(game, ["S:G", "T:AB"])
+    view = game.view(0)
+    world = worlds.hidden_from(game, 0)
+    assert worlds.from_view(view, world).position_key() == game.position_key()
+    hand, deck = world.opponent_hand, world.deck
+    wrong = {
+        "the opponent holds 5 cards, not 4": world._replace(opponent_hand=hand[1:]),
+        "a Secret card exactly when they used Secret": world._replace(opponent_secret=hand[0]),
+        "Trade-off holds 2 cards": world._replace(opponent_tradeoff=()),
+        "the deck holds 5 cards, not 6": world._replace(deck=(*deck, deck[0])),
+        "not the multiset": world._replace(removed=(world.removed + 1) % 7),
+    }
+    for reason, other in wrong.items():
+        with pytest.raises(ValueError, match=reason):
+            worlds.from_view(view, other)
 
 
 # -- variants ------------------------------------------------------------------------------
@@ -941,6 +963,21 @@ def test_push_then_pop_restores_everything_through_rounds_and_the_end() -> None:
         assert snapshot(game) == expected
     with pytest.raises(IndexError):
         game.pop()
+
+
+def test_a_game_state_is_what_pop_restores_and_restores_it_too() -> None:
+    game, rng = Game(seed=5), random.Random(5)
+    before = []
+    while not game.is_over():
+        before.append(game.state())
+        legal = game.legal_moves()
+        game.push(legal[rng.randrange(len(legal))])
+    final = game.state()
+    for state in reversed(before):
+        game.pop()
+        assert game.state() == state
+    final.restore(game)
+    assert game.is_over() and game.state() == final
 
 
 def test_a_copy_is_independent() -> None:

@@ -13,11 +13,9 @@ import random
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import MoveKind
 from hanamikoji.core.view import View
+from hanamikoji.core.worlds import World, from_view
 
 __all__ = ["World", "determinize", "sample_world"]
-
-World = tuple[tuple[int, ...], int | None, tuple[int, ...], int, tuple[int, ...]]
-"""Opponent's hand, Secret (or ``None``), Trade-off, the removed card, the deck (top first)."""
 
 
 def sample_world(view: View, rng: random.Random) -> World:
@@ -38,9 +36,9 @@ def sample_world(view: View, rng: random.Random) -> World:
         at += 2
     removed = unseen[at]
     deck = tuple(unseen[at + 1 :])
-    return hand, secret, tradeoff, removed, deck
+    return World(hand, secret, tradeoff, removed, deck)
 
 
 def determinize(view: View, rng: random.Random) -> Game:
     """A game completing ``view``'s round with a uniformly sampled hidden world."""
-    return Game.from_view(view, *sample_world(view, rng))
+    return from_view(view, sample_world(view, rng))

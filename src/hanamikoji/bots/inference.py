@@ -26,6 +26,7 @@ from hanamikoji.core.game import TURNS_PER_ROUND, Game
 from hanamikoji.core.moves import Move, MoveKind
 from hanamikoji.core.rng import Deal
 from hanamikoji.core.view import LogEntry, View
+from hanamikoji.core.worlds import before_round
 
 __all__ = [
     "DecisionModel",
@@ -107,15 +108,15 @@ def replay_round(view: View, world: World, rng: random.Random) -> tuple[Game, li
     dealt: list[tuple[int, ...]] = [(), ()]
     dealt[me] = _past(me, view.hand, actions[me], turn, view.round_starter, rng, deck)
     dealt[them] = _past(them, hand, actions[them], turn, view.round_starter, rng, deck)
-    game = Game.before_round(view)
+    game = before_round(view)
     game.deal(Deal(removed, (dealt[0], dealt[1]), tuple(deck)))
     return game, moves
 
 
 def replayed_world(view: View, world: World, rng: random.Random) -> Game:
     """``view``'s position completed with ``world``, reached by replaying the round
-    (:func:`replay_round`): unlike :meth:`Game.from_view`, its views carry the round's
-    log, which a bot that infers from it needs."""
+    (:func:`replay_round`): unlike :func:`hanamikoji.core.worlds.from_view`'s, its views
+    carry the round's log, which a bot that infers from it needs."""
     game, moves = replay_round(view, world, rng)
     for move in moves:
         game.push(move)

@@ -49,6 +49,7 @@ from hanamikoji.bots.solver import RoundSolver, SolverTimeout
 from hanamikoji.core.game import TURNS_PER_ROUND, Game
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import View
+from hanamikoji.core.worlds import from_view
 
 __all__ = [
     "ISMCTSBot",
@@ -498,7 +499,7 @@ class ISMCTSBot(Bot):
             world, model = worlds.draw_typed()
             if prior is not None:
                 beliefs[view.round] = worlds.posterior()[1]
-            return Game.from_view(view, *world), model == 1
+            return from_view(view, world), model == 1
 
         return sample
 

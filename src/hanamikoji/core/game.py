@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import secrets as _secrets
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from hanamikoji.core.cards import (
     CHARMS,
@@ -25,7 +26,6 @@ from hanamikoji.core.cards import (
     UNIT,
     count_of,
     counts,
-    from_counts,
     is_subset,
     items,
     pack,
@@ -46,7 +46,7 @@ from hanamikoji.core.rng import DECK_SIZE, MAX_SEED, Deal, deal_for_round
 from hanamikoji.core.variants import CLASSIC, Tiebreak, Variant
 from hanamikoji.core.view import LogEntry, Phase, Reveal, RoundReveal, View
 
-__all__ = ["Game"]
+__all__ = ["Game", "GameState"]
 
 TURNS_PER_ROUND = DECK_SIZE
 _SECRET = MoveKind.SECRET
@@ -72,6 +72,60 @@ class _RoundPrivate:
         self.deal = deal
         self.secrets = secrets
         self.tradeoffs = tradeoffs
+
+
+class GameState(NamedTuple):
+    """Everything a decision may change in a :class:`Game`: push keeps one per decision
+    to undo it, and :mod:`hanamikoji.core.worlds` sets up positions with one.
+
+    Fields are the game's attributes of the same names; cards are packed multisets
+    (``core/cards.py``) and action markers bitmasks, one per seat.
+    """
+
+    round: int
+    starter: int
+    to_move: int
+    turn: int
+    hands: tuple[int, int]
+    deck: tuple[int, ...]
+    secret: tuple[int, int]
+    tradeoff: tuple[int, int]
+    placed: tuple[int, int]
+    used: tuple[int, int]
+    pending: Move | None
+    favor: tuple[int, ...]
+    outcome: Outcome | None
+    needs_deal: bool
+    summaries: tuple[RoundSummary, ...]
+    private: tuple[_RoundPrivate, ...]
+
+    def restore(self, game: Game) -> None:
+        """Put ``game`` in this state (its move stack is left as it is)."""
+        # self[:] is a plain tuple, which unpacks faster than a tuple subclass: pop runs
+        # this millions of times in search.
+        (
+            game._round,
+            game._starter,
+            game._to_move,
+            game._turn,
+            game._hands,
+            game._deck,
+            game._secret,
+            game._tradeoff,
+            game._placed,
+            game._used,
+            game._pending,
+            game._favor,
+            game._outcome,
+            game._needs_deal,
+            game._summaries,
+            game._private,
+        ) = self[:]
+
+
+_new_state = tuple.__new__
+"""Builds a :class:`GameState` from a tuple of its fields in order, without the Python
+call of its generated constructor: push makes one per decision."""
 
 
 class Game:
@@ -154,90 +208,8 @@ class Game:
         self._summaries: tuple[RoundSummary, ...] = ()
         self._private: tuple[_RoundPrivate, ...] = ()
         self._moves: list[Move] = []
-        self._undo: list[tuple[object, ...]] = []
+        self._undo: list[GameState] = []
         self._start_round()
-
-    @classmethod
-    def from_view(
-        cls,
-        view: View,
-        opponent_hand: Sequence[int],
-        opponent_secret: int | None,
-        opponent_tradeoff: Sequence[int],
-        removed: int,
-        deck: Sequence[int],
-    ) -> Game:
-        """The current round of ``view`` completed with one hidden world: the opponent's
-        hand, Secret and Trade-off, the removed card and the rest of the deck (top first).
-
-        This is a determinization for search: the game has no seed and no move stack,
-        and waits for a deal (:attr:`needs_deal`) once this round is scored. Raises
-        ``ValueError`` if the world does not fit what the view shows.
-        """
-        if view.phase in (Phase.OVER, Phase.AWAITING_DEAL):
-            raise ValueError("a view between rounds or after the game has no round to complete")
-        me, opp = view.player, 1 - view.player
-        if len(opponent_hand) != view.hand_sizes[opp]:
-            raise ValueError(
-                f"the opponent holds {view.hand_sizes[opp]} cards, not {len(opponent_hand)}"
-            )
-        if (opponent_secret is not None) != (MoveKind.SECRET in view.used[opp]):
-            raise ValueError("the opponent has a Secret card exactly when they used Secret")
-        wanted_tradeoff = 2 if MoveKind.TRADE_OFF in view.used[opp] else 0
-        if len(opponent_tradeoff) != wanted_tradeoff:
-            raise ValueError(f"the opponent's Trade-off holds {wanted_tradeoff} cards")
-        if len(deck) != view.deck_size:
-            raise ValueError(f"the deck holds {view.deck_size} cards, not {len(deck)}")
-        hidden = (
-            pack(opponent_hand)
-            + pack(opponent_tradeoff)
-            + pack(deck)
-            + UNIT[removed]
-            + (UNIT[opponent_secret] if opponent_secret is not None else 0)
-        )
-        if counts(hidden) != view.unseen():
-            raise ValueError("the hidden world is not the multiset of cards the view has not seen")
-        game = cls.before_round(view)
-        turn = TURNS_PER_ROUND - 1 - view.deck_size
-        # Cards already drawn are in hands; the deck's past is irrelevant, so it is
-        # rebuilt as `turn + 1` placeholders followed by the hidden future.
-        game._needs_deal = False
-        game._turn = turn
-        game._deck = (removed,) * (turn + 1) + tuple(deck)
-        game._to_move = view.to_move if view.to_move is not None else view.round_starter
-        own = pack(view.hand)
-        theirs = pack(opponent_hand)
-        game._hands = (own, theirs) if me == 0 else (theirs, own)
-        own_secret = UNIT[view.secret] if view.secret is not None else 0
-        their_secret = UNIT[opponent_secret] if opponent_secret is not None else 0
-        game._secret = (own_secret, their_secret) if me == 0 else (their_secret, own_secret)
-        own_tradeoff, their_tradeoff = pack(view.tradeoff), pack(opponent_tradeoff)
-        game._tradeoff = (
-            (own_tradeoff, their_tradeoff) if me == 0 else (their_tradeoff, own_tradeoff)
-        )
-        game._placed = (from_counts(view.placed[0]), from_counts(view.placed[1]))
-        game._used = (_mask(view.used[0]), _mask(view.used[1]))
-        game._pending = view.pending
-        # Only the removed card of the reconstructed deal is meaningful.
-        hands = (tuple(items(game._hands[0])), tuple(items(game._hands[1])))
-        game._private = (_RoundPrivate(_WorldDeal(removed, hands, game._deck), (0, 0), (0, 0)),)
-        return game
-
-    @classmethod
-    def before_round(cls, view: View) -> Game:
-        """A game waiting for the deal of ``view``'s round (:meth:`deal`), with the
-        marker board, the starter and the past rounds the view shows: to replay the
-        round in a hidden world, for inference in search. It has no seed, no move
-        stack, and waits for a deal again once the round is scored."""
-        if view.phase in (Phase.OVER, Phase.AWAITING_DEAL):
-            raise ValueError("a view between rounds or after the game has no round to replay")
-        game = cls(view.variant, first_player=view.round_starter, external_deals=True)
-        game._round = view.round
-        game._starter = view.round_starter
-        game._to_move = view.round_starter
-        game._favor = tuple(NEUTRAL if f is None else f for f in view.favor)
-        game._summaries = view.rounds
-        return game
 
     # -- rounds -------------------------------------------------------------------
 
@@ -289,12 +261,20 @@ class Game:
             self._hands = (self._hands[0], self._hands[1] + card)
 
     def _end_turn(self, actor: int) -> None:
-        self._turn += 1
-        if self._turn < TURNS_PER_ROUND:
-            self._to_move = 1 - actor
-            self._draw()
-        else:
+        turn = self._turn + 1
+        self._turn = turn
+        if turn >= TURNS_PER_ROUND:
             self._score_round()
+            return
+        # The other player draws (_draw inlined: this runs on most decisions).
+        card = UNIT[self._deck[turn]]
+        hands = self._hands
+        if actor:
+            self._to_move = 0
+            self._hands = (hands[0] + card, hands[1])
+        else:
+            self._to_move = 1
+            self._hands = (hands[0], hands[1] + card)
 
     def _score_round(self) -> None:
         sides = (self._placed[0] + self._secret[0], self._placed[1] + self._secret[1])
@@ -448,23 +428,26 @@ class Game:
         elif move not in response_moves(pending):
             self._raise(move)
         self._undo.append(
-            (
-                self._round,
-                self._starter,
-                p,
-                self._turn,
-                self._hands,
-                self._deck,
-                self._secret,
-                self._tradeoff,
-                self._placed,
-                self._used,
-                pending,
-                self._favor,
-                self._outcome,
-                self._needs_deal,
-                self._summaries,
-                self._private,
+            _new_state(
+                GameState,
+                (
+                    self._round,
+                    self._starter,
+                    p,
+                    self._turn,
+                    self._hands,
+                    self._deck,
+                    self._secret,
+                    self._tradeoff,
+                    self._placed,
+                    self._used,
+                    pending,
+                    self._favor,
+                    self._outcome,
+                    self._needs_deal,
+                    self._summaries,
+                    self._private,
+                ),
             )
         )
         self._moves.append(move)
@@ -507,27 +490,11 @@ class Game:
 
     def pop(self) -> Move:
         """Undo the last decision and return it. Raises ``IndexError`` if there is none."""
-        if not self._moves:
-            raise IndexError("no decision to undo")
-        move = self._moves.pop()
-        (
-            self._round,
-            self._starter,
-            self._to_move,
-            self._turn,
-            self._hands,
-            self._deck,
-            self._secret,
-            self._tradeoff,
-            self._placed,
-            self._used,
-            self._pending,
-            self._favor,
-            self._outcome,
-            self._needs_deal,
-            self._summaries,
-            self._private,
-        ) = self._undo.pop()  # type: ignore[assignment]
+        try:
+            move = self._moves.pop()
+        except IndexError:
+            raise IndexError("no decision to undo") from None
+        self._undo.pop().restore(self)
         return move
 
     def parse_move(self, text: str) -> Move:
@@ -667,34 +634,30 @@ class Game:
         """This round's removed card (full information)."""
         return self._private[-1].deal.removed if self._private and not self._needs_deal else None
 
-    def hidden_from(
-        self, player: int
-    ) -> tuple[tuple[int, ...], int | None, tuple[int, ...], int, tuple[int, ...]]:
-        """What ``player`` has not seen of this round, as :meth:`from_view` takes it: the
-        opponent's hand, Secret (or ``None``) and Trade-off, the removed card and the deck
-        (full information: not for players; benchmarks compare guesses with it). Raises
-        ``ValueError`` between rounds or once the game is over.
-
-        >>> game = Game(seed=3)
-        >>> view = game.view(0)
-        >>> Game.from_view(view, *game.hidden_from(0)).hand(1) == game.hand(1)
-        True
-        """
-        removed = self.removed()
-        if removed is None or self._outcome is not None:
-            raise ValueError("between rounds or after the game nothing of a round is hidden")
-        opponent = 1 - player
-        secret = items(self._secret[opponent])
-        return (
-            self.hand(opponent),
-            secret[0] if secret else None,
-            items(self._tradeoff[opponent]),
-            removed,
-            self.deck(),
-        )
-
     def summaries(self) -> tuple[RoundSummary, ...]:
         return self._summaries
+
+    def state(self) -> GameState:
+        """The position as one record (full information: not for players), which
+        :meth:`GameState.restore` puts back."""
+        return GameState(
+            self._round,
+            self._starter,
+            self._to_move,
+            self._turn,
+            self._hands,
+            self._deck,
+            self._secret,
+            self._tradeoff,
+            self._placed,
+            self._used,
+            self._pending,
+            self._favor,
+            self._outcome,
+            self._needs_deal,
+            self._summaries,
+            self._private,
+        )
 
     def copy(self) -> Game:
         """An independent copy, move stack included."""
@@ -718,10 +681,9 @@ class Game:
         opponent's Secret and Trade-off cards hidden); in full when ``player`` is ``None``."""
         entries = []
         for move, before in zip(self._moves, self._undo, strict=True):
-            rnd, _, seat, turn = before[0], before[1], before[2], before[3]
-            assert isinstance(rnd, int) and isinstance(seat, int) and isinstance(turn, int)
+            seat = before.to_move
             shown = move if player is None or seat == player else move.public()
-            entries.append(LogEntry(rnd, turn + 1, seat, shown))
+            entries.append(LogEntry(before.round, before.turn + 1, seat, shown))
         return tuple(entries)
 
     def view(self, player: int) -> View:
@@ -789,19 +751,6 @@ class Game:
 def _single(packed: int) -> int | None:
     cards = items(packed)
     return cards[0] if cards else None
-
-
-def _mask(kinds: frozenset[MoveKind]) -> int:
-    return sum(1 << kind for kind in kinds)
-
-
-class _WorldDeal(Deal):
-    """A determinization's stand-in for a deal: not a partition, never shown to anyone."""
-
-    def __init__(self, removed: int, hands: tuple[tuple[int, ...], ...], deck: tuple[int, ...]):
-        object.__setattr__(self, "removed", removed)
-        object.__setattr__(self, "hands", hands)
-        object.__setattr__(self, "deck", deck)
 
 
 def _kinds(mask: int) -> frozenset[MoveKind]:
