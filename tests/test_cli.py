@@ -19,6 +19,7 @@ from hanamikoji.core import (
     Move,
     MoveKind,
     View,
+    cards,
 )
 from hanamikoji.interfaces import cli
 from hanamikoji.interfaces.cli import Command, Streams, default_bot, register_command, run_command
@@ -28,7 +29,6 @@ from hanamikoji.interfaces.terminal import (
     PlaySession,
     Terminal,
     cards_inline,
-    hand_letters,
     outcome_text,
 )
 from hanamikoji.notation.names import LANGUAGES, Lang, action_name
@@ -157,7 +157,7 @@ def test_the_board_shows_what_the_player_may_know() -> None:
     assert "Deck: 7 cards · in hand: Player 1 (you) 7, Player 2 (random) 6" in output
     assert "Actions used by Player 1 (you): none" in output
     assert "Your turn. Actions left: Secret, Trade-off, Gift, Competition." in output
-    assert f"Your hand: {hand_letters(game.view(0).hand)} (7 cards)" in output
+    assert f"Your hand: {cards.letters(game.view(0).hand, sort=True)} (7 cards)" in output
     assert f"Your Secret: {cards_inline(first.cards, 'en')}" in output
     assert "Actions used by Player 1 (you): Secret" in output
 
@@ -167,7 +167,7 @@ def test_the_board_shows_what_the_player_may_know() -> None:
 
 def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
     hand = Game(seed=4, first_player=0).view(0).hand
-    missing = next(letter for letter in "ABCDEFG" if letter not in hand_letters(hand))
+    missing = next(letter for letter in "ABCDEFG" if letter not in cards.letters(hand, sort=True))
     lines = [
         "garbage",
         "S:X",
@@ -234,11 +234,11 @@ def test_answers_to_an_offer_take_the_cards_alone(kind: MoveKind, answer: str) -
     game = Game(seed=12, first_player=1)
     offer = OffersFirst(kind).choose(game.view(1), game.legal_moves())
     if kind == MoveKind.GIFT:
-        typed = hand_letters(offer.cards[-1:]).lower()
+        typed = cards.letters(offer.cards[-1:], sort=True).lower()
         expected = Move.gift_response(offer.cards[-1])
     else:
         second = offer.pairs[1]  # type: ignore[misc]
-        typed = " ".join(hand_letters(second)).lower()
+        typed = " ".join(cards.letters(second, sort=True)).lower()
         expected = Move.competition_response(second)
     stdout = io.StringIO()
     terminal = Terminal(ScriptedInput(["xyz", typed]), stdout)
@@ -367,7 +367,7 @@ def test_hotseat_shows_each_person_only_their_own_hand() -> None:
     while not game.is_over():
         seat = game.to_move
         assert seat is not None
-        expected.append((seat, hand_letters(game.view(seat).hand)))
+        expected.append((seat, cards.letters(game.view(seat).hand, sort=True)))
         game.push(game.legal_moves()[0])
 
     screens = output.split("Pass the terminal to Player ")[1:]

@@ -25,6 +25,7 @@ __all__ = [
     "from_counts",
     "is_subset",
     "items",
+    "letters",
     "pack",
     "size",
 ]
@@ -103,6 +104,15 @@ def items(packed: int) -> tuple[int, ...]:
     for kind, shift in enumerate(_SHIFTS):
         out.extend([kind] * ((packed >> shift) & 15))
     return tuple(out)
+
+
+def letters(cards: Iterable[int], *, sort: bool = False) -> str:
+    """Cards (item indices) as their notation letters, in their order or ``sort``-ed.
+
+    >>> letters([6, 0, 3]), letters([6, 0, 3], sort=True), letters([])
+    ('GAD', 'ADG', '')
+    """
+    return "".join(ITEM_LETTERS[card] for card in (sorted(cards) if sort else cards))
 
 
 def size(packed: int) -> int:

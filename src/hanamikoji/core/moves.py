@@ -33,7 +33,7 @@ import enum
 from functools import cache
 from itertools import combinations
 
-from hanamikoji.core.cards import ITEM_LETTERS, counts, pack
+from hanamikoji.core.cards import ITEM_LETTERS, counts, letters, pack
 from hanamikoji.core.errors import InvalidMoveError
 
 __all__ = [
@@ -93,10 +93,6 @@ _KIND_LETTER = {
 _LETTER_KIND = {v: k for k, v in _KIND_LETTER.items()}
 
 Pair = tuple[int, int]
-
-
-def _letters(cards: tuple[int, ...]) -> str:
-    return "".join(ITEM_LETTERS[c] for c in cards)
 
 
 class Move:
@@ -198,16 +194,16 @@ class Move:
         """The context-free text form (see the module documentation)."""
         kind = self.kind
         if kind == MoveKind.GIFT_RESPONSE:
-            return "G>" + _letters(self.cards)
+            return "G>" + letters(self.cards)
         if kind == MoveKind.COMPETITION_RESPONSE:
-            return "C>" + _letters(self.cards)
+            return "C>" + letters(self.cards)
         letter = _KIND_LETTER[kind]
         if self.hidden:
             return letter
         if kind == MoveKind.COMPETITION:
             first, second = self.pairs  # type: ignore[misc]
-            return f"C:{_letters(first)}/{_letters(second)}"
-        return f"{letter}:{_letters(self.cards)}"
+            return f"C:{letters(first)}/{letters(second)}"
+        return f"{letter}:{letters(self.cards)}"
 
     @property
     def is_response(self) -> bool:

@@ -42,6 +42,7 @@ from hanamikoji.core import (
     Termination,
     View,
 )
+from hanamikoji.core.cards import letters
 from hanamikoji.interfaces.messages import command_for, is_yes, message
 from hanamikoji.notation.names import Lang, action_name, describe_move, item_name, term
 from hanamikoji.protocol import EngineError, GameObserver
@@ -55,7 +56,6 @@ __all__ = [
     "Player",
     "Terminal",
     "cards_inline",
-    "hand_letters",
     "outcome_text",
     "render_board",
     "render_reveal",
@@ -181,11 +181,6 @@ def cards_inline(cards: Iterable[int], lang: Lang) -> str:
         times = f" x{count}" if count > 1 else ""
         parts.append(f"{geisha.letter} {geisha.name} {item_name(card, lang)}{times}")
     return ", ".join(parts)
-
-
-def hand_letters(cards: Iterable[int]) -> str:
-    """Cards as notation letters, sorted: ``ADDG``."""
-    return "".join(GEISHAS[c].letter for c in sorted(cards))
 
 
 def _seat_label(labels: tuple[str, str], seat: int, viewer: int | None, lang: Lang) -> str:
@@ -360,7 +355,10 @@ def render_board(view: View, labels: tuple[str, str], lang: Lang) -> RenderableT
     parts.append(
         Text(
             message(
-                "your_hand", lang, letters=hand_letters(view.hand) or "-", count=len(view.hand)
+                "your_hand",
+                lang,
+                letters=letters(view.hand, sort=True) or "-",
+                count=len(view.hand),
             ),
             style="bold",
         )
@@ -983,9 +981,4 @@ def _show_deal(
                 )
             )
         )
-    terminal.show(Text(message("deck_order", lang, cards=hand_letters_in_order(deal.deck))))
-
-
-def hand_letters_in_order(cards: Sequence[int]) -> str:
-    """Cards as notation letters in the given order (a deck, top first)."""
-    return " ".join(GEISHAS[c].letter for c in cards)
+    terminal.show(Text(message("deck_order", lang, cards=" ".join(letters(deal.deck)))))

@@ -56,7 +56,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hanamikoji.core.cards import ITEM_LETTERS
+from hanamikoji.core.cards import ITEM_LETTERS, letters
 from hanamikoji.core.errors import (
     DealError,
     IllegalMoveError,
@@ -700,22 +700,18 @@ class _FieldProblem(Exception):
         self.reason = reason
 
 
-def _letters(cards: Iterable[int]) -> str:
-    return "".join(ITEM_LETTERS[card] for card in cards)
-
-
 def _deal_line(deal: Deal) -> str:
     return (
-        f"Deal removed:{ITEM_LETTERS[deal.removed]} hand1:{_letters(deal.hands[0])}"
-        f" hand2:{_letters(deal.hands[1])} deck:{_letters(deal.deck)}"
+        f"Deal removed:{ITEM_LETTERS[deal.removed]} hand1:{letters(deal.hands[0])}"
+        f" hand2:{letters(deal.hands[1])} deck:{letters(deal.deck)}"
     )
 
 
 def _deal_json(deal: Deal) -> dict[str, object]:
     return {
         "removed": ITEM_LETTERS[deal.removed],
-        "hands": [_letters(deal.hands[0]), _letters(deal.hands[1])],
-        "deck": _letters(deal.deck),
+        "hands": [letters(deal.hands[0]), letters(deal.hands[1])],
+        "deck": letters(deal.deck),
     }
 
 
@@ -801,9 +797,9 @@ class _TextReader:
         try:
             return _assemble(tags, rounds, check)
         except _Problem as problem:
-            raise self._placed(problem, rounds) from None
+            raise self._located_error(problem, rounds) from None
 
-    def _placed(self, problem: _Problem, rounds: Sequence[RecordRound]) -> RecordError:
+    def _located_error(self, problem: _Problem, rounds: Sequence[RecordRound]) -> RecordError:
         where = problem.where
         if where.tag is not None:
             line, name_column, value_column = self.tag_places[where.tag]
@@ -1155,9 +1151,9 @@ class _JsonReader:
         try:
             return _assemble(tags, rounds, check)
         except _Problem as problem:
-            raise self._placed(problem, tags, rounds) from None
+            raise self._located_error(problem, tags, rounds) from None
 
-    def _placed(
+    def _located_error(
         self,
         problem: _Problem,
         tags: Sequence[tuple[str, str]],

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass
 
-from hanamikoji.core.cards import ITEM_COUNT, ITEM_LETTERS
+from hanamikoji.core.cards import ITEM_COUNT, ITEM_LETTERS, letters
 from hanamikoji.core.errors import InvalidMoveError
 from hanamikoji.core.moves import Move
 
@@ -32,7 +32,6 @@ __all__ = [
     "NewGame",
     "ProtocolError",
     "ScoreEvent",
-    "format_cards",
     "format_event",
     "format_favor",
     "format_seat",
@@ -64,10 +63,6 @@ def parse_seat(token: str) -> int:
     if token not in ("1", "2"):
         raise ProtocolError(f"a seat is 1 or 2, not {token!r}")
     return int(token) - 1
-
-
-def format_cards(cards: tuple[int, ...]) -> str:
-    return "".join(ITEM_LETTERS[card] for card in sorted(cards))
 
 
 def parse_cards(token: str) -> tuple[int, ...]:
@@ -227,7 +222,7 @@ def format_event(event: Event) -> str:
     if isinstance(event, DealEvent):
         return (
             f"deal round {event.round} starter {format_seat(event.starter)} "
-            f"hand {format_cards(event.hand)}"
+            f"hand {letters(event.hand, sort=True)}"
         )
     if isinstance(event, DrawEvent):
         return f"draw {ITEM_LETTERS[event.card]}"

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from hanamikoji.core.cards import ITEM_COUNT, ITEM_LETTERS
+from hanamikoji.core.cards import ITEM_COUNT, ITEM_LETTERS, letters
 from hanamikoji.core.moves import ACTIONS, MoveKind
 from hanamikoji.core.rng import DECK_SIZE
 from hanamikoji.core.view import LogEntry, Phase, View
@@ -296,12 +296,8 @@ def information_state_tensor(view: View, out: Tensor | None = None) -> Tensor:
 # -- strings ------------------------------------------------------------------------------
 
 
-def _letters(cards: tuple[int, ...]) -> str:
-    return "".join(ITEM_LETTERS[c] for c in cards) or "-"
-
-
 def _count_letters(per_kind: tuple[int, ...]) -> str:
-    return _letters(tuple(k for k, n in enumerate(per_kind) for _ in range(n)))
+    return letters(k for k, n in enumerate(per_kind) for _ in range(n)) or "-"
 
 
 def _seat(seat: int | None) -> str:
@@ -325,10 +321,10 @@ def observation_string(view: View) -> str:
     parts = [
         f"{_seat(me)} {limit} round {view.round} starter {_seat(view.round_starter)}"
         f" {view.phase.value} to-move {_seat(view.to_move)}",
-        f"hand {_letters(view.hand)}"
-        f" drew {_letters(() if view.drawn is None else (view.drawn,))}"
-        f" secret {_letters(() if view.secret is None else (view.secret,))}"
-        f" trade-off {_letters(view.tradeoff)}",
+        f"hand {letters(view.hand) or '-'}"
+        f" drew {letters(() if view.drawn is None else (view.drawn,)) or '-'}"
+        f" secret {letters(() if view.secret is None else (view.secret,)) or '-'}"
+        f" trade-off {letters(view.tradeoff) or '-'}",
         f"sides P1 {_count_letters(view.placed[0])} P2 {_count_letters(view.placed[1])}",
         "favor " + "".join("-" if f is None else str(f + 1) for f in view.favor),
         f"used P1 {_used(view.used[0])} P2 {_used(view.used[1])}",

@@ -45,7 +45,7 @@ from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-unt
 
 from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.determinize import sample_world
-from hanamikoji.core.cards import FULL_SET, ITEM_COUNT, ITEM_LETTERS, counts, pack
+from hanamikoji.core.cards import FULL_SET, ITEM_COUNT, ITEM_LETTERS, counts, letters, pack
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move, MoveKind
 from hanamikoji.core.rng import DECK_SIZE, HAND_SIZE, Deal
@@ -256,21 +256,17 @@ class HanamikojiState(pyspiel.State):  # type: ignore[misc]
         lines = [f"{game.variant.name} first P{game.first_player + 1}"]
         log = game.log()
         for number, deal in enumerate(game.deals(), start=1):
-            hands = " ".join(_letters(hand) for hand in deal.hands)
+            hands = " ".join(letters(hand) for hand in deal.hands)
             moves = " ".join(str(e.move) for e in log if e.round == number)
             lines.append(
                 f"round {number}: removed {ITEM_LETTERS[deal.removed]} hands {hands}"
-                f" deck {_letters(deal.deck)} | {moves}"
+                f" deck {letters(deal.deck)} | {moves}"
             )
         if self.position.dealing:
-            lines.append(f"dealing {_letters(tuple(self.position.dealing))}")
+            lines.append(f"dealing {letters(tuple(self.position.dealing))}")
         if game.outcome is not None:
             lines.append(game.outcome.describe())
         return "\n".join(lines)
-
-
-def _letters(cards: Sequence[int]) -> str:
-    return "".join(ITEM_LETTERS[c] for c in cards)
 
 
 class HanamikojiObserver:
