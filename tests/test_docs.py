@@ -3,6 +3,7 @@
 - Every ``hanamikoji SUBCOMMAND --option`` quoted in README.md and docs/*.md (in code
   spans and code blocks) names a subcommand and options of the real argument parser,
   built in-process.
+- Every quoted ``python -m hanamikoji...`` module exists.
 - Every quoted ``scripts/...``, ``benchmarks/...`` (and ``tests/``, ``examples/``,
   ``src/``, ``docs/``) path exists, and every relative Markdown link resolves to a file
   and, with ``#anchor``, to a heading of it.
@@ -14,6 +15,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import io
 import re
 from dataclasses import dataclass
@@ -131,6 +133,22 @@ def command_problems(snippet: str) -> list[str]:
     return problems
 
 
+MODULE = re.compile(r"-m[ \t]+(hanamikoji(?:\.\w+)*)")
+
+
+def module_problems(snippet: str) -> list[str]:
+    """``python -m hanamikoji...`` names a module that exists."""
+    problems = []
+    for name in MODULE.findall(snippet):
+        try:
+            found = importlib.util.find_spec(name) is not None
+        except ModuleNotFoundError:
+            found = False
+        if not found:
+            problems.append(f"no module {name}: `{snippet.strip()}`")
+    return problems
+
+
 # -- paths and links ----------------------------------------------------------------------
 
 PATH = re.compile(r"(?<![\w./-])((?:scripts|benchmarks|tests|examples|src|docs)/[\w./-]*)")
@@ -172,6 +190,7 @@ def doc_problems(text: str, where: Path) -> list[str]:
     problems: list[str] = []
     for snippet in markdown.snippets():
         problems.extend(command_problems(snippet))
+        problems.extend(module_problems(snippet))
         problems.extend(path_problems(snippet))
     problems.extend(link_problems(text, markdown.prose, where))
     return problems
@@ -185,7 +204,8 @@ def test_commands_paths_and_links_in_the_docs_exist(path: Path) -> None:
 def test_the_docs_check_finds_a_missing_subcommand_option_file_or_link() -> None:
     text = """
 See `hanamikoji arena A B --games 2 --no-such-option` and `hanamikoji frobnicate`,
-`.venv/bin/python benchmarks/no_such_benchmark.py`, [a page](no-such-page.md) and
+`.venv/bin/python benchmarks/no_such_benchmark.py`, `python -m hanamikoji.bots.no_such`,
+`python -m hanamikoji.no_such.module`, [a page](no-such-page.md) and
 [a section](api.md#no-such-section), [here](#nowhere).
 
 ```sh
@@ -199,6 +219,8 @@ hanamikoji play --engine "hanamikoji engine --levle 3"
         "no subcommand 'frobnicate': `hanamikoji frobnicate`",
         "no file benchmarks/no_such_benchmark.py:"
         " `.venv/bin/python benchmarks/no_such_benchmark.py`",
+        "no module hanamikoji.bots.no_such: `python -m hanamikoji.bots.no_such`",
+        "no module hanamikoji.no_such.module: `python -m hanamikoji.no_such.module`",
         "no file scripts/no-such-script: `scripts/no-such-script`",
         "hanamikoji engine has no option --levle: `hanamikoji engine --levle 3`",
         f"broken link no-such-page.md: no file {DOCS / 'no-such-page.md'}",
@@ -213,7 +235,8 @@ def test_the_docs_check_accepts_what_exists() -> None:
 
 `hanamikoji arena A B --games 2 --jobs 1` \\| `hanamikoji play [--level N \\| --hotseat]`,
 `hanamikoji arena mine greedy --engine "mine=./my-engine --strength 3"` (the engine's own
-options are not the arena's), `benchmarks/engine.py`, [the API](api.md#variants),
+options are not the arena's), `benchmarks/engine.py`, `python -m hanamikoji.interfaces.cli`,
+[the API](api.md#variants),
 [above](#a-page), [the web](https://example.org/x.md).
 
 ```
