@@ -10,7 +10,7 @@ ranked by total score. The timing table gives decisions per second of thinking t
 every bot (for a search bot this is about 1 / budget: it thinks until its budget is
 spent) and, for bots that report their search (ISMCTS), iterations per second.
 
-``--markdown`` prints the tables as Markdown, with the command line, for the README.
+``--markdown`` prints the tables as Markdown, with the command line, for docs/strength.md.
 The defaults finish in about 6 minutes on 2 cores with random, greedy and ismcts.
 """
 

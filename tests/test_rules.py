@@ -1,4 +1,4 @@
-"""One test (or a table of cases) per rule of RULES.md, on exact positions built from
+"""One test (or a table of cases) per rule of docs/rules.md, on exact positions built from
 explicit deals and scripted decisions."""
 
 from __future__ import annotations

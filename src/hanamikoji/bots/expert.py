@@ -1,4 +1,4 @@
-"""The expert: the top difficulty level in the making.
+"""The expert: the top difficulty level (level 5).
 
 It is the search of :mod:`hanamikoji.bots.ismcts` (the greedy judge's best decisions
 compared on worlds weighed by policy-based inference, the round's end scored by the

@@ -177,7 +177,7 @@ class ISMCTSBot(Bot):
         compiled: judge with the compiled kernel (:class:`GreedyBot`'s option of that
             name): the same playouts, about five times as many in the same time. Off
             by default, so that ``ismcts`` stays the search the bots issue measured
-            (the README's tables) and the ``expert``'s baseline.
+            (docs/strength.md's tables) and the ``expert``'s baseline.
         reply_temperature: the opponent's decisions below the root (in the tree and in
             the playouts) are drawn from a softmax over the judge's scores on their view
             at this temperature, instead of always being the judge's choice (``None``).

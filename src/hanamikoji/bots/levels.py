@@ -11,7 +11,7 @@ level bot          budget per decision
 ===== ============ ====================================================
 
 The top level is the ``expert`` bot since a seeded, seat-swapped match showed it
-stronger than ``ismcts`` at equal budget (1 s; the README's table has the figures).
+stronger than ``ismcts`` at equal budget (1 s; docs/strength.md has the figures).
 
 >>> describe_level(2)
 'level 2: greedy'
