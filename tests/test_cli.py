@@ -25,6 +25,8 @@ from hanamikoji.interfaces import cli
 from hanamikoji.interfaces.cli import Command, Streams, default_bot, register_command, run_command
 from hanamikoji.interfaces.messages import COMMANDS, MESSAGES, command_for, message
 from hanamikoji.interfaces.terminal import (
+    EXIT_ERROR,
+    EXIT_INPUT_ENDED,
     Player,
     PlaySession,
     Terminal,
@@ -149,7 +151,7 @@ def test_the_board_shows_what_the_player_may_know() -> None:
     first = game.legal_moves()[0]
     assert first.kind == MoveKind.SECRET
     status, output, _ = run(["play", "--bot", "random", "--seed", "21", "--first", "you"], ["1"])
-    assert status == 0
+    assert status == EXIT_INPUT_ENDED
     for name in ("Ayane", "Iroha", "Tomoyo", "Yoko", "Chiharu", "Anju", "Ruri"):
         assert name in output
     for item in ("flute", "fan", "scroll", "parasol", "shamisen", "tea set", "flower"):
@@ -183,7 +185,7 @@ def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
     status, output, errors = run(
         ["play", "--bot", "random", "--seed", "4", "--first", "you"], lines
     )
-    assert status == 0
+    assert status == EXIT_INPUT_ENDED
     assert "Traceback" not in output + errors
     flat = " ".join(output.split())
     assert flat.count("Not a decision:") == 4  # garbage, S:X, T:AAA, C:AB
@@ -204,7 +206,7 @@ def test_help_moves_log_and_board_answer_and_reprompt() -> None:
         ["play", "--bot", "random", "--seed", "6", "--first", "you"],
         ["help", "moves", "log", "board", "AYUDA", str(len(legal))],
     )
-    assert status == 0
+    assert status == EXIT_INPUT_ENDED
     assert "Notation" in output
     assert "Legal decisions (type the number or the notation):" in output
     assert f"{len(legal):>3}. {legal[-1]!s:<9}" in output
@@ -244,7 +246,7 @@ def test_answers_to_an_offer_take_the_cards_alone(kind: MoveKind, answer: str) -
     terminal = Terminal(ScriptedInput(["xyz", typed]), stdout)
     players = (Player("Ann", "Player 1"), Player("offers bot", "Player 2", OffersFirst(kind)))
     session = PlaySession(game, players, terminal)
-    assert session.run() == 0
+    assert session.run() == EXIT_INPUT_ENDED
     assert game.move_stack[:2] == (offer, expected)
     assert "Take one " in stdout.getvalue()
     assert "  2) " in stdout.getvalue()
@@ -272,7 +274,7 @@ def test_end_of_input_mid_game_exits_cleanly_and_the_saved_record_replays(tmp_pa
         ["play", "--bot", "random", "--seed", "5", "--first", "you", "--save", str(path)],
         ["1", "1", "1"],
     )
-    assert status == 0
+    assert status == EXIT_INPUT_ENDED
     assert errors == ""
     assert "End of input: the game stops here." in output
     assert f"The game record is saved in {path}." in output
@@ -287,7 +289,7 @@ def test_end_of_input_mid_game_exits_cleanly_and_the_saved_record_replays(tmp_pa
 
 def test_end_of_input_without_save_says_the_record_is_not_saved() -> None:
     status, output, _ = run(["play", "--bot", "random", "--seed", "5"], ["1", "1"])
-    assert status == 0
+    assert status == EXIT_INPUT_ENDED
     assert "The game record was not saved (use --save FILE to keep it)." in " ".join(output.split())
     assert "Save the game record?" not in output
 
@@ -348,7 +350,7 @@ def test_quit_then_no_leaves_without_saving(tmp_path: Path) -> None:
 def test_an_unwritable_save_path_is_refused_before_the_game(tmp_path: Path) -> None:
     path = tmp_path / "no such folder" / "game.hkr"
     status, output, _ = run(["play", "--bot", "random", "--save", str(path)], ["1"])
-    assert status == 2
+    assert status == EXIT_ERROR
     assert f"Could not save the record in {path}" in " ".join(output.split())
     assert "Player 1> " not in output
 
@@ -392,7 +394,7 @@ def test_hotseat_names_label_both_people(tmp_path: Path) -> None:
         ["play", "--hotseat", "--name", "Ann", "--name", "Bo", "--seed", "1", "--save", str(path)],
         ["", "1"],
     )
-    assert status == 0
+    assert status == EXIT_INPUT_ENDED
     assert "Ann (Player 1)" in output and "Bo (Player 2)" in output
     assert read_record(path).players == ("Ann", "Bo")
 
@@ -447,18 +449,18 @@ def test_a_json_record_replays_too(tmp_path: Path) -> None:
     assert "Variant french · seed 2" in output
 
 
-def test_a_broken_record_exits_2_with_the_line_and_column(tmp_path: Path) -> None:
+def test_a_broken_record_exits_1_with_the_line_and_column(tmp_path: Path) -> None:
     game = first_legal_game(seed=17, first=0)
     text = GameRecord.from_game(game).to_text().replace("1. ", "1. X:Q ", 1)
     path = tmp_path / "broken.hkr"
     path.write_text(text, encoding="utf-8")
     line = text.splitlines().index(next(t for t in text.splitlines() if "X:Q" in t)) + 1
     status, output, errors = run(["replay", str(path)])
-    assert status == 2
+    assert status == EXIT_ERROR
     assert output == ""
     assert f"line {line}, column 4" in errors
     status, _, errors = run(["replay", str(tmp_path / "missing.hkr")])
-    assert status == 2
+    assert status == EXIT_ERROR
     assert "missing.hkr" in errors
 
 
@@ -555,7 +557,7 @@ def test_the_installed_command_reports_a_broken_record(tmp_path: Path) -> None:
     path = tmp_path / "broken.hkr"
     path.write_text('[Variant "classic"]\n[FirstPlayer "3"]\n[Result "*"]\n', encoding="utf-8")
     result = run_installed(["replay", str(path)], "")
-    assert result.returncode == 2
+    assert result.returncode == EXIT_ERROR
     assert "line 2, column" in result.stderr
     assert "Traceback" not in result.stderr
 
@@ -563,7 +565,7 @@ def test_the_installed_command_reports_a_broken_record(tmp_path: Path) -> None:
 def test_end_of_input_through_the_installed_command(tmp_path: Path) -> None:
     path = tmp_path / "game.hkr"
     result = run_installed(["play", "--bot", "random", "--save", str(path)], "1\n")
-    assert result.returncode == 0
+    assert result.returncode == EXIT_INPUT_ENDED
     assert "Traceback" not in result.stderr
     assert read_record(path).replay().move_stack
 

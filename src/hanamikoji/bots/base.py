@@ -17,10 +17,12 @@ matches between settings of one bot:
 from __future__ import annotations
 
 import inspect
+import math
 import random
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import cast
 
 from hanamikoji.core.moves import Move
@@ -28,8 +30,10 @@ from hanamikoji.core.view import View
 
 __all__ = [
     "BOTS",
+    "MAX_BUDGET",
     "Bot",
     "BotSpecError",
+    "NumberRange",
     "Option",
     "RandomBot",
     "bot_options",
@@ -96,7 +100,56 @@ Option = int | float | bool | None
 
 
 class BotSpecError(ValueError):
-    """A bot spec names no known bot, is malformed, or sets an option its bot lacks."""
+    """A bot spec names no known bot, is malformed, sets an option its bot lacks, or sets
+    one out of its range."""
+
+
+MAX_BUDGET = 3600.0
+"""The most seconds per decision a spec or the command line gives a bot: an hour."""
+
+
+@dataclass(frozen=True, slots=True)
+class NumberRange:
+    """The values a numeric option takes: from ``low`` (or above it, with ``above``) to
+    ``high``; ``nan`` is in none.
+
+    >>> str(NumberRange(0, 3600.0, above=True)), 0 in NumberRange(0, 1)
+    ('above 0 and at most 3600', True)
+    """
+
+    low: float
+    high: float
+    above: bool = False
+
+    def __contains__(self, value: float) -> bool:
+        return (value > self.low if self.above else value >= self.low) and value <= self.high
+
+    def __str__(self) -> str:
+        low, high = _plain(self.low), _plain(self.high)
+        return f"above {low} and at most {high}" if self.above else f"from {low} to {high}"
+
+
+def _plain(number: float) -> str:
+    """A bound as people write it: ``3600``, ``0.5``, ``1000000000``."""
+    if isinstance(number, float) and number.is_integer():
+        number = int(number)
+    return str(number)
+
+
+_COUNT = NumberRange(1, 1_000_000)
+_RANGES: dict[str, NumberRange] = {
+    "budget": NumberRange(0, MAX_BUDGET, above=True),
+    "iterations": NumberRange(1, 1_000_000_000),
+    "candidates": _COUNT,
+    "replies": _COUNT,
+    "root_candidates": _COUNT,
+    "network_candidates": NumberRange(0, 1_000_000),
+    "exploration": NumberRange(0, 1000),
+    "inference": NumberRange(0, 1000, above=True),
+}
+"""The range of the options whose bots do not check it themselves (a bot's constructor
+refuses the others, e.g. ``exact_turns`` past a round's turns), by option name: they mean
+the same in every bot that has them."""
 
 
 _SCALARS: dict[str, tuple[type, ...]] = {
@@ -172,6 +225,10 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Option]]:
     Traceback (most recent call last):
     ...
     hanamikoji.bots.base.BotSpecError: greedy has no option 'depth' (its options: budget, compiled)
+    >>> parse_bot_spec("ismcts:iterations=0")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    hanamikoji.bots.base.BotSpecError: option 'iterations' of ... is from 1 to 1000000000, not '0'
     """
     name, colon, rest = spec.partition(":")
     name = name.strip()
@@ -198,6 +255,11 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Option]]:
         # bool is an int to isinstance, but not a count or a budget.
         if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
             raise BotSpecError(f"option {key!r} of {spec!r} takes {_wanted(types)}, not {text!r}")
+        if isinstance(value, float) and not math.isfinite(value):
+            raise BotSpecError(f"option {key!r} of {spec!r} takes a finite number, not {text!r}")
+        allowed = _RANGES.get(key)
+        if allowed is not None and isinstance(value, int | float) and value not in allowed:
+            raise BotSpecError(f"option {key!r} of {spec!r} is {allowed}, not {text!r}")
         options[key] = value
     return name, options
 

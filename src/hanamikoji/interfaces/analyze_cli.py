@@ -7,31 +7,42 @@ import json
 
 from hanamikoji.bots.analysis import GameAnalysis, analyze_record
 from hanamikoji.core.outcome import seat_name
-from hanamikoji.interfaces.cli import Command, Streams, register_command
+from hanamikoji.interfaces.cli import (
+    Command,
+    RecordFileError,
+    Streams,
+    add_lang,
+    fail,
+    load_record,
+    register_command,
+)
+from hanamikoji.interfaces.options import positive_seconds, seed
+from hanamikoji.interfaces.terminal import EXIT_ERROR, EXIT_OK
 from hanamikoji.notation.names import check_lang, describe_move
-from hanamikoji.notation.records import RecordError, read_record
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("record", help="a game record (.hkr text or .json)")
+    parser.add_argument("record", metavar="FILE", help="a game record (.hkr text or .json)")
     parser.add_argument(
-        "--budget", type=float, default=1.0, help="seconds of search per decision (default 1)"
+        "--budget",
+        type=positive_seconds,
+        default=1.0,
+        metavar="SECONDS",
+        help="seconds of search per decision (default 1)",
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the searching bot")
-    parser.add_argument("--lang", default="en", help="en, en-2018, es or fr")
+    parser.add_argument("--seed", type=seed, default=0, help="seed of the searching bot")
+    add_lang(parser)
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
 
 
 def run(args: argparse.Namespace, streams: Streams) -> int:
+    lang = check_lang(args.lang)
     try:
-        lang = check_lang(args.lang)
-        record = read_record(args.record)
-    except (RecordError, OSError, ValueError) as error:
-        streams.stderr.write(f"hanamikoji analyze: {error}\n")
-        return 2
+        record = load_record(args.record)
+    except RecordFileError as error:
+        return fail(streams, str(error), EXIT_ERROR, lang)
     if not record.replay().is_over():
-        streams.stderr.write("hanamikoji analyze: the game is not finished\n")
-        return 2
+        return fail(streams, f"{args.record}: the game is not finished", EXIT_ERROR, lang)
 
     def progress(done: int, total: int) -> None:
         if not args.json:
@@ -43,7 +54,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
     analysis = analyze_record(record, budget=args.budget, seed=args.seed, progress=progress)
     if args.json:
         streams.stdout.write(json.dumps(_as_json(analysis, record.players), indent=2) + "\n")
-        return 0
+        return EXIT_OK
     names = record.players
     out = streams.stdout
     for d in analysis.decisions:
@@ -66,7 +77,7 @@ def run(args: argparse.Namespace, streams: Streams) -> int:
             f"mean cost {s.mean_cost:.1%}, {s.inaccuracies} inaccuracies, "
             f"{s.mistakes} mistakes, {s.blunders} blunders\n"
         )
-    return 0
+    return EXIT_OK
 
 
 def _as_json(analysis: GameAnalysis, players: tuple[str, str]) -> dict[str, object]:

@@ -26,8 +26,17 @@ from hanamikoji.arena.players import players_from_names
 from hanamikoji.arena.runner import Plan, RecordWriter, default_records_dir, run_plan
 from hanamikoji.arena.summary import MatchSummary, PlayerTiming, TournamentSummary
 from hanamikoji.core import UnknownVariantError, Variant
-from hanamikoji.interfaces.cli import Command, Streams, register_command, seed_argument
-from hanamikoji.interfaces.terminal import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from hanamikoji.core.rng import MAX_SEED
+from hanamikoji.interfaces.cli import Command, Streams, fail, register_command
+from hanamikoji.interfaces.options import (
+    UsageError,
+    command_line,
+    jobs,
+    positive_int,
+    positive_milliseconds,
+    seed,
+)
+from hanamikoji.interfaces.terminal import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
 
 __all__ = [
     "Rows",
@@ -47,32 +56,12 @@ DEFAULT_FIRST_SEED = 1
 REPORT_WIDTH = 120
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected 1 or more, not {value}")
-    return value
-
-
-def _milliseconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of milliseconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"a budget is more than 0 ms, not {text}")
-    return value
-
-
 def _engine(text: str) -> tuple[str, str]:
     name, equals, command = text.partition("=")
     name, command = name.strip(), command.strip()
     if not equals or not name or not command:
         raise argparse.ArgumentTypeError(f"expected NAME=COMMAND, not {text!r}")
-    return name, command
+    return name, command_line(command)
 
 
 def configure_arena(parser: argparse.ArgumentParser) -> None:
@@ -101,7 +90,7 @@ def configure_arena(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--games",
-        type=_positive_int,
+        type=positive_int,
         default=DEFAULT_GAMES,
         metavar="N",
         help=f"games per pair of players, an even number: N/2 seeds each played twice with"
@@ -112,21 +101,21 @@ def configure_arena(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--budget",
-        type=_milliseconds,
+        type=positive_milliseconds,
         metavar="MS",
         help="thinking time per decision in milliseconds, for every bot (default: each"
         " bot's own); a soft limit: decisions over it are counted as overtime",
     )
     parser.add_argument(
         "--seed",
-        type=seed_argument,
+        type=seed,
         default=DEFAULT_FIRST_SEED,
         metavar="S",
         help=f"the first seed; the games use seeds S, S+1, ... (default: {DEFAULT_FIRST_SEED})",
     )
     parser.add_argument(
         "--jobs",
-        type=_positive_int,
+        type=jobs,
         metavar="J",
         help="worker processes, or CPUs of a local Ray instance (default: all CPUs)",
     )
@@ -155,10 +144,6 @@ def configure_arena(parser: argparse.ArgumentParser) -> None:
 def run_arena(args: argparse.Namespace, streams: Streams) -> int:
     errors = Console(file=streams.stderr, highlight=False, markup=False, emoji=False)
 
-    def fail(text: str) -> int:
-        errors.print(f"error: {text}")
-        return EXIT_USAGE
-
     def note(text: str) -> None:
         if not args.quiet:
             errors.print(text)
@@ -166,28 +151,36 @@ def run_arena(args: argparse.Namespace, streams: Streams) -> int:
     try:
         variant = Variant.by_name(args.variant)
     except UnknownVariantError as error:
-        return fail(str(error))
+        return fail(streams, str(error))
     names: list[str] = args.players
     if args.round_robin and len(names) < 2:
-        return fail("a round-robin needs at least two players")
+        return fail(streams, "a round-robin needs at least two players")
     if not args.round_robin and len(names) != 2:
-        return fail(f"a match is between two players, not {len(names)} (or use --round-robin)")
+        return fail(
+            streams, f"a match is between two players, not {len(names)} (or use --round-robin)"
+        )
     engines: dict[str, str] = {}
     for name, command in args.engine:
         if name in engines:
-            return fail(f"the engine {name!r} is given twice")
+            return fail(streams, f"the engine {name!r} is given twice")
         engines[name] = command
     unused = [name for name in engines if name not in names]
     if unused:
-        return fail(f"the engine {unused[0]!r} is not among the players {names}")
+        return fail(streams, f"the engine {unused[0]!r} is not among the players {names}")
     try:
         players = players_from_names(names, engines)
     except ValueError as error:
-        return fail(str(error))
+        return fail(streams, str(error))
     games: int = args.games
     if games % 2:
         games += 1
         note(f"note: {args.games} games rounded up to {games}: every seed is played twice")
+    last_seed = args.seed + games // 2 - 1
+    if last_seed > MAX_SEED:
+        raise UsageError(
+            f"argument --seed: {games} games use seeds {args.seed} to {last_seed}; the last"
+            f" seed is at most {MAX_SEED}"
+        )
     budget = None if args.budget is None else args.budget / 1000
     config = MatchConfig(variant.name, budget, datetime.date.today().strftime("%Y.%m.%d"))
     plan = (
@@ -197,8 +190,8 @@ def run_arena(args: argparse.Namespace, streams: Streams) -> int:
     )
     try:
         backend = make_backend(args.backend, args.jobs)
-    except ImportError as error:
-        return fail(str(error))
+    except ImportError as error:  # Ray without its extra
+        return fail(streams, str(error), EXIT_ERROR)
 
     writer: RecordWriter | None = None
     if not args.no_records:
@@ -206,7 +199,7 @@ def run_arena(args: argparse.Namespace, streams: Streams) -> int:
         try:
             writer = RecordWriter(directory)
         except OSError as error:
-            return fail(f"{directory}: {error.strerror or error}")
+            return fail(streams, f"{directory}: {error.strerror or error}", EXIT_ERROR)
 
     try:
         summary = play_with_progress(plan, backend, writer, errors, args.quiet)

@@ -13,26 +13,30 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import io
 import os
 import random
 import secrets
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from rich.table import Table
 from rich.text import Text
 
 from hanamikoji.bots import BOTS, Bot, make_bot
-from hanamikoji.bots.base import BotSpecError, bot_options
+from hanamikoji.bots.base import bot_options
 from hanamikoji.bots.levels import LEVELS, make_level_bot
 from hanamikoji.core import VARIANTS, Game, UnknownVariantError, Variant
-from hanamikoji.core.rng import MAX_SEED
 from hanamikoji.interfaces.messages import message
+from hanamikoji.interfaces.options import UsageError, command_line, positive_seconds, seed
 from hanamikoji.interfaces.terminal import (
+    EXIT_ENGINE,
+    EXIT_ERROR,
+    EXIT_INPUT_ENDED,
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
@@ -43,17 +47,26 @@ from hanamikoji.interfaces.terminal import (
     variant_description,
 )
 from hanamikoji.notation.names import LANGUAGES, Lang, check_lang
-from hanamikoji.protocol import ExternalEngineBot
+from hanamikoji.protocol import EngineError, ExternalEngineBot
+
+if TYPE_CHECKING:
+    from hanamikoji.notation.records import GameRecord
 
 __all__ = [
     "COMMAND_MODULES",
+    "RECORD_FILE_LIMIT",
     "Command",
+    "RecordFileError",
     "Streams",
+    "add_lang",
     "build_parser",
     "commands",
+    "fail",
+    "load_record",
     "main",
     "register_command",
     "run_command",
+    "version",
 ]
 
 COMMAND_MODULES: tuple[str, ...] = (
@@ -86,12 +99,14 @@ class Streams:
 @dataclass(frozen=True, slots=True)
 class Command:
     """A subcommand: ``configure`` adds its arguments, ``run`` does it and returns the
-    exit status."""
+    exit status (it may raise :class:`~hanamikoji.interfaces.options.UsageError` for
+    options that do not go together). ``epilog`` ends its ``--help``, as written."""
 
     name: str
     help: str
     configure: Callable[[argparse.ArgumentParser], None]
     run: Callable[[argparse.Namespace, Streams], int]
+    epilog: str | None = None
 
 
 _COMMANDS: dict[str, Command] = {}
@@ -111,32 +126,78 @@ def commands() -> dict[str, Command]:
     return dict(_COMMANDS)
 
 
+def version() -> str:
+    """This package's version: the installed distribution's, else ``__version__``."""
+    try:
+        return importlib.metadata.version("hanamikoji")
+    except importlib.metadata.PackageNotFoundError:
+        import hanamikoji
+
+        return str(getattr(hanamikoji, "__version__", "unknown"))
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: looks the version up only when asked (it takes a scan of the
+    installed distributions)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(
+            option_strings,
+            dest=argparse.SUPPRESS,
+            default=argparse.SUPPRESS,
+            nargs=0,
+            help="show the version and exit",
+        )
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        sys.stdout.write(f"{parser.prog} {version()}\n")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hanamikoji",
         description="Hanamikoji, the two-player card game: play in the terminal, replay records.",
     )
+    parser.add_argument("--version", action=_VersionAction)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in commands().values():
         # argparse formats a subcommand's help with %: a plain "95%" must not break it.
         sub = subparsers.add_parser(
-            command.name, help=command.help.replace("%", "%%"), description=command.help
+            command.name,
+            help=command.help.replace("%", "%%"),
+            description=command.help,
+            epilog=command.epilog,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         command.configure(sub)
-        sub.set_defaults(run=command.run)
+        sub.set_defaults(run=command.run, parser=sub)
     return parser
 
 
 def run_command(argv: list[str], streams: Streams) -> int:
-    """Parse ``argv`` (without the program name) and run the subcommand."""
+    """Parse ``argv`` (without the program name) and run the subcommand. A
+    :class:`UsageError` it raises is shown where and as argparse shows its own."""
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as stop:
-        # argparse exits after --help (0) and after a usage error (2).
+        # argparse exits after --help and --version (0) and after a usage error (2).
         return stop.code if isinstance(stop.code, int) else EXIT_USAGE
     run: Callable[[argparse.Namespace, Streams], int] = args.run
-    return run(args, streams)
+    try:
+        return run(args, streams)
+    except UsageError as error:
+        sub: argparse.ArgumentParser = args.parser
+        sub.print_usage(sys.stderr)
+        sys.stderr.write(f"{sub.prog}: error: {error}\n")
+        return EXIT_USAGE
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -158,7 +219,7 @@ def main(argv: list[str] | None = None) -> int:
 # -- shared arguments ---------------------------------------------------------------------
 
 
-def _add_lang(parser: argparse.ArgumentParser) -> None:
+def add_lang(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lang",
         choices=LANGUAGES,
@@ -167,21 +228,53 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def seed_argument(text: str) -> int:
-    """An argparse type: a game seed (0 to 2**64 - 1)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"a seed is from 0 to {MAX_SEED}")
-    return value
-
-
-def _error(streams: Streams, lang: Lang, text: str) -> int:
-    streams.stderr.write(message("error", lang, error=text) + "\n")
+def fail(streams: Streams, text: str, status: int = EXIT_USAGE, lang: Lang = "en") -> int:
+    """Write ``error: text`` (in ``lang``) on standard error; returns ``status``."""
+    streams.stderr.write(message("error", lang, error=" ".join(text.split())) + "\n")
     streams.stderr.flush()
-    return EXIT_USAGE
+    return status
+
+
+# -- record files ---------------------------------------------------------------------------
+
+RECORD_FILE_LIMIT = 16 * 1024 * 1024
+"""The largest record file read: a long game's record is a few kilobytes."""
+
+
+class RecordFileError(Exception):
+    """A record file that cannot be read or is not a valid record. The message names the
+    file and, for a broken record, the place in it (line and column, or JSON path)."""
+
+
+def load_record(path: str | os.PathLike[str]) -> GameRecord:
+    """Read and check the game record in the file ``path`` (JSON when its name ends in
+    ``.json``, else the text form), for every subcommand that reads one. Raises
+    :class:`RecordFileError`, whatever is wrong with the file."""
+    from hanamikoji.notation.records import GameRecord, RecordError
+
+    name = os.fspath(path)
+    try:
+        with open(path, "rb") as file:
+            data = file.read(RECORD_FILE_LIMIT + 1)
+    except OSError as error:
+        raise RecordFileError(f"{name}: {error.strerror or error}") from None
+    if len(data) > RECORD_FILE_LIMIT:
+        limit = RECORD_FILE_LIMIT // (1024 * 1024)
+        raise RecordFileError(f"{name}: larger than {limit} MB, not a game record")
+    text = ""
+    bad = data.find(b"\0")  # a NUL is UTF-8, but not in a text file
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        bad = error.start if bad < 0 else min(bad, error.start)
+    if bad >= 0:
+        raise RecordFileError(f"{name}: not a text file in UTF-8 (byte {bad + 1})")
+    try:
+        if Path(name).suffix.lower() == ".json":
+            return GameRecord.from_json(text)
+        return GameRecord.from_text(text)
+    except RecordError as error:
+        raise RecordFileError(f"{name}: {error}") from None
 
 
 def _terminal(streams: Streams, lang: Lang) -> Terminal:
@@ -210,6 +303,7 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
     )
     opponent.add_argument(
         "--engine",
+        type=command_line,
         metavar="CMD",
         help="an external engine speaking the protocol of docs/protocol.md, e.g."
         " 'hanamikoji engine --level 3'",
@@ -231,10 +325,10 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
         metavar="NAME",
         help=f"rules variant: {', '.join(VARIANTS)} (default: classic; see 'hanamikoji variants')",
     )
-    _add_lang(parser)
+    add_lang(parser)
     parser.add_argument(
         "--seed",
-        type=seed_argument,
+        type=seed,
         help="deals (and who starts, with --first random) come from it",
     )
     parser.add_argument(
@@ -260,32 +354,51 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--budget",
-        type=float,
-        default=1.0,
+        type=positive_seconds,
         metavar="SECONDS",
-        help="time per decision for --engine (default 1)",
+        help=f"time per decision of the --engine, only with --engine (default"
+        f" {ENGINE_BUDGET:g}; a level or bot has its own)",
     )
+
+
+ENGINE_BUDGET = 1.0
+"""The seconds per decision of ``play --engine`` without ``--budget``."""
+
+PLAY_EPILOG = f"""exit status:
+  {EXIT_OK}    the game was played to the end, or stopped with 'quit'
+  {EXIT_ERROR}    the --save file cannot be written
+  {EXIT_USAGE}    an option or its value is wrong
+  {EXIT_ENGINE}    the --engine did not start, or it failed during the game and forfeited it
+  {EXIT_INPUT_ENDED}    the input ended before the game did
+  {EXIT_INTERRUPTED}  interrupted (Ctrl-C)
+(docs/cli.md has every subcommand's)"""
 
 
 def _opponent(args: argparse.Namespace, bot_name: str, seed: int) -> Bot:
     if args.engine is not None:
-        return ExternalEngineBot(args.engine, budget_seconds=args.budget)
+        budget = ENGINE_BUDGET if args.budget is None else args.budget
+        return ExternalEngineBot(args.engine, budget_seconds=budget)
     if args.level is not None:
         return make_level_bot(args.level, seed=seed)
     return make_bot(bot_name, seed=seed)
 
 
 def _run_play(args: argparse.Namespace, streams: Streams) -> int:
+    if args.budget is not None and args.engine is None:
+        raise UsageError(
+            "argument --budget: only with --engine (a --level or --bot has its own time"
+            " per decision)"
+        )
     lang = check_lang(args.lang)
     try:
         variant = Variant.by_name(args.variant)
     except UnknownVariantError as error:
-        return _error(streams, lang, str(error))
+        return fail(streams, str(error), lang=lang)
     names: list[str] = [_one_line(name) for name in args.name]
     people = 2 if args.hotseat else 1
     if len(names) > people:
-        return _error(
-            streams, lang, f"--name is given {len(names)} times; this game has {people} people"
+        raise UsageError(
+            f"argument --name: given {len(names)} times; this game has {people} people"
         )
     bot_name = None
     if args.engine is not None:
@@ -316,9 +429,17 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
             bot = (
                 _opponent(args, bot_name, draws.getrandbits(64)) if bot_name and seat == 1 else None
             )
-        except BotSpecError as error:  # an unknown bot, or options it does not take
-            return _error(streams, lang, str(error))
+        except ValueError as error:  # an unknown bot, or options it does not take
+            return fail(streams, str(error), lang=lang)
         players.append(Player(name, label, bot))
+    engine = players[1].bot
+    if isinstance(engine, ExternalEngineBot):
+        # A missing or broken engine is told now, not after the person's first decision.
+        try:
+            engine.start()
+        except EngineError as error:
+            text = message("engine_not_started", lang, command=args.engine, reason=str(error))
+            return fail(streams, text, EXIT_ENGINE, lang)
     session = PlaySession(
         game,
         (players[0], players[1]),
@@ -334,25 +455,19 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
 
 def _configure_replay(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, metavar="FILE", help="a game record (.hkr or .json)")
-    _add_lang(parser)
+    add_lang(parser)
     parser.add_argument(
         "--step", action="store_true", help="wait for Enter between decisions (q stops)"
     )
 
 
 def _run_replay(args: argparse.Namespace, streams: Streams) -> int:
-    from hanamikoji.notation.records import RecordError, read_record
-
     lang = check_lang(args.lang)
     try:
-        record = read_record(args.file)
-        game = record.replay()
-    except RecordError as error:
-        return _error(streams, lang, f"{args.file}: {error}")
-    except OSError as error:
-        return _error(streams, lang, f"{args.file}: {error.strerror or error}")
-    except UnicodeDecodeError:
-        return _error(streams, lang, f"{args.file}: not a text file (UTF-8)")
+        record = load_record(args.file)
+    except RecordFileError as error:
+        return fail(streams, str(error), EXIT_ERROR, lang)
+    game = record.replay()
     names = record.players
     labels = (
         _replay_label(names[0], 0, lang),
@@ -377,7 +492,7 @@ def _replay_label(name: str, seat: int, lang: Lang) -> str:
 
 
 def _configure_listing(parser: argparse.ArgumentParser) -> None:
-    _add_lang(parser)
+    add_lang(parser)
 
 
 def _run_variants(args: argparse.Namespace, streams: Streams) -> int:
@@ -420,7 +535,13 @@ def _run_bots(args: argparse.Namespace, streams: Streams) -> int:
 
 
 register_command(
-    Command("play", "play a game against a bot or with two people", _configure_play, _run_play)
+    Command(
+        "play",
+        "play a game against a bot or with two people",
+        _configure_play,
+        _run_play,
+        PLAY_EPILOG,
+    )
 )
 register_command(
     Command("replay", "replay a game record decision by decision", _configure_replay, _run_replay)

@@ -21,8 +21,9 @@ import sys
 from hanamikoji.bots import make_bot
 from hanamikoji.bots.base import Bot
 from hanamikoji.bots.levels import LEVELS
-from hanamikoji.interfaces.cli import Command, Streams, register_command
-from hanamikoji.interfaces.terminal import EXIT_OK, EXIT_USAGE
+from hanamikoji.interfaces.cli import Command, Streams, fail, register_command
+from hanamikoji.interfaces.options import positive_seconds, seed
+from hanamikoji.interfaces.terminal import EXIT_OK
 from hanamikoji.protocol.engine import serve
 
 __all__ = ["DEFAULT_LEVEL", "configure_engine", "engine_bot", "main", "run_engine"]
@@ -44,11 +45,11 @@ def configure_engine(parser: argparse.ArgumentParser) -> None:
         help="a bot by name or NAME:OPTION=VALUE,... (see 'hanamikoji bots')",
     )
     parser.add_argument(
-        "--seed", type=int, help="the bot's seed, for reproducible play (default: random)"
+        "--seed", type=seed, help="the bot's seed, for reproducible play (default: random)"
     )
     parser.add_argument(
         "--budget",
-        type=float,
+        type=positive_seconds,
         metavar="SECONDS",
         help="thinking time per decision (default: the level's or the bot's own);"
         " 'go movetime' lowers it",
@@ -67,14 +68,10 @@ def engine_bot(args: argparse.Namespace) -> Bot:
 
 
 def run_engine(args: argparse.Namespace, streams: Streams) -> int:
-    if args.budget is not None and args.budget <= 0:
-        streams.stderr.write("hanamikoji engine: --budget must be positive\n")
-        return EXIT_USAGE
     try:
         bot = engine_bot(args)
     except ValueError as error:
-        streams.stderr.write(f"hanamikoji engine: {error}\n")
-        return EXIT_USAGE
+        return fail(streams, str(error))
     level = "" if args.bot is not None else f" level {args.level or DEFAULT_LEVEL}"
     serve(bot, streams.stdin, streams.stdout, name=args.name or f"hanamikoji {bot.name}{level}")
     return EXIT_OK

@@ -243,6 +243,16 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         "{player} pierde la partida por abandono: {reason}",
         "{player} perd la partie par forfait : {reason}",
     ),
+    "forfeit_win": (
+        "{player} wins by forfeit · {result}",
+        "{player} gana por abandono del rival · {result}",
+        "{player} gagne par forfait · {result}",
+    ),
+    "engine_not_started": (
+        "the engine '{command}' did not start: {reason}",
+        "el motor '{command}' no arrancó: {reason}",
+        "le moteur « {command} » n'a pas démarré : {reason}",
+    ),
     "stopped_eof": (
         "End of input: the game stops here.",
         "Fin de la entrada: la partida se detiene aquí.",

@@ -48,6 +48,9 @@ from hanamikoji.notation.names import Lang, action_name, describe_move, item_nam
 from hanamikoji.protocol import EngineError, GameObserver
 
 __all__ = [
+    "EXIT_ENGINE",
+    "EXIT_ERROR",
+    "EXIT_INPUT_ENDED",
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
@@ -63,8 +66,17 @@ __all__ = [
     "replay_game",
 ]
 
+# The exit statuses of every ``hanamikoji`` subcommand (docs/cli.md lists them).
 EXIT_OK = 0
+"""Done: the game was played to the end or stopped with ``quit``, the listing shown."""
+EXIT_ERROR = 1
+"""A file cannot be read or written, or a record is broken or unfit for the command."""
 EXIT_USAGE = 2
+"""An option or its value is wrong, or options do not go together (argparse's status)."""
+EXIT_ENGINE = 3
+"""An external engine did not start, or failed during the game and forfeited it."""
+EXIT_INPUT_ENDED = 4
+"""The input ended in the middle of a game: nobody is left to answer."""
 EXIT_INTERRUPTED = 130
 """The shell's convention for a program stopped by Ctrl-C (128 + SIGINT)."""
 
@@ -631,10 +643,10 @@ class PlaySession:
 
     def run(self) -> int:
         """Play to the end or until the person stops; returns the exit status."""
-        if self.save_path is not None and not self._save(self.save_path):
-            return EXIT_USAGE
-        self._introduce()
         try:
+            if self.save_path is not None and not self._save(self.save_path):
+                return EXIT_ERROR
+            self._introduce()
             while not self.game.is_over():
                 self._decide()
             return self._finish()
@@ -667,17 +679,17 @@ class PlaySession:
                 style="bold red",
             )
         )
+        winner = 1 - forfeit.seat
+        result = "1-0" if winner == 0 else "0-1"
+        self.terminal.show(
+            Text(self.t("forfeit_win", player=self.labels[winner], result=result), style="bold")
+        )
         bot = self.players[forfeit.seat].bot
         if isinstance(bot, GameObserver):
-            winner = 1 - forfeit.seat
-            bot.game_over(
-                self.game.view(forfeit.seat),
-                result="1-0" if winner == 0 else "0-1",
-                reason="forfeit",
-            )
+            bot.game_over(self.game.view(forfeit.seat), result=result, reason="forfeit")
         if self.save_path is not None and self._save(self.save_path):
             self.terminal.show(Text(self.t("saved", path=str(self.save_path))))
-        return EXIT_OK
+        return EXIT_ENGINE
 
     def _introduce(self) -> None:
         game = self.game
@@ -841,7 +853,7 @@ class PlaySession:
                 self.terminal.show(Text(self.t("not_saved")))
         elif self.game.move_stack:
             self._offer_save()
-        return EXIT_INTERRUPTED if reason == _INTERRUPT else EXIT_OK
+        return {_INTERRUPT: EXIT_INTERRUPTED, _EOF: EXIT_INPUT_ENDED}.get(reason, EXIT_OK)
 
     def _offer_save(self) -> None:
         try:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import enum
+import math
 import os
 import queue
 import shlex
@@ -230,8 +231,19 @@ class ExternalEngineBot(Bot):
         env: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(seed=None, budget=budget_seconds)
-        if budget_seconds <= 0 or grace_seconds < 0 or startup_seconds <= 0:
-            raise ValueError("the budget and startup time are positive, the grace not negative")
+        times = (budget_seconds, grace_seconds, startup_seconds)
+        # Each is a deadline: nan and inf are none.
+        if not (
+            all(math.isfinite(seconds) for seconds in times)
+            and budget_seconds > 0
+            and grace_seconds >= 0
+            and startup_seconds > 0
+        ):
+            raise ValueError(
+                "the budget and startup time are positive, the grace not negative, all finite"
+                f" (budget {budget_seconds:g} s, grace {grace_seconds:g} s, startup"
+                f" {startup_seconds:g} s)"
+            )
         self.args = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.args:
             raise ValueError("an engine command is needed")
