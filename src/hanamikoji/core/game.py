@@ -277,11 +277,12 @@ class Game:
             self._hands = (hands[0], hands[1] + card)
 
     def _score_round(self) -> None:
-        sides = (self._placed[0] + self._secret[0], self._placed[1] + self._secret[1])
+        sides = (
+            counts(self._placed[0] + self._secret[0]),
+            counts(self._placed[1] + self._secret[1]),
+        )
         favor = list(self._favor)
-        for kind in range(ITEM_COUNT):
-            a = count_of(sides[0], kind)
-            b = count_of(sides[1], kind)
+        for kind, (a, b) in enumerate(zip(*sides, strict=True)):
             if a > b:
                 favor[kind] = 0
             elif b > a:
@@ -302,7 +303,7 @@ class Game:
                 self._round,
                 self._starter,
                 (secrets[0], secrets[1]),
-                (counts(sides[0]), counts(sides[1])),
+                sides,
                 tuple(None if f == NEUTRAL else f for f in favor),
                 charm_t,
                 geishas_t,
