@@ -457,26 +457,27 @@ needs_set_up_venv = pytest.mark.skipif(
 )
 
 
+def run_script(name: str, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """One of ``scripts/`` without a package index, as on a machine offline."""
+    return subprocess.run(
+        [str(ROOT / "scripts" / name), *args],
+        env={**OFFLINE, "NO_COLOR": "1"},
+        cwd=cwd,
+        input="",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
 @needs_set_up_venv
 def test_the_scripts_work_offline_once_installed() -> None:
     started = time.monotonic()
-    setup = subprocess.run(
-        [str(ROOT / "scripts" / "setup-venv"), "dev,web,research,ray"],
-        env=OFFLINE,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    setup = run_script("setup-venv", "dev,web,research,ray")
     assert setup.returncode == 0, setup.stderr
     assert setup.stderr == ""
     assert time.monotonic() - started < 2
-    played = subprocess.run(
-        [str(ROOT / "scripts" / "play"), "--help"],
-        env=OFFLINE,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    played = run_script("play", "--help")
     assert played.returncode == 0, played.stderr
     assert "exit status:" in played.stdout
     assert time.monotonic() - started < 10
@@ -486,19 +487,8 @@ def test_the_scripts_work_offline_once_installed() -> None:
 def test_scripts_play_finds_hanamikoji_on_path_and_keeps_the_directory(tmp_path: Path) -> None:
     # The form `play --help` shows; the engine (level 1) starts, makes the first decision,
     # then the person's input ends.
-    played = subprocess.run(
-        [
-            str(ROOT / "scripts" / "play"),
-            *("--engine", "hanamikoji engine --level 1", "--first", "bot"),
-            *("--seed", "1", "--save", "game.hkr"),
-        ],
-        env={**OFFLINE, "NO_COLOR": "1"},
-        cwd=tmp_path,
-        input="",
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    engine = ("--engine", "hanamikoji engine --level 1", "--first", "bot", "--seed", "1")
+    played = run_script("play", *engine, "--save", "game.hkr", cwd=tmp_path)
     assert played.returncode == EXIT_INPUT_ENDED, played.stderr
     assert "did not start" not in played.stderr
     assert (tmp_path / "game.hkr").exists()
