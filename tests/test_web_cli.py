@@ -70,3 +70,42 @@ def test_serve_starts_uvicorn_on_loopback_with_the_chosen_database(
 def test_a_bad_port_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_command(["serve", "--port", "99999"], streams()) == 2
     assert "65535" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--bot-processes", "-1"),
+        ("--bot-processes", "many"),
+        ("--bot-delay", "-1"),
+        ("--bot-delay", "nan"),
+        ("--bot-delay", "inf"),
+        ("--create-rate", "fast"),
+        ("--message-rate", "0/second"),
+    ],
+)
+def test_every_number_serve_takes_is_checked(
+    capsys: pytest.CaptureFixture[str], option: str, value: str
+) -> None:
+    assert run_command(["serve", option, value], streams()) == 2
+    error = capsys.readouterr().err.strip().splitlines()[-1]
+    assert option in error and "Traceback" not in error
+
+
+def test_serve_answers_its_own_names_and_the_allowed_hosts_only(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import uvicorn
+    from starlette.testclient import TestClient
+
+    started: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app))
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    argv = ["serve", "--db", db, "--allowed-host", "play.example", "--create-rate", "1/minute"]
+    assert run_command(argv, streams()) == 0
+    with TestClient(started["app"], base_url="http://play.example") as client:
+        assert client.get("/healthz").status_code == 200
+        assert client.get("/healthz", headers={"Host": "127.0.0.1:8000"}).status_code == 200
+        assert client.get("/healthz", headers={"Host": "evil.example"}).status_code == 400
+        assert client.post("/api/games", json={}).status_code == 201
+        assert client.post("/api/games", json={}).status_code == 429

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from hanamikoji.interfaces.cli import Command, Streams, register_command
+from hanamikoji.interfaces.options import non_negative_seconds, port, worker_processes
 
 __all__ = ["default_data_dir", "default_db_url", "main"]
 
@@ -40,16 +41,6 @@ def default_db_url(environ: Mapping[str, str], platform: str, home: str) -> str:
     return f"sqlite:///{default_data_dir(environ, platform, home) / 'games.sqlite3'}"
 
 
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError("a port is from 0 to 65535")
-    return value
-
-
 def _rate(text: str) -> str:
     try:
         from hanamikoji.interfaces.web.guards import parse_rate
@@ -64,7 +55,7 @@ def _rate(text: str) -> str:
 
 def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=_port, default=8000, help="port (default: 8000)")
+    parser.add_argument("--port", type=port, default=8000, help="port (default: 8000)")
     parser.add_argument(
         "--db",
         metavar="URL",
@@ -73,14 +64,14 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--bot-processes",
-        type=int,
+        type=worker_processes,
         default=1,
         metavar="N",
         help="worker processes for bot levels 3-5 (0: think in threads; default: 1)",
     )
     parser.add_argument(
         "--bot-delay",
-        type=float,
+        type=non_negative_seconds,
         default=0.4,
         metavar="SECONDS",
         help="pause before a bot acts, so each move can be seen (default: 0.4)",
@@ -136,8 +127,8 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     config = ServerConfig(
         db_url=url,
-        bot_processes=max(0, args.bot_processes),
-        bot_delay=max(0.0, args.bot_delay),
+        bot_processes=args.bot_processes,
+        bot_delay=args.bot_delay,
         allowed_hosts=loopback_hosts(args.host) + tuple(args.allowed_host),
         allowed_origins=tuple(args.allow_origin),
         create_rate=args.create_rate,
