@@ -33,7 +33,7 @@ from hanamikoji.interfaces.terminal import (
     cards_inline,
     outcome_text,
 )
-from hanamikoji.notation.names import LANGUAGES, Lang, action_name
+from hanamikoji.notation.names import LANGUAGES, Lang, action_name, card_label
 from hanamikoji.notation.records import GameRecord, read_record
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -190,9 +190,11 @@ def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
     flat = " ".join(output.split())
     assert flat.count("Not a decision:") == 4  # garbage, S:X, T:AAA, C:AB
     assert "Trade-off takes 2 cards, not 3" in flat
-    assert flat.count("Not allowed now:") == 3  # the missing card, G>A, S
-    assert f"not in Player 1's hand: 1 x {missing}" in flat
-    assert "there is no Gift or Competition to answer" in flat
+    # Why a decision is not legal, in the player's words (the core's reason, translated).
+    label = card_label("ABCDEFG".index(missing), "en")
+    assert f"Not in your hand: {label}." in flat
+    assert "There is no offer to answer: it is your turn to act." in flat  # G>A
+    assert "Secret takes 1 card(s)." in flat  # S
     assert flat.count("There is no decision number") == 2
     assert "Type a decision, a number from 'moves', or 'help'." in flat
     assert output.count("Player 1> ") == len(lines) + 1

@@ -28,12 +28,13 @@ from hypothesis import strategies as st
 from serving import Server, free_port
 from starlette.testclient import TestClient
 
+from hanamikoji.interfaces.messages import MESSAGES
 from hanamikoji.interfaces.web.app import ServerConfig, create_app
 from hanamikoji.interfaces.web.catalog import UI
 from hanamikoji.interfaces.web.hub import rebuild
 from hanamikoji.interfaces.web.storage import Store
 
-CODES = frozenset(key for key in UI if key.startswith("err_"))
+CODES = frozenset(key for key in (*UI, *MESSAGES) if key.startswith("err_"))
 FIELDS = ("type", "token", "lang", "move", "ply", "opponent", "level", "variant", "first")
 FUZZ = settings(
     max_examples=300,

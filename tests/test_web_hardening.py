@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.types import Message
 
+from hanamikoji.interfaces.messages import MESSAGES
 from hanamikoji.interfaces.web.app import CLOSE_BAD_SEAT, ServerConfig, create_app
 from hanamikoji.interfaces.web.catalog import UI
 from hanamikoji.interfaces.web.checks import Refused
@@ -370,4 +371,4 @@ def test_every_error_code_is_described_in_one_place() -> None:
     """docs/web.md's table of codes is the catalog's: none missing, none made up."""
     table = WEB_DOC.read_text().split("### Messages", 1)[1]
     described = set(re.findall(r"`(err_[a-z_]+)`", table))
-    assert described == {key for key in UI if key.startswith("err_")}
+    assert described == {key for key in (*UI, *MESSAGES) if key.startswith("err_")}

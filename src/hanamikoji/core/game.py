@@ -31,7 +31,7 @@ from hanamikoji.core.cards import (
     pack,
     size,
 )
-from hanamikoji.core.errors import DealError, GameOverError, IllegalMoveError
+from hanamikoji.core.errors import DealError, GameOverError, Illegality, IllegalMoveError
 from hanamikoji.core.moves import CARDS_PER_ACTION, Move, MoveKind, response_moves, turn_moves
 from hanamikoji.core.outcome import (
     NEUTRAL,
@@ -56,6 +56,20 @@ _COMPETITION = MoveKind.COMPETITION
 _GIFT_RESPONSE = MoveKind.GIFT_RESPONSE
 _COMPETITION_RESPONSE = MoveKind.COMPETITION_RESPONSE
 _SIZES = (1, 2, 3, 4, 1, 2)
+
+
+def _illegal(
+    move: Move,
+    reason: Illegality,
+    why: str,
+    *,
+    action: int | None = None,
+    count: int | None = None,
+    cards: tuple[int, ...] = (),
+) -> IllegalMoveError:
+    return IllegalMoveError(
+        f"illegal move {move}: {why}", reason, action=action, count=count, cards=cards
+    )
 
 
 def _card_name(card: int) -> str:
@@ -368,45 +382,64 @@ class Game:
         """Whether ``move`` may be pushed now."""
         return self._illegality(move) is None
 
-    def _illegality(self, move: Move) -> str | None:
-        """Why ``move`` is illegal now, or ``None`` if it is legal."""
+    def _illegality(self, move: Move) -> IllegalMoveError | None:
+        """Why ``move`` is illegal now (the error to raise), or ``None`` if it is legal."""
         if self._outcome is not None:
-            return "the game is over"
+            return GameOverError(f"illegal move {move}: the game is over")
         if self._needs_deal:
-            return "the game is waiting for the next round's deal"
+            why = "the game is waiting for the next round's deal"
+            return _illegal(move, Illegality.AWAITING_DEAL, why)
         p = self._to_move
         who = seat_name(p)
         pending = self._pending
         kind = move.kind
         if pending is not None:
-            offer = "Gift" if pending.kind == _GIFT else "Competition"
-            options = " or ".join(str(m) for m in response_moves(pending))
-            if not move.is_response:
-                return f"{who} must first answer the {offer} {pending} ({options})"
-            wanted = _GIFT_RESPONSE if pending.kind == _GIFT else _COMPETITION_RESPONSE
-            if kind != wanted:
-                return f"the offer is a {offer} {pending}: answer with {options}"
-            if move not in response_moves(pending):
-                return f"{move} takes cards the {offer} {pending} does not offer ({options})"
-            return None
+            return self._answer_illegality(move, pending, who)
         if move.is_response:
-            return "there is no Gift or Competition to answer: it is a turn"
+            why = "there is no Gift or Competition to answer: it is a turn"
+            return _illegal(move, Illegality.NO_OFFER, why)
         action = kind.label
+        size = CARDS_PER_ACTION[kind]
         if self._used[p] >> kind & 1:
-            return f"{who} has already used {action} this round"
+            why = f"{who} has already used {action} this round"
+            return _illegal(move, Illegality.ACTION_USED, why, action=kind)
         if move.hidden:
-            return f"{move} hides its cards: name them (for example {move}:{'A' * _SIZES[kind]})"
-        if len(move.cards) != CARDS_PER_ACTION[kind]:
-            return f"{action} takes {CARDS_PER_ACTION[kind]} card(s), not {len(move.cards)}"
+            why = f"{move} hides its cards: name them (for example {move}:{'A' * size})"
+            return _illegal(move, Illegality.CARD_COUNT, why, action=kind, count=size)
+        if len(move.cards) != size:
+            why = f"{action} takes {size} card(s), not {len(move.cards)}"
+            return _illegal(move, Illegality.CARD_COUNT, why, action=kind, count=size)
         hand = self._hands[p]
-        if not is_subset(move.packed, hand):
-            missing = [
-                f"{count_of(move.packed, k) - count_of(hand, k)} x {_card_name(k)}"
-                for k in range(ITEM_COUNT)
-                if count_of(move.packed, k) > count_of(hand, k)
-            ]
-            return f"not in {who}'s hand: {', '.join(missing)}"
-        return None
+        if is_subset(move.packed, hand):
+            return None
+        missing = tuple(
+            k
+            for k in range(ITEM_COUNT)
+            for _ in range(count_of(move.packed, k) - count_of(hand, k))
+        )
+        names = ", ".join(f"{missing.count(k)} x {_card_name(k)}" for k in sorted(set(missing)))
+        return _illegal(
+            move, Illegality.NOT_IN_HAND, f"not in {who}'s hand: {names}", cards=missing
+        )
+
+    @staticmethod
+    def _answer_illegality(move: Move, pending: Move, who: str) -> IllegalMoveError | None:
+        """Why ``move`` does not answer the offer ``pending``, or ``None`` if it does."""
+        offer = pending.kind
+        options = response_moves(pending)
+        if move in options:
+            return None
+        listed = " or ".join(str(m) for m in options)
+        name = "Gift" if offer == _GIFT else "Competition"
+        if not move.is_response:
+            why = f"{who} must first answer the {name} {pending} ({listed})"
+            return _illegal(move, Illegality.ANSWER_FIRST, why, action=offer)
+        wanted = _GIFT_RESPONSE if offer == _GIFT else _COMPETITION_RESPONSE
+        if move.kind != wanted:
+            why = f"the offer is a {name} {pending}: answer with {listed}"
+        else:
+            why = f"{move} takes cards the {name} {pending} does not offer ({listed})"
+        return _illegal(move, Illegality.NOT_OFFERED, why, action=offer)
 
     def push(self, move: Move) -> None:
         """Play a decision of the player to move. Raises :class:`IllegalMoveError`
@@ -482,12 +515,10 @@ class Game:
             self._to_move = 1 - p
 
     def _raise(self, move: Move) -> None:
-        reason = self._illegality(move)
-        if reason is None:  # pragma: no cover - the fast check and the diagnosis disagree
+        error = self._illegality(move)
+        if error is None:  # pragma: no cover - the fast check and the diagnosis disagree
             raise AssertionError(f"{move} was refused but looks legal")
-        if self._outcome is not None:
-            raise GameOverError(f"illegal move {move}: {reason}")
-        raise IllegalMoveError(f"illegal move {move}: {reason}")
+        raise error
 
     def pop(self) -> Move:
         """Undo the last decision and return it. Raises ``IndexError`` if there is none."""
@@ -502,11 +533,9 @@ class Game:
         """Parse ``text`` and check it is legal now. Raises :class:`InvalidMoveError` or
         :class:`IllegalMoveError`."""
         move = Move.from_text(text)
-        reason = self._illegality(move)
-        if reason is not None:
-            if self._outcome is not None:
-                raise GameOverError(f"illegal move {move}: {reason}")
-            raise IllegalMoveError(f"illegal move {move}: {reason}")
+        error = self._illegality(move)
+        if error is not None:
+            raise error
         return move
 
     def push_text(self, text: str) -> Move:

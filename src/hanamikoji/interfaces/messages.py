@@ -12,11 +12,24 @@ the English sentences with the 2018 edition's terms.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Literal
 
-from hanamikoji.notation.names import Lang
+from hanamikoji.core.errors import Illegality, IllegalMoveError
+from hanamikoji.core.moves import MoveKind
+from hanamikoji.notation.names import Lang, action_name, card_label
 
-__all__ = ["COMMANDS", "MESSAGES", "UI_LANGUAGES", "command_for", "is_yes", "message", "ui_lang"]
+__all__ = [
+    "COMMANDS",
+    "MESSAGES",
+    "UI_LANGUAGES",
+    "command_for",
+    "illegality",
+    "is_yes",
+    "localized",
+    "message",
+    "ui_lang",
+]
 
 UiLang = Literal["en", "es", "fr"]
 UI_LANGUAGES: tuple[UiLang, ...] = ("en", "es", "fr")
@@ -195,10 +208,47 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         "No es una decisión: {error}. Escribe 'ayuda' para ver la notación.",
         "Ce n'est pas une décision : {error}. Tapez 'aide' pour la notation.",
     ),
-    "illegal_move": (
-        "Not allowed now: {error}.",
-        "No está permitido ahora: {error}.",
-        "Interdit maintenant : {error}.",
+    # -- why a decision is not legal now (one per core.errors.Illegality; the web
+    #    server sends them too, under these keys as its error codes)
+    "err_game_over": (
+        "The game is over.",
+        "La partida ha terminado.",
+        "La partie est terminée.",
+    ),
+    "err_answer_first": (
+        "First answer your opponent's {action}.",
+        "Primero responde al {action} de tu rival.",
+        "Répondez d'abord à l'{action} de votre adversaire.",
+    ),
+    "err_not_offered": (
+        "The {action} on offer does not hold that choice.",
+        "El {action} ofrecido no contiene esa opción.",
+        "L'{action} proposée ne contient pas ce choix.",
+    ),
+    "err_no_offer": (
+        "There is no offer to answer: it is your turn to act.",
+        "No hay ninguna oferta que responder: te toca actuar.",
+        "Il n'y a pas d'offre à laquelle répondre : c'est à vous d'agir.",
+    ),
+    "err_used": (
+        "You have already used {action} this round.",
+        "Ya has usado {action} en esta ronda.",
+        "Vous avez déjà joué {action} dans cette manche.",
+    ),
+    "err_card_count": (
+        "{action} takes {count} card(s).",
+        "{action} usa {count} carta(s).",
+        "{action} se joue avec {count} carte(s).",
+    ),
+    "err_not_in_hand": (
+        "Not in your hand: {cards}.",
+        "No está en tu mano: {cards}.",
+        "Pas dans votre main : {cards}.",
+    ),
+    "err_awaiting_deal": (
+        "The next round has not been dealt yet.",
+        "La siguiente ronda aún no se ha repartido.",
+        "La manche suivante n'a pas encore été distribuée.",
     ),
     "help_title": ("Notation", "Notación", "Notation"),
     "help_letters": (
@@ -403,3 +453,48 @@ def command_for(text: str) -> str | None:
 def is_yes(text: str) -> bool:
     """Whether an answer means yes in any of the languages."""
     return text.strip().lower() in _YES
+
+
+Field = Callable[[Lang], str] | int
+"""A sentence's field: a number, or a name that depends on the language."""
+
+_ILLEGALITY_KEYS = {
+    Illegality.GAME_OVER: "err_game_over",
+    Illegality.AWAITING_DEAL: "err_awaiting_deal",
+    Illegality.ANSWER_FIRST: "err_answer_first",
+    Illegality.NOT_OFFERED: "err_not_offered",
+    Illegality.NO_OFFER: "err_no_offer",
+    Illegality.ACTION_USED: "err_used",
+    Illegality.CARD_COUNT: "err_card_count",
+    Illegality.NOT_IN_HAND: "err_not_in_hand",
+}
+
+
+def illegality(error: IllegalMoveError) -> tuple[str, dict[str, Field]]:
+    """The sentence that says, to the player who tried it, why a decision is not legal
+    now, and its fields: the core's reason, in any language.
+
+    >>> from hanamikoji.core import Game
+    >>> game = Game(seed=7, first_player=0)
+    >>> try:
+    ...     game.push_text("S:B")
+    ... except IllegalMoveError as error:
+    ...     key, fields = illegality(error)
+    >>> message(key, "fr", **{name: field("fr") for name, field in fields.items()})
+    'Pas dans votre main : Éventail (Iroha).'
+    """
+    fields: dict[str, Field] = {}
+    if error.action is not None:
+        kind = MoveKind(error.action)
+        fields["action"] = lambda lang: action_name(kind, lang)
+    if error.count is not None:
+        fields["count"] = error.count
+    if error.cards:
+        cards = error.cards
+        fields["cards"] = lambda lang: ", ".join(card_label(card, lang) for card in cards)
+    return _ILLEGALITY_KEYS[error.reason], fields
+
+
+def localized(fields: Mapping[str, object], lang: Lang) -> dict[str, object]:
+    """The fields of a sentence with the names (functions of the language) in ``lang``."""
+    return {name: field(lang) if callable(field) else field for name, field in fields.items()}

@@ -43,7 +43,7 @@ from hanamikoji.core import (
     View,
 )
 from hanamikoji.core.cards import letters
-from hanamikoji.interfaces.messages import command_for, is_yes, message
+from hanamikoji.interfaces.messages import command_for, illegality, is_yes, localized, message
 from hanamikoji.notation.names import Lang, action_name, describe_move, item_name, term
 from hanamikoji.protocol import EngineError, GameObserver
 
@@ -816,7 +816,8 @@ class PlaySession:
             self.terminal.show(Text(self.t("not_a_move", error=str(error)), style="red"))
             return None
         except IllegalMoveError as error:
-            self.terminal.show(Text(self.t("illegal_move", error=str(error)), style="red"))
+            key, fields = illegality(error)
+            self.terminal.show(Text(self.t(key, **localized(fields, self.lang)), style="red"))
             return None
         return move
 

@@ -29,7 +29,6 @@ import numpy as np
 
 from hanamikoji.bots import make_bot
 from hanamikoji.bots.base import Bot
-from hanamikoji.core.errors import IllegalMoveError
 from hanamikoji.core.game import Game
 from hanamikoji.core.rng import MAX_SEED
 from hanamikoji.research.encoding import NUM_ACTIONS, decode, legal_action_mask
@@ -154,7 +153,7 @@ class HanamikojiSingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         move = decode(int(action))
         if not self.game.is_legal(move):
             if self.illegal_action == "raise":
-                raise IllegalMoveError(f"{move} is not a legal decision now")
+                self.game.push(move)  # refused: IllegalMoveError says why
             self._done = True
             return self._observe(), -1.0, True, False, self._info(illegal=True)
         self.game.push(move)

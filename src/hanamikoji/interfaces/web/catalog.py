@@ -94,11 +94,6 @@ UI: dict[str, tuple[str, str, str]] = {
         "No se aceptan conexiones desde otro sitio.",
         "Les connexions depuis un autre site sont refusées.",
     ),
-    "err_game_over": (
-        "The game is over.",
-        "La partida ha terminado.",
-        "La partie est terminée.",
-    ),
     "err_not_your_turn": (
         "It is not your turn.",
         "No es tu turno.",
@@ -108,41 +103,6 @@ UI: dict[str, tuple[str, str, str]] = {
         "'{text}' is not a decision.",
         "'{text}' no es una decisión.",
         "« {text} » n'est pas une décision.",
-    ),
-    "err_answer_first": (
-        "First answer your opponent's {action}.",
-        "Primero responde al {action} de tu rival.",
-        "Répondez d'abord à l'{action} de votre adversaire.",
-    ),
-    "err_not_offered": (
-        "The {action} on offer does not hold that choice.",
-        "El {action} ofrecido no contiene esa opción.",
-        "L'{action} proposée ne contient pas ce choix.",
-    ),
-    "err_no_offer": (
-        "There is no offer to answer: it is your turn to act.",
-        "No hay ninguna oferta que responder: te toca actuar.",
-        "Il n'y a pas d'offre à laquelle répondre : c'est à vous d'agir.",
-    ),
-    "err_used": (
-        "You have already used {action} this round.",
-        "Ya has usado {action} en esta ronda.",
-        "Vous avez déjà joué {action} dans cette manche.",
-    ),
-    "err_card_count": (
-        "{action} takes {count} card(s).",
-        "{action} usa {count} carta(s).",
-        "{action} se joue avec {count} carte(s).",
-    ),
-    "err_not_in_hand": (
-        "Not in your hand: {cards}.",
-        "No está en tu mano: {cards}.",
-        "Pas dans votre main : {cards}.",
-    ),
-    "err_illegal": (
-        "Not allowed now: {detail}.",
-        "No está permitido ahora: {detail}.",
-        "Interdit maintenant : {detail}.",
     ),
     "err_stale": (
         "The game has moved on since your page last heard of it; here is the current table.",
