@@ -438,18 +438,27 @@ OFFLINE = {
 }
 
 
+def extras_asked(script: str) -> set[str]:
+    """The extras ``scripts/<script>`` asks scripts/setup-venv for."""
+    text = (ROOT / "scripts" / script).read_text(encoding="utf-8")
+    found = re.search(r'setup-venv"? +([\w,-]+)', text)
+    return set(found.group(1).split(",")) if found else set()
+
+
 def _real_venv_is_set_up() -> bool:
-    """Whether this checkout's .venv is installed with every extra scripts/test asks for
-    (as after scripts/test), so that running the scripts changes nothing in it."""
+    """Whether this checkout's .venv is installed with every extra scripts/test and
+    scripts/play ask for (as after scripts/test), so that running them changes nothing."""
     stamp = ROOT / ".venv" / "setup-stamp"
     if not stamp.exists():
         return False
     import hashlib
 
-    fields = dict(line.split(" ", 1) for line in stamp.read_text(encoding="utf-8").splitlines())
+    lines = stamp.read_text(encoding="utf-8").splitlines()
+    fields = {key: value for key, _, value in (line.partition(" ") for line in lines)}
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    wanted = {"dev", "web", "research", "ray"}
-    return fields.get("pyproject-sha256") == digest and wanted <= set(fields["extras"].split(","))
+    installed = set(fields.get("extras", "").split(","))
+    wanted = extras_asked("test") | extras_asked("play")
+    return fields.get("pyproject-sha256") == digest and wanted <= installed
 
 
 needs_set_up_venv = pytest.mark.skipif(
@@ -473,7 +482,7 @@ def run_script(name: str, *args: str, cwd: Path | None = None) -> subprocess.Com
 @needs_set_up_venv
 def test_the_scripts_work_offline_once_installed() -> None:
     started = time.monotonic()
-    setup = run_script("setup-venv", "dev,web,research,ray")
+    setup = run_script("setup-venv", ",".join(sorted(extras_asked("test"))))
     assert setup.returncode == 0, setup.stderr
     assert setup.stderr == ""
     assert time.monotonic() - started < 2
