@@ -11,10 +11,10 @@ there is something to infer from), each sampler draws ``--draws`` hidden worlds 
 search draws them, and each world's opponent cards (hand, Secret and Trade-off) are
 compared with the true ones: the share guessed right is the size of the multiset
 intersection over the number of cards. ``uniform`` deals the worlds uniformly
-(:func:`hanamikoji.bots.determinize.sample_world`); ``T,s`` or ``T,s,k`` is
+(:func:`hanamikoji.bots.determinize.sample_world`); ``T,s`` is
 :class:`hanamikoji.bots.inference.WorldSampler` weighing worlds by the search's opponent
-model (:func:`hanamikoji.bots.ismcts.opponent_model`) at temperature ``T``, surprise
-``s`` and shortlist ``k``; ``search:N,T,s`` weighs them by a model of a searching
+model (:func:`hanamikoji.bots.ismcts.opponent_model`) at temperature ``T`` and surprise
+``s``; ``search:N,T,s`` weighs them by a model of a searching
 opponent instead (:func:`hanamikoji.bots.ismcts.searching_model`: ``ismcts`` at ``N``
 playouts on the opponent's view, a softmax at ``T`` over the values it found; tens of
 milliseconds per decision, so use few positions and draws). Prints each sampler's mean
@@ -93,11 +93,11 @@ def uniform_sampler(view: View, rng: random.Random) -> Callable[[], World]:
     return lambda: sample_world(view, rng)
 
 
-def model_sampler(temperature: float, surprise: float, shortlist: int | None) -> Sampler:
+def model_sampler(temperature: float, surprise: float) -> Sampler:
     judge = GreedyBot(seed=0, compiled=True)
 
     def model(view: View, legal: Sequence[Move]) -> dict[Move, float]:
-        return opponent_model(judge.scores(view, legal), temperature, surprise, shortlist)
+        return opponent_model(judge.scores(view, legal), temperature, surprise)
 
     def make(view: View, rng: random.Random) -> Callable[[], World]:
         return WorldSampler(view, rng, model, True).draw
@@ -116,7 +116,7 @@ def search_sampler(iterations: int, temperature: float, surprise: float) -> Samp
 
 
 def sampler_of(text: str) -> tuple[str, Sampler]:
-    """A ``--models`` value: ``uniform``, ``T,s``, ``T,s,k`` or ``search:N,T,s``."""
+    """A ``--models`` value: ``uniform``, ``T,s`` or ``search:N,T,s``."""
     if text == "uniform":
         return text, uniform_sampler
     searching = text.startswith("search:")
@@ -126,15 +126,14 @@ def sampler_of(text: str) -> tuple[str, Sampler]:
             if len(parts) != 3:
                 raise ValueError
             return text, search_sampler(int(parts[0]), float(parts[1]), float(parts[2]))
-        if len(parts) not in (2, 3):
+        if len(parts) != 2:
             raise ValueError
         temperature, surprise = float(parts[0]), float(parts[1])
-        shortlist = int(parts[2]) if len(parts) == 3 else None
     except ValueError:
         raise argparse.ArgumentTypeError(
-            f"a model is uniform, T,s, T,s,k or search:N,T,s, not {text!r}"
+            f"a model is uniform, T,s or search:N,T,s, not {text!r}"
         ) from None
-    return text, model_sampler(temperature, surprise, shortlist)
+    return text, model_sampler(temperature, surprise)
 
 
 def measure(positions: Sequence[Position], sampler: Sampler, draws: int, seed: int) -> list[float]:

@@ -23,10 +23,11 @@ import random
 import statistics
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 
 from hanamikoji import Game, Move
 from hanamikoji.bots.greedy import GreedyBot
-from hanamikoji.bots.ismcts import ISMCTSBot
+from hanamikoji.bots.ismcts import DEFAULT_CONFIG, ISMCTSBot
 from hanamikoji.core.view import View
 
 
@@ -68,7 +69,9 @@ def time_judge(positions: list[tuple[View, Sequence[Move]]], compiled: bool) -> 
 
 
 def time_search(games: list[Game], playouts: int, compiled: bool) -> tuple[float, list[Move]]:
-    bot = ISMCTSBot(seed=3, budget=1e6, iterations=playouts, compiled=compiled)
+    bot = ISMCTSBot(
+        seed=3, budget=1e6, iterations=playouts, config=replace(DEFAULT_CONFIG, compiled=compiled)
+    )
     start = time.perf_counter()
     total = 0
     moves = []

@@ -1,8 +1,8 @@
 """How well inference's opponent model explains the decisions players really made.
 
 Run: ``.venv/bin/python benchmarks/opponent_model.py DIR [DIR ...] [--temperatures ...]
-[--surprises ...] [--shortlists ...]`` on game records (``.hkr``) written by ``hanamikoji
-arena ... --records DIR``.
+[--surprises ...]`` on game records (``.hkr``) written by ``hanamikoji arena ... --records
+DIR``.
 
 The search weighs each hidden world by the chance that its opponent model
 (:func:`hanamikoji.bots.ismcts.opponent_model`: a softmax over the greedy judge's scores
@@ -10,10 +10,9 @@ at a temperature, mixed with a share of uniform choice) gives to what the oppone
 Records hold every card, so each recorded decision can be judged on the view its player
 really had. For every player named in the records this prints how the judge ranked the
 decisions they chose (per kind of decision), and the mean log-likelihood per decision of
-the model at the search's default setting and at the best setting of a grid (temperature,
-surprise, and the shortlist the softmax is over: ``none`` for every decision): the
-setting that best predicts that player, the one inference should use against them. A
-player who searches the judge's few best decisions is told by the shortlist.
+the model at the search's default setting and at the best setting of a grid (temperature
+and surprise): the setting that best predicts that player, the one inference should use
+against them.
 
 With ``--searches N ...``, a model of a player who searches is measured too
 (:func:`hanamikoji.bots.ismcts.searching_model`: ``ismcts`` at ``N`` playouts on the
@@ -79,13 +78,11 @@ def recorded_decisions(paths: Sequence[Path], judge: GreedyBot) -> list[Decision
     return decisions
 
 
-def log_likelihood(
-    decisions: Sequence[Decision], temperature: float, surprise: float, shortlist: int | None
-) -> float:
+def log_likelihood(decisions: Sequence[Decision], temperature: float, surprise: float) -> float:
     """The model's mean log-chance of the decisions made."""
     total = 0.0
     for decision in decisions:
-        chances = opponent_model(decision.scores, temperature, surprise, shortlist)
+        chances = opponent_model(decision.scores, temperature, surprise)
         total += math.log(chances[decision.chosen])
     return total / len(decisions)
 
@@ -111,16 +108,6 @@ def searched_fit(
     return agreed / count, {t: total / count for t, total in totals.items()}
 
 
-def shortlist_value(text: str) -> int | None:
-    """A ``--shortlists`` value: a positive number of decisions, or ``none``."""
-    if text.lower() == "none":
-        return None
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"a shortlist is a positive number, not {value}")
-    return value
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("directories", nargs="+", type=Path, help="folders of .hkr records")
@@ -132,9 +119,6 @@ def main() -> None:
     )
     parser.add_argument(
         "--surprises", type=float, nargs="+", default=[0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.3]
-    )
-    parser.add_argument(
-        "--shortlists", type=shortlist_value, nargs="+", default=[None, 2, 3, 5, 8, 12]
     )
     parser.add_argument(
         "--searches",
@@ -170,30 +154,27 @@ def main() -> None:
             shares = " | ".join(f"{ranks.count(r) / len(ranks):.1%}" for r in range(len(RANKS)))
             print(f"| {player} | {phase} | {len(ranks):,} | {shares} |")
     print("\nMean log-likelihood per decision (higher predicts better):\n")
-    print(
-        "| player | decisions | default (T, s) | log-lik. | best (T, s) over all | log-lik."
-        " | best (T, s, shortlist) | log-lik. |"
-    )
-    print("|---|---:|---|---:|---|---:|---|---:|")
+    print("| player | decisions | default (T, s) | log-lik. | best (T, s) | log-lik. |")
+    print("|---|---:|---|---:|---|---:|")
     for player, made in sorted(by_player.items()):
-        default = log_likelihood(made, TEMPERATURE, SURPRISE, None)
-        grid = {
-            (t, s, k): log_likelihood(made, t, s, k)
-            for t in args.temperatures
-            for s in args.surprises
-            for k in args.shortlists
-        }
-        over_all = max((key for key in grid if key[2] is None), key=grid.__getitem__, default=None)
+        default = log_likelihood(made, TEMPERATURE, SURPRISE)
+        grid = fitted_grid(made, args)
         best = max(grid, key=grid.__getitem__)
-        unlisted = "-" if over_all is None else f"({over_all[0]}, {over_all[1]})"
-        unlisted_value = "-" if over_all is None else f"{grid[over_all]:.4f}"
         print(
             f"| {player} | {len(made):,} | ({TEMPERATURE}, {SURPRISE}) | {default:.4f} |"
-            f" {unlisted} | {unlisted_value} | ({best[0]}, {best[1]}, {best[2] or 'none'}) |"
-            f" {grid[best]:.4f} |"
+            f" ({best[0]}, {best[1]}) | {grid[best]:.4f} |"
         )
     if args.searches:
         print_searched(by_player, args)
+
+
+def fitted_grid(
+    decisions: Sequence[Decision], args: argparse.Namespace
+) -> dict[tuple[float, float], float]:
+    """The model's mean log-likelihood at each (temperature, surprise) of the grid."""
+    return {
+        (t, s): log_likelihood(decisions, t, s) for t in args.temperatures for s in args.surprises
+    }
 
 
 def print_searched(by_player: dict[str, list[Decision]], args: argparse.Namespace) -> None:
@@ -209,17 +190,9 @@ def print_searched(by_player: dict[str, list[Decision]], args: argparse.Namespac
         sample = made[:: max(1, len(made) // count)][:count]
         judged = sum(max(d.scores, key=d.scores.__getitem__) == d.chosen for d in sample)
         share = judged / len(sample)
-        grid = {
-            (t, s, k): log_likelihood(sample, t, s, k)
-            for t in args.temperatures
-            for s in args.surprises
-            for k in args.shortlists
-        }
+        grid = fitted_grid(sample, args)
         best = max(grid, key=grid.__getitem__)
-        print(
-            f"| {player} | judge | {share:.1%} | ({best[0]}, {best[1]}, {best[2] or 'none'})"
-            f" | {grid[best]:.4f} |"
-        )
+        print(f"| {player} | judge | {share:.1%} | ({best[0]}, {best[1]}) | {grid[best]:.4f} |")
         for iterations in args.searches:
             agreed, fits = searched_fit(sample, iterations, args.search_temperatures, seed=1)
             fitted = max(fits, key=fits.__getitem__)

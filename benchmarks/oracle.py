@@ -32,10 +32,11 @@ import multiprocessing
 import random
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
 from hanamikoji.bots.base import register
 from hanamikoji.bots.determinize import World
-from hanamikoji.bots.expert import ExpertBot
+from hanamikoji.bots.expert import EXPERT_CONFIG, ExpertBot
 from hanamikoji.core.game import Game
 from hanamikoji.core.view import View
 from hanamikoji.core.worlds import from_view, hidden_from
@@ -65,7 +66,7 @@ class OracleBot(ExpertBot):
         iterations: int | None = None,
         hand_only: bool = False,
     ) -> None:
-        super().__init__(seed, budget, iterations, random_prior=None)
+        super().__init__(seed, budget, iterations, replace(EXPERT_CONFIG, random_prior=None))
         self.hand_only = hand_only
 
     def _sampler(self, view: View) -> Callable[[], tuple[Game, bool]]:

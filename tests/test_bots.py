@@ -6,6 +6,8 @@ import gc
 import pickle
 import random
 from collections.abc import Sequence
+from dataclasses import fields, replace
+from pathlib import Path
 
 import pytest
 
@@ -15,18 +17,13 @@ from hanamikoji.bots.analysis import analyze_record, label_for
 from hanamikoji.bots.base import BotSpecError, bot_options, parse_bot_spec
 from hanamikoji.bots.determinize import determinize, sample_world
 from hanamikoji.bots.evaluation import round_end_value
-from hanamikoji.bots.expert import ExpertBot
+from hanamikoji.bots.expert import EXPERT_CONFIG, ExpertBot
 from hanamikoji.bots.greedy import GreedyBot, best_first
-from hanamikoji.bots.inference import exposure
 from hanamikoji.bots.ismcts import (
-    EXPOSURE_CAP,
-    EXPOSURE_WEIGHED,
+    DEFAULT_CONFIG,
     ISMCTSBot,
-    _best_move,
-    _race,
-    _root_values,
+    SearchConfig,
     fixed_search,
-    opponent_model,
     searching_model,
 )
 from hanamikoji.bots.levels import LEVELS, describe_level, make_level_bot
@@ -36,6 +33,9 @@ from hanamikoji.core.variants import CLASSIC, FRENCH, THREE_ROUNDS
 from hanamikoji.notation.records import GameRecord
 
 FAST = {"ismcts": {"iterations": 30}, "expert": {"iterations": 30}}
+PRIOR = replace(DEFAULT_CONFIG, random_prior=0.1)
+"""``ismcts``'s search against an opponent who may play at random."""
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 def fast_bot(name: str, seed: int) -> Bot:
@@ -101,12 +101,17 @@ def test_bots_are_reproducible_given_their_seed(name: str) -> None:
 
 
 def test_a_bot_spec_sets_options_of_the_bots_constructor() -> None:
-    bot = make_bot("ismcts:iterations=7, candidates=none,network_playouts=TRUE", seed=3)
+    bot = make_bot("ismcts:iterations=7, candidates=none,inference=FALSE", seed=3)
     assert isinstance(bot, ISMCTSBot)
-    assert (bot.iterations, bot.candidates, bot.network_playouts) == (7, None, True)
+    assert (bot.iterations, bot.config.candidates, bot.config.inference) == (7, None, False)
     assert bot.seed == 3
     explorer = make_bot("ismcts:exploration=1")
-    assert isinstance(explorer, ISMCTSBot) and explorer.exploration == 1
+    assert isinstance(explorer, ISMCTSBot) and explorer.config.exploration == 1
+    # The search's options are its configuration's fields, the rest kept from the bot's
+    # default: the expert's root stays 10 wide.
+    expert = make_bot("expert:surprise=0.2,random_prior=none")
+    assert isinstance(expert, ExpertBot)
+    assert expert.config == replace(EXPERT_CONFIG, surprise=0.2, random_prior=None)
     # The spec's budget is the player's own: it wins over the one given for everyone.
     assert make_bot("ismcts:budget=0.5", budget=0.1).budget == 0.5
     assert make_bot("ismcts", budget=0.1).budget == 0.1
@@ -118,9 +123,11 @@ def test_only_plain_options_can_be_set_and_every_bot_takes_a_budget() -> None:
         assert "budget" in bot_options(name)
         assert "seed" not in bot_options(name)
     assert bot_options("ismcts")[:3] == ["budget", "iterations", "exploration"]
-    # Objects (a network, a match value, a tuning) are not written in a spec.
-    for hidden in ("network", "match_value"):
+    # Objects (a network, a match value, a tuning) are not written in a spec; nor is the
+    # configuration itself, only its fields.
+    for hidden in ("network", "match_value", "config"):
         assert hidden not in bot_options("ismcts")
+    assert bot_options("expert") == bot_options("ismcts")
     assert bot_options("greedy") == ["budget", "compiled"]
 
 
@@ -159,13 +166,15 @@ def test_options_are_found_whether_annotations_are_postponed_or_not(
         ("ismcts:iterations=x", "'x' is not a number, true, false or none"),
         ("ismcts:iterations=0.5", "takes a whole number or none, not '0.5'"),
         ("ismcts:iterations=true", "takes a whole number or none, not 'true'"),
-        ("ismcts:network_playouts=1", "takes true or false, not '1'"),
+        ("ismcts:inference=1", "takes true or false, not '1'"),
+        ("ismcts:inference=0.02", "takes true or false, not '0.02'"),
         ("ismcts:exploration=none", "takes a number, not 'none'"),
         ("ismcts:iterations=1,iterations=2", "sets 'iterations' twice"),
         ("ismcts:exact_turns=99", "exact_turns is 0 to 8, not 99"),
         ("expert:surprise=0", "surprise is a share above 0 and at most 1, not 0"),
-        ("expert:inference=none", "random_prior needs inference"),
-        ("ismcts:shortlist=0", "shortlist is a positive number of decisions, not 0"),
+        ("expert:inference=false", "random_prior needs inference"),
+        ("ismcts:temperature=0", "option 'temperature' of 'ismcts:temperature=0' is above 0"),
+        ("ismcts:random_prior=1", "random_prior is a chance between 0 and 1, not 1"),
     ],
 )
 def test_a_bad_bot_spec_is_refused_naming_what_is_wrong(spec: str, message: str) -> None:
@@ -175,16 +184,71 @@ def test_a_bad_bot_spec_is_refused_naming_what_is_wrong(spec: str, message: str)
     assert isinstance(caught.value, ValueError)
 
 
+REMOVED_OPTIONS = (
+    "racing=2.5",
+    "reply_temperature=0.02",
+    "playout_temperature=0.02",
+    "reply_widening=20",
+    "shortlist=3",
+    "modelled_replies=true",
+    "network_playouts=true",
+    "hiding=0.01",
+)
+"""Search options measured as no gain and removed (docs/bots.md keeps their results)."""
+
+
+@pytest.mark.parametrize("name", ["ismcts", "expert"])
+@pytest.mark.parametrize("option", REMOVED_OPTIONS)
+def test_a_removed_search_option_is_refused_by_name(name: str, option: str) -> None:
+    key = option.partition("=")[0]
+    with pytest.raises(BotSpecError) as caught:
+        make_bot(f"{name}:iterations=5,{option}")
+    assert f"{name} has no option {key!r} (its options: budget, iterations," in str(caught.value)
+
+
 def test_the_expert_searches_without_inference_when_asked() -> None:
     game = Game(seed=12)
     game.push(game.legal_moves()[0])
-    bot = make_bot("expert:inference=none,random_prior=none,iterations=20", seed=1, budget=60.0)
-    assert isinstance(bot, ExpertBot) and bot.inference is None
+    bot = make_bot("expert:inference=false,random_prior=none,iterations=20", seed=1, budget=60.0)
+    assert isinstance(bot, ExpertBot) and not bot.config.inference
     view = game.view(game.to_move or 0)
     sample = bot._sampler(view)
     worlds = {sample()[0].hand(1 - view.player) for _ in range(40)}
     assert len(worlds) > 1
     assert bot.choose(view, game.legal_moves()) in game.legal_moves()
+
+
+OPTIONS_MARKER = "<!-- search options:"
+
+
+def documented_options(text: str) -> dict[str, tuple[str, str]]:
+    """The rows of the table after the options marker of docs/bots.md: each option with
+    its default for ``ismcts`` and for ``expert``, as written."""
+    table = text[text.index(OPTIONS_MARKER) :].split("\n\n", 1)[0]
+    rows: dict[str, tuple[str, str]] = {}
+    for line in table.splitlines()[3:]:  # the marker, the header and its rule
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        rows[cells[0].strip("`")] = (cells[2], cells[3])
+    return rows
+
+
+def written(value: object) -> str:
+    """A default as a spec writes it: ``none``, ``true``, ``0.2``, ``1``."""
+    if value is None or isinstance(value, bool):
+        return str(value).lower()
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def test_the_options_table_of_the_docs_is_the_search_options_and_defaults_of_the_code() -> None:
+    documented = documented_options((DOCS / "bots.md").read_text(encoding="utf-8"))
+    assert list(documented) == bot_options("ismcts") == bot_options("expert")
+    for column, name in enumerate(("ismcts", "expert")):
+        bot = make_bot(name)
+        assert isinstance(bot, ISMCTSBot)
+        configured = {field.name for field in fields(bot.config)}
+        for option, defaults in documented.items():
+            owner = bot.config if option in configured else bot
+            assert defaults[column] == written(getattr(owner, option)), (name, option)
 
 
 def test_levels_map_onto_registered_bots_with_budgets() -> None:
@@ -208,13 +272,14 @@ def test_search_obeys_a_fixed_iteration_count() -> None:
 
 def test_search_compares_its_root_candidates_on_the_same_worlds() -> None:
     game = Game(seed=12)
-    bot = ISMCTSBot(seed=1, budget=60.0, iterations=30, candidates=3)
+    three = replace(DEFAULT_CONFIG, candidates=3)
+    bot = ISMCTSBot(seed=1, budget=60.0, iterations=30, config=three)
     values = bot.evaluate(game.view(0), game.legal_moves())
     assert len(values) == 3
     # Each sampled world is played once under every candidate.
     assert [visits for visits, _ in values.values()] == [10, 10, 10]
     best = max(values, key=lambda move: values[move][1])
-    again = ISMCTSBot(seed=1, budget=60.0, iterations=30, candidates=3)
+    again = ISMCTSBot(seed=1, budget=60.0, iterations=30, config=three)
     assert again.choose(game.view(0), game.legal_moves()) == best
 
 
@@ -222,7 +287,8 @@ def test_the_expert_root_searches_the_judges_best_and_then_the_networks_best() -
     game = Game(seed=12)
     view, legal = game.view(0), game.legal_moves()
     for width in (3, 6):
-        expert = ExpertBot(seed=1, budget=60.0, iterations=4 * (width + 2), root_candidates=width)
+        config = replace(EXPERT_CONFIG, root_candidates=width)
+        expert = ExpertBot(seed=1, budget=60.0, iterations=4 * (width + 2), config=config)
         searched = set(expert.evaluate(view, legal))
         judged = best_first(legal, GreedyBot(seed=1).scores(view, legal))[:width]
         assert set(judged) <= searched
@@ -237,39 +303,16 @@ def test_the_opponent_model_mixes_the_judges_softmax_with_a_uniform_share() -> N
     scores = GreedyBot(seed=1).scores(view, legal)
     best = max(legal, key=scores.__getitem__)
     for surprise in (0.05, 0.1, 0.5):
-        model = ExpertBot(seed=1, inference=0.03, surprise=surprise)._model(view, legal)
+        config = replace(EXPERT_CONFIG, temperature=0.03, surprise=surprise)
+        model = ExpertBot(seed=1, config=config)._model(view, legal)
         assert sum(model.values()) == pytest.approx(1.0)
         assert min(model.values()) == pytest.approx(surprise / len(legal), rel=0.05)
         assert max(model, key=model.__getitem__) == best
-    uniform = ExpertBot(seed=1, surprise=1.0)._model(view, legal)
+    uniform = ExpertBot(seed=1, config=replace(EXPERT_CONFIG, surprise=1.0))._model(view, legal)
     assert list(uniform.values()) == pytest.approx([1.0 / len(legal)] * len(legal))
-    colder = ExpertBot(seed=1, inference=0.01)._model(view, legal)[best]
-    assert colder > ExpertBot(seed=1, inference=0.04)._model(view, legal)[best]
-
-
-def test_the_opponent_model_over_a_shortlist_leaves_the_rest_the_uniform_share() -> None:
-    game = Game(seed=12)
-    view, legal = game.view(0), game.legal_moves()
-    scores = GreedyBot(seed=1).scores(view, legal)
-    ranked = best_first(legal, scores)
-    plain = ExpertBot(seed=1, inference=0.1, surprise=0.05)._model(view, legal)
-    for shortlist in (1, 3, 5):
-        model = ExpertBot(seed=1, inference=0.1, surprise=0.05, shortlist=shortlist)._model(
-            view, legal
-        )
-        assert sum(model.values()) == pytest.approx(1.0)
-        floor = 0.05 / len(legal)
-        assert [model[m] for m in ranked[shortlist:]] == pytest.approx(
-            [floor] * (len(legal) - shortlist)
-        )
-        listed = [model[m] - floor for m in ranked[:shortlist]]
-        assert min(listed) > 0
-        # Within the shortlist, the chances keep the softmax's proportions.
-        assert [p / listed[0] for p in listed] == pytest.approx(
-            [(plain[m] - floor) / (plain[ranked[0]] - floor) for m in ranked[:shortlist]]
-        )
-    assert opponent_model(scores, 0.1, 0.05, len(legal)) == opponent_model(scores, 0.1, 0.05)
-    assert opponent_model(scores, 0.1, 0.05, 1)[ranked[0]] == pytest.approx(0.95 + floor)
+    colder = ExpertBot(seed=1, config=replace(EXPERT_CONFIG, temperature=0.01))
+    warmer = ExpertBot(seed=1, config=replace(EXPERT_CONFIG, temperature=0.04))
+    assert colder._model(view, legal)[best] > warmer._model(view, legal)[best]
 
 
 def test_the_searching_model_softens_a_fixed_search_over_what_it_searched() -> None:
@@ -294,150 +337,11 @@ def test_the_searching_model_softens_a_fixed_search_over_what_it_searched() -> N
             searching_model(*bad)
 
 
-def test_racing_drops_the_decisions_clearly_behind_on_the_same_worlds() -> None:
-    a, b, c, d = (Move.from_text(text) for text in ("S:A", "S:B", "S:C", "S:D"))
-    rng = random.Random(5)
-    # Every world's hands move all decisions together; only the paired gap matters.
-    luck = [rng.random() for _ in range(40)]
-    results = {
-        a: [x for x in luck],
-        b: [x - 0.05 for x in luck],  # always 0.05 behind: far beyond any noise
-        c: [x - rng.choice((-0.01, 0.01)) for x in luck],  # level with a, on average
-        d: [x - 0.05 for x in luck],
-    }
-    assert _race([a, b, c, d], results, 2.5, keep=[d]) == [a, c, d]
-    # Big differences between worlds do not hide a steady gap (pairing cancels them).
-    assert _race([b, a], results, 2.5, keep=[]) == [a]
-
-
-def test_a_racing_search_stops_once_one_decision_is_left_and_offers_only_survivors() -> None:
-    game = Game(seed=12)
-    with pytest.raises(ValueError, match="racing"):
-        ISMCTSBot(racing=0)
-    plain = ISMCTSBot(seed=1, budget=60.0, iterations=600, candidates=3)
-    racing = ISMCTSBot(seed=1, budget=60.0, iterations=600, candidates=3, racing=2.5)
-    values = plain.evaluate(game.view(0), game.legal_moves())
-    raced = racing.evaluate(game.view(0), game.legal_moves())
-    # Here one Gift leads the others clearly from the first worlds on: the search plays
-    # the plain search's choice and stops long before its 600 playouts.
-    best = max(values, key=lambda move: values[move][1])
-    assert list(raced) == [best]
-    assert racing.stats.iterations < 200
-    same = ISMCTSBot(seed=1, budget=60.0, iterations=600, candidates=3, racing=2.5)
-    assert same.choose(game.view(0), game.legal_moves()) == best
-    # A decision asked for is never raced out (analysis needs its value).
-    worst = min(values, key=lambda move: values[move][1])
-    eager = ISMCTSBot(seed=1, budget=60.0, iterations=600, candidates=3, racing=0.01)
-    assert set(eager.evaluate(game.view(0), game.legal_moves(), include=[worst])) == {
-        best,
-        worst,
-    }
-
-
-def test_drawn_decisions_follow_a_softmax_over_the_judges_scores() -> None:
-    with pytest.raises(ValueError, match="reply_temperature"):
-        ISMCTSBot(reply_temperature=0.0)
-    with pytest.raises(ValueError, match="playout_temperature"):
-        ISMCTSBot(playout_temperature=-1.0)
-    game = Game(seed=12)
-    legal = game.legal_moves()
-    bot = ISMCTSBot(seed=1)
-    scores = bot._judge.scores(game.view(0), legal)
-    best = max(scores.values())
-    cold = {bot._drawn(game, 0, legal, bot._softmax_at(1e-6)) for _ in range(200)}
-    assert cold and all(scores[move] == best for move in cold)
-    bot._policies = {}
-    hot = [bot._drawn(game, 0, legal, bot._softmax_at(1e6)) for _ in range(3000)]
-    # Nearly uniform: most of the many decisions come up.
-    assert len(set(hot)) > 0.8 * len(legal)
-    bot._policies = {}
-    warm = [bot._drawn(game, 0, legal, bot._softmax_at(0.02)) for _ in range(2000)]
-    top = max(set(warm), key=warm.count)
-    assert scores[top] == best
-    assert len(set(warm)) > 1
-
-
-def test_a_search_with_drawn_replies_keeps_several_replies_under_its_decisions() -> None:
-    game = Game(seed=12)
-    bot = ISMCTSBot(
-        seed=1, budget=60.0, iterations=300, reply_temperature=0.05, playout_temperature=0.05
-    )
-    root = bot._timed_search(game.view(0), game.legal_moves(), ())
-    assert bot.stats.iterations == 300
-    replies = [len(child.children) for child in root.children.values()]
-    # The opponent's answer is drawn anew in each world, so it varies below a decision.
-    assert max(replies) > 1
-    assert all(
-        grand.mover == 1 for child in root.children.values() for grand in child.children.values()
-    )
-    # Still reproducible from the bot's seed.
-    first, second = (
-        ISMCTSBot(
-            seed=1, budget=60.0, iterations=300, reply_temperature=0.05, playout_temperature=0.05
-        )
-        for _ in range(2)
-    )
-    choice = first.choose(game.view(0), game.legal_moves())
-    assert second.choose(game.view(0), game.legal_moves()) == choice
-    assert first.stats.root_visits == second.stats.root_visits
-
-
-def test_modelled_replies_are_drawn_from_inferences_opponent_model() -> None:
-    with pytest.raises(ValueError, match="modelled_replies needs inference"):
-        ISMCTSBot(modelled_replies=True, inference=None)
-    with pytest.raises(ValueError, match="and no reply_temperature"):
-        ISMCTSBot(modelled_replies=True, reply_temperature=0.05)
-    game = Game(seed=12)
-    legal = game.legal_moves()
-    bot = ISMCTSBot(seed=1, modelled_replies=True, inference=0.1, surprise=1e-9, shortlist=2)
-    ranked = best_first(legal, bot._judge.scores(game.view(0), legal))
-    model = bot._model(game.view(0), legal)
-    drawn = [bot._drawn_reply(game, 0, legal) for _ in range(2000)]
-    # Only the shortlist's two, as often as the model says.
-    assert set(drawn) == set(ranked[:2])
-    assert drawn.count(ranked[0]) / 2000 == pytest.approx(model[ranked[0]], abs=0.04)
-    # A search with them is reproducible from the seed, and its replies vary by world.
-    first, second = (
-        ExpertBot(seed=1, budget=60.0, iterations=240, modelled_replies=True, shortlist=3)
-        for _ in range(2)
-    )
-    root = first._timed_search(game.view(0), legal, ())
-    assert max(len(child.children) for child in root.children.values()) > 1
-    assert second.choose(game.view(0), legal) == _best_move(root)
-    assert first.stats.root_visits == second.stats.root_visits
-
-
-def test_hiding_prefers_the_close_decision_that_gives_the_hand_away_least() -> None:
-    with pytest.raises(ValueError, match="hiding"):
-        ISMCTSBot(hiding=0.01, inference=None)
-    with pytest.raises(ValueError, match="hiding"):
-        ExpertBot(hiding=0.0)
-    game = Game(seed=12)
-    view, legal = game.view(0), game.legal_moves()
-    bot = ExpertBot(seed=1, hiding=0.01)
-    gifts = [move for move in legal if move.kind == MoveKind.GIFT][:6]
-    exposed = {move: exposure(view, move, bot._model, random.Random(1), 64) for move in gifts}
-    least, most = min(gifts, key=exposed.__getitem__), max(gifts, key=exposed.__getitem__)
-    assert exposed[most] - exposed[least] > 0.5
-    # Equal values: the least exposed; a clear lead in value: the best, however exposed.
-    tied = {most: (100, 0.5), least: (100, 0.5)}
-    assert bot._least_exposed(view, tied, 0.01) == least
-    ahead = {**tied, most: (100, 0.5 + 4 * EXPOSURE_CAP * 0.01)}
-    assert bot._least_exposed(view, ahead, 0.01) == most
-    # Only the few best values are weighed (the time it takes is bounded).
-    better = {move: (100, 0.51) for move in gifts if move not in tied}
-    assert len(better) >= EXPOSURE_WEIGHED
-    assert bot._least_exposed(view, {**tied, **better}, 0.01) in better
-    # A search with it chooses a legal decision, reproducibly from the seed.
-    first, second = (ExpertBot(seed=2, budget=60.0, iterations=200, hiding=0.01) for _ in range(2))
-    assert first.choose(view, legal) == second.choose(view, legal) in legal
-
-
 def test_the_search_tells_a_random_opponent_from_the_judge_by_their_decisions() -> None:
     with pytest.raises(ValueError, match="random_prior"):
-        ISMCTSBot(random_prior=1.0)
+        SearchConfig(random_prior=1.0)
     with pytest.raises(ValueError, match="needs inference"):
-        ISMCTSBot(random_prior=0.1, inference=None)
+        SearchConfig(random_prior=0.1, inference=False)
     shares = {}
     for opponent in (GreedyBot(seed=4), RandomBot(seed=4)):
         game = Game(seed=10, first_player=1)
@@ -450,55 +354,14 @@ def test_the_search_tells_a_random_opponent_from_the_judge_by_their_decisions() 
             opponent_decisions += seat == 1
             game.push(bot.choose(game.view(seat), game.legal_moves()))
         assert game.round == 1
-        sample = ISMCTSBot(seed=2, random_prior=0.1)._sampler(game.view(0))
+        sample = ISMCTSBot(seed=2, config=PRIOR)._sampler(game.view(0))
         shares[opponent.name] = sum(sample()[1] for _ in range(300)) / 300
     # The prior is 0.1: the judge's decisions make a random opponent unlikely; random
     # ones, after four of them, likely.
     assert shares["greedy"] < 0.05 and shares["random"] > 0.5, shares
     # Searching with it: reproducible from the seed.
-    first, second = (
-        ISMCTSBot(seed=1, budget=60.0, iterations=200, random_prior=0.1) for _ in range(2)
-    )
+    first, second = (ISMCTSBot(seed=1, budget=60.0, iterations=200, config=PRIOR) for _ in range(2))
     view, legal = game.view(0), game.legal_moves()
-    assert first.choose(view, legal) == second.choose(view, legal)
-    assert first.stats.root_visits == second.stats.root_visits
-
-
-def test_searched_replies_widen_in_the_opponents_own_information_sets() -> None:
-    with pytest.raises(ValueError, match="reply_widening"):
-        ISMCTSBot(reply_widening=0)
-    game = Game(seed=12)
-    greedy = GreedyBot(seed=1)
-    for _ in range(5):
-        seat = game.to_move
-        assert seat is not None
-        game.push(greedy.choose(game.view(seat), game.legal_moves()))
-    me = game.to_move
-    assert me is not None
-    view, legal = game.view(me), game.legal_moves()
-    # Widening beyond the visits a search can make: the judge's reply, the plain search.
-    plain = ISMCTSBot(seed=1, budget=60.0, iterations=300)
-    never = ISMCTSBot(seed=1, budget=60.0, iterations=300, reply_widening=10_000)
-    assert _root_values(plain._timed_search(view, legal, ())) == _root_values(
-        never._timed_search(view, legal, ())
-    )
-    bot = ISMCTSBot(seed=1, budget=60.0, iterations=300, reply_widening=5)
-    root = bot._timed_search(view, legal, ())
-    widened = 0
-    for child in root.children.values():
-        assert child.replies is not None
-        for key, stats in child.replies.items():
-            visits = sum(int(entry[0]) for entry in stats.values())
-            # The replies searched in an information set are the judge's best on the
-            # opponent's view, as many as its visits allow (up to ``candidates``).
-            assert len(stats) <= min(3, 1 + (visits - 1) // 5)
-            assert key[0] == 1 - me
-            assert list(stats) == bot._rankings[key][: len(stats)]
-            widened += len(stats) > 1
-    assert widened > 0
-    first, second = (
-        ISMCTSBot(seed=1, budget=60.0, iterations=300, reply_widening=5) for _ in range(2)
-    )
     assert first.choose(view, legal) == second.choose(view, legal)
     assert first.stats.root_visits == second.stats.root_visits
 
@@ -672,7 +535,7 @@ def test_analysis_covers_every_decision_and_marks_forced_ones() -> None:
 def test_what_a_round_says_about_a_random_opponent_is_the_next_rounds_prior() -> None:
     priors: dict[str, float] = {}
     for opponent in (GreedyBot(seed=4), RandomBot(seed=4)):
-        searcher = ISMCTSBot(seed=2, budget=60.0, iterations=40, random_prior=0.1)
+        searcher = ISMCTSBot(seed=2, budget=60.0, iterations=40, config=PRIOR)
         game = Game(seed=10, first_player=1)
         while game.round == 1:
             seat = game.to_move
@@ -687,7 +550,7 @@ def test_what_a_round_says_about_a_random_opponent_is_the_next_rounds_prior() ->
         # the memory of the last one, which pickles (it crosses to a worker process).
         memory = pickle.loads(pickle.dumps(searcher.memory()))
         assert memory == {1: belief}
-        rebuilt = ISMCTSBot(seed=5, random_prior=0.1)
+        rebuilt = ISMCTSBot(seed=5, config=PRIOR)
         rebuilt.recall(memory)
         assert rebuilt._random_prior(game.view(0)) == prior
         for nothing in (None, "junk", {"1": 0.5}, {1: "0.5"}):

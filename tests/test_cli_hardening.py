@@ -145,9 +145,9 @@ def test_the_largest_seed_is_still_a_seed(tmp_path: Path) -> None:
         ("ismcts:replies=-3", "option 'replies'"),
         ("expert:root_candidates=0", "option 'root_candidates'"),
         ("ismcts:exploration=-1", "option 'exploration' of 'ismcts:exploration=-1' is from 0"),
-        ("ismcts:inference=0", "option 'inference'"),
-        ("ismcts:racing=nan", "option 'racing' of 'ismcts:racing=nan' takes a finite number"),
-        ("expert:hiding=-inf", "takes a finite number"),
+        ("ismcts:temperature=0", "option 'temperature'"),
+        ("ismcts:surprise=nan", "option 'surprise' of 'ismcts:surprise=nan' takes a finite number"),
+        ("expert:random_prior=-inf", "takes a finite number"),
     ],
 )
 def test_a_bot_spec_option_out_of_its_range_is_refused(spec: str, problem: str) -> None:
@@ -162,7 +162,7 @@ def test_a_bot_spec_option_out_of_its_range_is_refused(spec: str, problem: str) 
         "ismcts:iterations=1,exploration=0",
         "ismcts:budget=none,iterations=none",
         "ismcts:budget=3600,network_candidates=0",
-        "expert:inference=0.5,racing=2",
+        "expert:temperature=0.5,surprise=0.2",
     ],
 )
 def test_options_in_range_are_taken(spec: str) -> None:

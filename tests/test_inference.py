@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from hanamikoji.bots.determinize import sample_world
 from hanamikoji.bots.inference import (
     WorldSampler,
-    exposure,
     replay_round,
     uniform_model,
     world_likelihood,
@@ -219,61 +218,3 @@ def test_the_model_drawn_with_a_world_follows_its_posterior() -> None:
     for _ in range(50):
         world, model = typed.draw_typed()
         assert single.draw() == world and model == 0
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.sampled_from(VARIANT_NAMES), st.integers(0, 2**32 - 1), st.integers(0, 40))
-def test_exposure_weighs_only_hands_the_opponent_cannot_tell_from_the_one_held(
-    variant: str, seed: int, plies: int
-) -> None:
-    game = random_position(variant, seed, plies)
-    if game.is_over():
-        return
-    me = game.to_move
-    assert me is not None
-    view = game.view(me)
-    # This hand, and the cards this player has not seen (whose split between the
-    # opponent's hand and the deck and removed card it does not know).
-    unseen = Counter({kind: count for kind, count in enumerate(view.unseen()) if count})
-    hidden = Counter(view.hand) + unseen
-    asked: list[View] = []
-
-    def model(seen: View, legal: Sequence[Move]) -> Mapping[Move, float]:
-        asked.append(seen)
-        assert legal == seen.legal_moves()
-        return uniform_model(seen, legal)
-
-    rng = random.Random(seed)
-    for move in game.legal_moves():
-        asked.clear()
-        exposed = exposure(view, move, model, rng, 8)
-        assert asked[0] == view and len(asked) == 9
-        for other in asked[1:]:
-            assert len(other.hand) == len(view.hand)
-            assert not Counter(other.hand) - hidden
-            assert other.placed == view.placed and other.pending == view.pending
-            assert other.used == view.used and other.secret == view.secret
-            if move.kind in (MoveKind.GIFT, MoveKind.COMPETITION):
-                # The offer shows its cards: every hand weighed held them.
-                assert not Counter(move.cards) - Counter(other.hand)
-        if move.is_response:
-            # Answers are the same in every hand, and so is a uniform chooser's chance.
-            assert exposed == pytest.approx(0.0)
-
-
-def test_a_decision_only_the_hand_held_explains_is_exposed() -> None:
-    def judge_like(seen: View, legal: Sequence[Move]) -> Mapping[Move, float]:
-        # Offers the smallest cards held: a hand's choice tells what it holds.
-        chosen = min(legal, key=lambda move: (move.kind != MoveKind.GIFT, move.cards))
-        return {move: 0.99 if move == chosen else 0.01 / (len(legal) - 1) for move in legal}
-
-    game = Game(seed=12)
-    view, legal = game.view(0), game.legal_moves()
-    assert game.to_move == 0
-    chosen = max(judge_like(view, legal).items(), key=lambda item: item[1])[0]
-    rng = random.Random(3)
-    # Only hands without a smaller card would offer it: it tells they are not held.
-    assert exposure(view, chosen, judge_like, rng, 64) > 0.2
-    # Any other offer is what some other hands would make: it points away from this one.
-    others = [move for move in legal if move != chosen and move.kind == MoveKind.GIFT]
-    assert all(exposure(view, move, judge_like, rng, 16) < 0.0 for move in others)

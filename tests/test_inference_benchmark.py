@@ -79,7 +79,7 @@ def test_the_benchmark_prints_each_sampler_against_the_first(tmp_path: Path) -> 
         text=True,
         check=False,
     )
-    assert bad.returncode == 2 and "a model is uniform, T,s, T,s,k or search:N,T,s" in bad.stderr
+    assert bad.returncode == 2 and "a model is uniform, T,s or search:N,T,s" in bad.stderr
     for wrong in ("search:0,0.08,0.005", "search:20,0.08"):
         refused = subprocess.run(
             [sys.executable, str(SCRIPT), str(tmp_path), "--player", "greedy", "--models", wrong],

@@ -4,6 +4,7 @@ same score for every legal decision of every position, bit for bit."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from hanamikoji import Game, Move
 from hanamikoji.bots.base import make_bot
 from hanamikoji.bots.greedy import GreedyBot, Tuning, _Judge, compiled_scores
-from hanamikoji.bots.ismcts import ISMCTSBot
+from hanamikoji.bots.ismcts import DEFAULT_CONFIG, ISMCTSBot
 from hanamikoji.bots.judge_kernel import AVAILABLE, encode_move
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.core.view import View
@@ -121,7 +122,9 @@ def test_the_search_plays_the_same_playouts_either_way() -> None:
         view, legal = game.view(seat), game.legal_moves()
         found = []
         for compiled in (True, False):
-            search = ISMCTSBot(seed=5, budget=1e6, iterations=40, compiled=compiled)
+            search = ISMCTSBot(
+                seed=5, budget=1e6, iterations=40, config=replace(DEFAULT_CONFIG, compiled=compiled)
+            )
             found.append((search.choose(view, legal), search.stats.root_visits))
         assert found[0] == found[1]
         game.push(bots[seat].choose(view, legal))

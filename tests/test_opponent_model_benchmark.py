@@ -31,7 +31,7 @@ def test_the_benchmark_compares_the_searching_model_with_the_judges(tmp_path: Pa
     )
     done = _run(
         tmp_path,
-        *("--temperatures", "0.02", "--surprises", "0.05", "--shortlists", "none", "3"),
+        *("--temperatures", "0.02", "--surprises", "0.05"),
         *("--searches", "10", "--searched", "3"),
     )
     assert done.returncode == 0, done.stderr

@@ -7,7 +7,8 @@
 >>> move in game.legal_moves()
 True
 
-A bot's constructor options can be set by name after a colon (a *bot spec*), for
+A bot's constructor options, and the fields of a configuration it takes (such as
+``ismcts``'s ``SearchConfig``), can be set by name after a colon (a *bot spec*), for
 matches between settings of one bot:
 
 >>> make_bot("ismcts:iterations=50,exploration=0.5", seed=1).iterations
@@ -16,6 +17,7 @@ matches between settings of one bot:
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import math
 import random
@@ -23,10 +25,13 @@ import typing
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import View
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 __all__ = [
     "BOTS",
@@ -145,11 +150,11 @@ _RANGES: dict[str, NumberRange] = {
     "root_candidates": _COUNT,
     "network_candidates": NumberRange(0, 1_000_000),
     "exploration": NumberRange(0, 1000),
-    "inference": NumberRange(0, 1000, above=True),
+    "temperature": NumberRange(0, 1000, above=True),
 }
-"""The range of the options whose bots do not check it themselves (a bot's constructor
-refuses the others, e.g. ``exact_turns`` past a round's turns), by option name: they mean
-the same in every bot that has them."""
+"""The range of the options whose bots do not check it themselves (a bot's constructor or
+configuration refuses the others, e.g. ``exact_turns`` past a round's turns), by option
+name: they mean the same in every bot that has them."""
 
 
 _SCALARS: dict[str, tuple[type, ...]] = {
@@ -162,13 +167,48 @@ _SCALARS: dict[str, tuple[type, ...]] = {
 
 def _settable(factory: BotFactory) -> dict[str, tuple[type, ...]]:
     """The constructor options a spec can set (those of plain number, flag or ``None``
-    types; not the seed) with the value types each takes."""
+    types, not the seed, and the plain fields of a configuration parameter) with the
+    value types each takes."""
+    configs = _configs(factory)
     settable: dict[str, tuple[type, ...]] = {}
     for name, parameter in inspect.signature(factory).parameters.items():
-        kinds = _type_names(parameter.annotation)
-        if name != "seed" and kinds and all(kind in _SCALARS for kind in kinds):
-            settable[name] = tuple(t for kind in kinds for t in _SCALARS[kind])
+        if name in configs:
+            for field in dataclasses.fields(configs[name]):
+                _add_plain(settable, field.name, field.type)
+        elif name != "seed":
+            _add_plain(settable, name, parameter.annotation)
     return settable
+
+
+def _add_plain(settable: dict[str, tuple[type, ...]], name: str, annotation: object) -> None:
+    """Add option ``name`` to ``settable`` if ``annotation`` allows plain values only."""
+    kinds = _type_names(annotation)
+    if kinds and all(kind in _SCALARS for kind in kinds):
+        settable[name] = tuple(t for kind in kinds for t in _SCALARS[kind])
+
+
+def _configs(factory: BotFactory) -> dict[str, DataclassInstance]:
+    """The constructor parameters whose default is a dataclass value (a configuration,
+    such as ``ismcts``'s :class:`~hanamikoji.bots.ismcts.SearchConfig`), by name: a
+    spec sets its plain fields by their names, and the bot is given the default with
+    them replaced."""
+    return {
+        name: parameter.default
+        for name, parameter in inspect.signature(factory).parameters.items()
+        if dataclasses.is_dataclass(parameter.default) and not isinstance(parameter.default, type)
+    }
+
+
+def _arguments(factory: BotFactory, options: dict[str, Option]) -> dict[str, object]:
+    """The constructor's keyword arguments for ``options``: those that are fields of a
+    configuration become that configuration (its default with them replaced)."""
+    arguments: dict[str, object] = dict(options)
+    for name, default in _configs(factory).items():
+        fields = {field.name for field in dataclasses.fields(default)}
+        changes = {key: arguments.pop(key) for key in list(arguments) if key in fields}
+        if changes:
+            arguments[name] = dataclasses.replace(default, **changes)
+    return arguments
 
 
 def _type_names(annotation: object) -> list[str]:
@@ -219,8 +259,8 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Option]]:
     """Split ``NAME[:OPTION=VALUE,...]`` into the bot's name and its options (numbers,
     ``true``, ``false``, ``none``), checking that the bot exists and takes them.
 
-    >>> parse_bot_spec("ismcts:iterations=800,network_playouts=false")
-    ('ismcts', {'iterations': 800, 'network_playouts': False})
+    >>> parse_bot_spec("ismcts:iterations=800,inference=false")
+    ('ismcts', {'iterations': 800, 'inference': False})
     >>> parse_bot_spec("greedy:depth=2")
     Traceback (most recent call last):
     ...
@@ -271,9 +311,10 @@ def make_bot(spec: str, seed: int | None = None, budget: float | None = None) ->
     what is wrong."""
     name, options = parse_bot_spec(spec)
     options.setdefault("budget", budget)
-    factory = cast(Callable[..., Bot], BOTS[name])
+    factory = BOTS[name]
     try:
-        return factory(seed, **options)
+        # A configuration's __post_init__ checks its fields too: ValueError.
+        return cast(Callable[..., Bot], factory)(seed, **_arguments(factory, options))
     except ValueError as error:
         raise BotSpecError(f"{spec!r}: {error}") from error
 

@@ -15,13 +15,10 @@ inference from a policy model to be worth much in determinized card-game search 
 from __future__ import annotations
 
 import bisect
-import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 
 from hanamikoji.bots.determinize import World, sample_world
-from hanamikoji.core.cards import items, pack
 from hanamikoji.core.game import TURNS_PER_ROUND, Game
 from hanamikoji.core.moves import Move, MoveKind
 from hanamikoji.core.rng import Deal
@@ -31,7 +28,6 @@ from hanamikoji.core.worlds import before_round
 __all__ = [
     "DecisionModel",
     "WorldSampler",
-    "exposure",
     "replay_round",
     "replayed_world",
     "uniform_model",
@@ -41,10 +37,6 @@ __all__ = [
 
 DecisionModel = Callable[[View, Sequence[Move]], Mapping[Move, float]]
 """``(view, legal) -> chance of each legal decision``: a model of a player."""
-
-_HIDDEN = (MoveKind.SECRET, MoveKind.TRADE_OFF)
-_TINY = 1e-12
-"""Chances below this are taken as this in :func:`exposure`'s ratio."""
 
 
 def _round_entries(view: View) -> list[LogEntry]:
@@ -252,34 +244,3 @@ class WorldSampler:
         # The pool holds one entry per (world, model), world by world.
         index = min(index, len(self._cumulative) - 1)
         return self.worlds[index // len(self.models)], index % len(self.models)
-
-
-def exposure(
-    view: View, move: Move, model: DecisionModel, rng: random.Random, samples: int
-) -> float:
-    """How much an opponent who infers as ``model`` says learns of this player's hidden
-    cards from ``move``: the log of the ratio between the chance of ``move`` with the
-    hand held and its mean chance over ``samples`` hands the opponent cannot tell from
-    it, each making the move's counterpart (the same offer or answer; a Secret or
-    Trade-off of cards of that hand). The hands are drawn from the cards hidden from the
-    opponent: this hand, and the deck and removed card of a world sampled uniformly
-    behind ``view``. The ratio is what the opponent's weight on the true hand is
-    multiplied by, against the others, in inference like this module's: above 0 the
-    move gives the hand away, below 0 it points elsewhere."""
-    held = model(view, view.legal_moves()).get(move, 0.0)
-    shown = list(move.cards) if not move.is_response and move.kind not in _HIDDEN else []
-    total = 0.0
-    for _ in range(samples):
-        # The opponent's hand, Secret and Trade-off are no more hidden from them.
-        _, _, _, removed, deck = sample_world(view, rng)
-        pool = items(pack(view.hand) + pack((removed, *deck)) - pack(shown))
-        hand = tuple(sorted(shown + rng.sample(pool, len(view.hand) - len(shown))))
-        counterpart = move
-        if move.kind == MoveKind.SECRET:
-            counterpart = Move.secret(rng.choice(hand))
-        elif move.kind == MoveKind.TRADE_OFF:
-            counterpart = Move.trade_off(*rng.sample(hand, 2))
-        other = replace(view, hand=hand, drawn=None)
-        total += model(other, other.legal_moves()).get(counterpart, 0.0)
-    mean = total / samples
-    return math.log(max(held, _TINY) / max(mean, _TINY))
