@@ -13,7 +13,7 @@ import pytest
 
 from hanamikoji import Game, Move, MoveKind, View
 from hanamikoji.bots import BOTS, Bot, RandomBot, make_bot
-from hanamikoji.bots.analysis import analyze_record, label_for
+from hanamikoji.bots.analysis import AnalysisSettings, analyze_record, label_for
 from hanamikoji.bots.base import BotSpecError, bot_options, parse_bot_spec
 from hanamikoji.bots.determinize import determinize, sample_world
 from hanamikoji.bots.evaluation import round_end_value
@@ -519,12 +519,14 @@ def test_analysis_covers_every_decision_and_marks_forced_ones() -> None:
     game = Game("french", seed=31)
     play(game, [make_bot("random", seed=1), make_bot("greedy", seed=2)])
     record = GameRecord.from_game(game)
-    analysis = analyze_record(record, budget=0.02, seed=1)
+    analysis = analyze_record(record, AnalysisSettings(worlds=5, seed=1))
     assert [d.played for d in analysis.decisions] == list(game.move_stack)
     replay = Game("french", seed=31)
     for decision in analysis.decisions:
         assert decision.forced == (len(replay.legal_moves()) == 1)
-        assert 0.0 <= decision.played_value <= 1.0 and decision.cost >= 0.0
+        value = decision.played_value
+        assert decision.forced == (value is None) and decision.cost >= 0.0
+        assert value is None or 0.0 <= value <= 1.0
         replay.push(decision.played)
     for seat in (0, 1):
         summary = analysis.summary(seat)
