@@ -59,9 +59,11 @@ __all__ = [
     "RecordFileError",
     "Streams",
     "add_lang",
+    "add_plain",
     "build_parser",
     "commands",
     "fail",
+    "full_screen",
     "load_record",
     "main",
     "register_command",
@@ -228,6 +230,27 @@ def add_lang(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_plain(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="the line interface even on a terminal (for scripts and screen readers); it is"
+        " used anyway when standard input or output is not a terminal",
+    )
+
+
+def full_screen(args: argparse.Namespace, streams: Streams) -> bool:
+    """Whether to open the full-screen app: both streams are a terminal, no --plain."""
+    return not args.plain and _isatty(streams.stdin) and _isatty(streams.stdout)
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def fail(streams: Streams, text: str, status: int = EXIT_USAGE, lang: Lang = "en") -> int:
     """Write ``error: text`` (in ``lang``) on standard error; returns ``status``."""
     streams.stderr.write(message("error", lang, error=" ".join(text.split())) + "\n")
@@ -317,7 +340,7 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
     opponent.add_argument(
         "--hotseat",
         action="store_true",
-        help="two people at one terminal; the screen is cleared between their turns",
+        help="two people at one terminal; the screen is hidden and passed between their turns",
     )
     parser.add_argument(
         "--variant",
@@ -359,6 +382,7 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
         help=f"time per decision of the --engine, only with --engine (default"
         f" {ENGINE_BUDGET:g}; a level or bot has its own)",
     )
+    add_plain(parser)
 
 
 ENGINE_BUDGET = 1.0
@@ -413,25 +437,17 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
     if first is None:
         first = draws.randrange(2)
     game = Game(variant, seed=seed, first_player=first)
-    players = []
-    for seat in (0, 1):
-        number = seat + 1
-        if seat < len(names) and names[seat]:
-            name = names[seat]
-            label = message("named_player", lang, name=name, number=number)
-        elif bot_name is not None and seat == 1:
-            name = f"{bot_name} bot"
-            label = message("bot_player", lang, number=number, bot=bot_name)
-        else:
-            name = f"Player {number}"
-            label = message("player", lang, number=number)
-        try:
-            bot = (
-                _opponent(args, bot_name, draws.getrandbits(64)) if bot_name and seat == 1 else None
-            )
-        except ValueError as error:  # an unknown bot, or options it does not take
-            return fail(streams, str(error), lang=lang)
-        players.append(Player(name, label, bot))
+
+    def seating(draws: random.Random) -> tuple[Player, Player]:
+        return (
+            _seat(args, lang, names, bot_name, 0, draws),
+            _seat(args, lang, names, bot_name, 1, draws),
+        )
+
+    try:
+        players = seating(draws)
+    except ValueError as error:  # an unknown bot, or options it does not take
+        return fail(streams, str(error), lang=lang)
     engine = players[1].bot
     if isinstance(engine, ExternalEngineBot):
         # A missing or broken engine is told now, not after the person's first decision.
@@ -440,6 +456,8 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
         except EngineError as error:
             text = message("engine_not_started", lang, command=args.engine, reason=str(error))
             return fail(streams, text, EXIT_ENGINE, lang)
+    if full_screen(args, streams):
+        return _play_full_screen(args, streams, game, players, seating)
     session = PlaySession(
         game,
         (players[0], players[1]),
@@ -448,6 +466,53 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
         hotseat=args.hotseat,
     )
     return session.run()
+
+
+def _seat(
+    args: argparse.Namespace,
+    lang: Lang,
+    names: list[str],
+    bot_name: str | None,
+    seat: int,
+    draws: random.Random,
+) -> Player:
+    """The player of ``seat``: a person, or for seat 1 the bot (seeded from ``draws``).
+    Raises ``ValueError`` for a bot that cannot be made."""
+    number = seat + 1
+    if seat < len(names) and names[seat]:
+        name = names[seat]
+        label = message("named_player", lang, name=name, number=number)
+    elif bot_name is not None and seat == 1:
+        name = f"{bot_name} bot"
+        label = message("bot_player", lang, number=number, bot=bot_name)
+    else:
+        name = f"Player {number}"
+        label = message("player", lang, number=number)
+    bot = _opponent(args, bot_name, draws.getrandbits(64)) if bot_name and seat == 1 else None
+    return Player(name, label, bot)
+
+
+def _play_full_screen(
+    args: argparse.Namespace,
+    streams: Streams,
+    game: Game,
+    players: tuple[Player, Player],
+    seating: Callable[[random.Random], tuple[Player, Player]],
+) -> int:
+    from hanamikoji.interfaces.tui import Table, TableSettings, play_in_app
+
+    lang = check_lang(args.lang)
+    settings = TableSettings(game.variant, lang, seating, args.hotseat, args.save)
+    table = Table(settings, game, players)
+    if args.save is not None:
+        try:
+            table.save(args.save)
+        except OSError as error:
+            table.release()
+            reason = error.strerror or str(error)
+            text = message("save_failed", lang, path=str(args.save), error=reason)
+            return fail(streams, text, EXIT_ERROR, lang)
+    return play_in_app(table)
 
 
 # -- replay -------------------------------------------------------------------------------
@@ -459,6 +524,7 @@ def _configure_replay(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--step", action="store_true", help="wait for Enter between decisions (q stops)"
     )
+    add_plain(parser)
 
 
 def _run_replay(args: argparse.Namespace, streams: Streams) -> int:
@@ -478,6 +544,10 @@ def _run_replay(args: argparse.Namespace, streams: Streams) -> int:
         message("replay_variant", lang, variant=record.variant, seed=record.seed),
     ]
     header.extend(value for value in (record.event, record.date) if value)
+    if full_screen(args, streams):
+        from hanamikoji.interfaces.tui import replay_in_app
+
+        return replay_in_app(game, labels, lang, header)
     return replay_game(game, labels, _terminal(streams, lang), step=args.step, header=header)
 
 

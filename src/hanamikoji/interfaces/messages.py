@@ -414,6 +414,163 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         " (édition française).",
     ),
     "error": ("error: {error}", "error: {error}", "erreur : {error}"),
+    # -- the full-screen app (interfaces/tui)
+    "tui_help_key": ("? help", "? ayuda", "? aide"),
+    "tui_side": (
+        "{charm} {charm_term} · {geishas} geishas",
+        "{charm} {charm_term} · {geishas} geishas",
+        "{charm} {charm_term} · {geishas} geishas",
+    ),
+    "tui_hand": (
+        "Your hand: {count} cards",
+        "Tu mano: {count} cartas",
+        "Votre main : {count} cartes",
+    ),
+    "tui_how_to_act": (
+        "Press S, T, G or C (or click a marker), then choose its cards.",
+        "Pulsa S, T, G o C (o haz clic en un marcador) y elige sus cartas.",
+        "Appuyez sur S, T, G ou C (ou cliquez un jeton), puis choisissez ses cartes.",
+    ),
+    "tui_choose_action": (
+        "Choose an action first: S, T, G or C.",
+        "Elige antes una acción: S, T, G o C.",
+        "Choisissez d'abord une action : S, T, G ou C.",
+    ),
+    "tui_choose_cards": (
+        "{action}: choose {count} card(s):",
+        "{action}: elige {count} carta(s):",
+        "{action} : choisissez {count} carte(s) :",
+    ),
+    "tui_how_to_choose": (
+        "Keys 1-7, or ←/→ and Space, or a click · Backspace takes back · Esc starts again",
+        "Teclas 1-7, o ←/→ y Espacio, o un clic · Retroceso deshace · Esc vuelve a empezar",
+        "Touches 1-7, ou ←/→ et Espace, ou un clic · Retour arrière annule · Échap recommence",
+    ),
+    "tui_pairs": (
+        "{action}: which two pairs? P or a click switches.",
+        "{action}: ¿qué dos parejas? P o un clic cambia.",
+        "{action} : quelles deux paires ? P ou un clic change.",
+    ),
+    "tui_enter_plays": (
+        "Enter (or a click here) plays it · Backspace takes back",
+        "Intro (o un clic aquí) la juega · Retroceso deshace",
+        "Entrée (ou un clic ici) la joue · Retour arrière annule",
+    ),
+    "tui_answer_keys": (
+        "↑/↓ or 1-{count} choose · Enter (or a click here) takes it",
+        "↑/↓ o 1-{count} eligen · Intro (o un clic aquí) la toma",
+        "↑/↓ ou 1-{count} choisissent · Entrée (ou un clic ici) la prend",
+    ),
+    "tui_no_card": (
+        "Your hand has {count} cards: choose 1 to {count}.",
+        "Tu mano tiene {count} cartas: elige de 1 a {count}.",
+        "Votre main a {count} cartes : choisissez de 1 à {count}.",
+    ),
+    "tui_no_option": (
+        "Choose an answer from 1 to {count}.",
+        "Elige una respuesta de 1 a {count}.",
+        "Choisissez une réponse de 1 à {count}.",
+    ),
+    "tui_thinking": (
+        "{player} is thinking… {seconds} s",
+        "{player} está pensando… {seconds} s",
+        "{player} réfléchit… {seconds} s",
+    ),
+    "tui_unseen": ("unseen", "por ver", "à voir"),
+    "tui_keys": (
+        "1-7 cards · Enter play · ⌫ undo · Esc clear · K unseen · ? help · Q quit",
+        "1-7 cartas · Intro jugar · ⌫ deshacer · Esc borrar · K por ver · ? ayuda · Q salir",
+        "1-7 cartes · Entrée jouer · ⌫ annuler · Échap effacer · K à voir · ? aide · Q quitter",
+    ),
+    "tui_help_title": ("Keys", "Teclas", "Touches"),
+    "tui_help_keys": (
+        "S, T, G, C     choose Secret, Trade-off, Gift or Competition (or click a marker)\n"
+        "1-7            choose or give back the card with that number (or click it)\n"
+        "←/→, Space     move along the hand, choose the card under ▸\n"
+        "P              a Competition: switch how its four cards make two pairs\n"
+        "↑/↓, 1-3       answering a Gift or Competition: the card or pair you take\n"
+        "Enter          play the decision\n"
+        "Backspace      take back the last step; Esc: start the decision again\n"
+        "K              show or hide the column of cards not seen yet this round (unseen)\n"
+        "?              this help and the rules; Q: stop the game; Ctrl+C: stop at once\n"
+        "Cards are the letters of the geisha row with a glyph: A♪ Ayane (flute), B◭ Iroha,"
+        " C§ Tomoyo, D☂ Yoko, E♫ Chiharu, F♨ Anju, G✿ Ruri. ◀ or ▶ beside a geisha: her"
+        " marker is on that side; · on both: neutral. ×: an action marker already used;"
+        " ▒: a card face down; *: the card just drawn.",
+        "S, T, G, C     elige Secreto, Renuncia, Regalo o Competición (o clic en un marcador)\n"
+        "1-7            elige o devuelve la carta con ese número (o haz clic en ella)\n"
+        "←/→, Espacio   recorre la mano, elige la carta bajo ▸\n"
+        "P              una Competición: cambia cómo sus cuatro cartas forman dos parejas\n"
+        "↑/↓, 1-3       al responder a un Regalo o una Competición: la carta o pareja que tomas\n"
+        "Intro          juega la decisión\n"
+        "Retroceso      deshace el último paso; Esc: empieza de nuevo la decisión\n"
+        "K              muestra u oculta la columna de cartas aún no vistas en la ronda\n"
+        "?              esta ayuda y las reglas; Q: detiene la partida; Ctrl+C: para ya\n"
+        "Las cartas son las letras de la fila de geishas con un símbolo: A♪ Ayane (flauta),"
+        " B◭ Iroha, C§ Tomoyo, D☂ Yoko, E♫ Chiharu, F♨ Anju, G✿ Ruri. ◀ o ▶ junto a una"
+        " geisha: su marcador está de ese lado; · a ambos lados: neutral. ×: un marcador de"
+        " acción ya usado; ▒: una carta boca abajo; *: la carta recién robada.",
+        "S, T, G, C     choisit Secret, Dépôt, Offre ou Échange (ou cliquez un jeton)\n"
+        "1-7            choisit ou rend la carte de ce numéro (ou cliquez-la)\n"
+        "←/→, Espace    parcourt la main, choisit la carte sous ▸\n"
+        "P              un Échange : change la façon dont ses quatre cartes font deux paires\n"
+        "↑/↓, 1-3       en réponse à une Offre ou un Échange : la carte ou la paire prise\n"
+        "Entrée         joue la décision\n"
+        "Retour arrière annule la dernière étape ; Échap : recommence la décision\n"
+        "K              affiche ou cache la colonne des cartes pas encore vues (à voir)\n"
+        "?              cette aide et les règles ; Q : arrête la partie ; Ctrl+C : tout de suite\n"
+        "Les cartes sont les lettres de la rangée de geishas avec un symbole : A♪ Ayane"
+        " (flûte), B◭ Iroha, C§ Tomoyo, D☂ Yoko, E♫ Chiharu, F♨ Anju, G✿ Ruri. ◀ ou ▶ à côté"
+        " d'une geisha : son jeton est de ce côté ; · des deux côtés : neutre. × : un jeton"
+        " d'action déjà joué ; ▒ : une carte face cachée ; * : la carte piochée.",
+    ),
+    "tui_help_close": (
+        "Esc closes this help. The rules follow (in English).",
+        "Esc cierra esta ayuda. Siguen las reglas (en inglés).",
+        "Échap ferme cette aide. Les règles suivent (en anglais).",
+    ),
+    "tui_continue": (
+        "Enter: continue",
+        "Intro: continuar",
+        "Entrée : continuer",
+    ),
+    "tui_save_title": (
+        "Save the game record",
+        "Guardar el registro de la partida",
+        "Enregistrer la partie",
+    ),
+    "tui_save_hint": (
+        "File name (.json: JSON, else text; .hkr suggested). Enter saves, Esc cancels.",
+        "Nombre del archivo (.json: JSON, si no texto; se sugiere .hkr). Intro guarda,"
+        " Esc cancela.",
+        "Nom du fichier (.json : JSON, sinon texte ; .hkr conseillé). Entrée enregistre,"
+        " Échap annule.",
+    ),
+    "tui_quit_question": (
+        "Stop this game? Enter stops, S saves the record first, Esc goes back to it.",
+        "¿Detener esta partida? Intro la detiene, S guarda antes el registro, Esc vuelve a ella.",
+        "Arrêter cette partie ? Entrée l'arrête, S l'enregistre d'abord, Échap y revient.",
+    ),
+    "tui_quit_saved": (
+        "Stop this game? Its record is saved. Enter stops, Esc goes back to it.",
+        "¿Detener esta partida? Su registro está guardado. Intro la detiene, Esc vuelve a ella.",
+        "Arrêter cette partie ? Elle est enregistrée. Entrée l'arrête, Échap y revient.",
+    ),
+    "tui_end_keys": (
+        "R rematch · S save the record · V review the game · Q quit",
+        "R revancha · S guardar el registro · V repasar la partida · Q salir",
+        "R revanche · S enregistrer la partie · V revoir la partie · Q quitter",
+    ),
+    "tui_replay_keys": (
+        "←/→ step · Home/End first/last · PgUp/PgDn by round · Q close",
+        "←/→ paso · Inicio/Fin primera/última · RePág/AvPág por ronda · Q cerrar",
+        "←/→ pas · Début/Fin première/dernière · PgPréc/PgSuiv par manche · Q fermer",
+    ),
+    "tui_replay_step": (
+        "decision {step} of {total}",
+        "decisión {step} de {total}",
+        "décision {step} sur {total}",
+    ),
 }
 """Each interface sentence in English, Spanish and French; fields in braces."""
 

@@ -64,6 +64,8 @@ __all__ = [
     "render_reveal",
     "render_round_summary",
     "replay_game",
+    "save_game",
+    "summary_line",
 ]
 
 # The exit statuses of every ``hanamikoji`` subcommand (docs/cli.md lists them).
@@ -258,9 +260,10 @@ def _used_actions(view: View, seat: int, label: str, lang: Lang) -> str:
     return message("used_actions", lang, player=label, actions=listed)
 
 
-def _summary_line(
+def summary_line(
     summary: RoundSummary, labels: tuple[str, str], viewer: int | None, lang: Lang
 ) -> str:
+    """A scored round on one line: both Secrets and each player's totals."""
     secrets = []
     for seat in (0, 1):
         card = summary.secrets[seat]
@@ -319,7 +322,7 @@ def render_board(view: View, labels: tuple[str, str], lang: Lang) -> RenderableT
         )
     )
     if view.rounds:
-        parts.append(Text(_summary_line(view.rounds[-1], labels, me, lang), style="dim"))
+        parts.append(Text(summary_line(view.rounds[-1], labels, me, lang), style="dim"))
     this_round = [entry for entry in view.log if entry.round == view.round]
     if this_round:
         parts.append(Text(message("this_round", lang), style="bold"))
@@ -561,14 +564,14 @@ def render_log(view: View, labels: tuple[str, str], lang: Lang) -> RenderableTyp
         if entry.round != current:
             if current in summaries:
                 lines.append(
-                    Text(_summary_line(summaries[current], labels, viewer, lang), style="dim")
+                    Text(summary_line(summaries[current], labels, viewer, lang), style="dim")
                 )
             current = entry.round
             lines.append(Text(message("round_heading", lang, round=current), style="bold"))
         described = describe_decision(entry, labels, viewer, lang)
         lines.append(Text(f"  {entry.turn}. {entry.move!s:<9} {described}"))
     if current in summaries:
-        lines.append(Text(_summary_line(summaries[current], labels, viewer, lang), style="dim"))
+        lines.append(Text(summary_line(summaries[current], labels, viewer, lang), style="dim"))
     if not view.log:
         lines.append(Text(message("log_empty", lang)))
     return Group(*lines)
@@ -876,23 +879,9 @@ class PlaySession:
             self._save_failed = True
 
     def _save(self, path: Path, *, quiet: bool = False) -> bool:
-        from hanamikoji.notation.records import GameRecord
-
-        record = GameRecord.from_game(
-            self.game,
-            players=(self.players[0].name, self.players[1].name),
-            date=datetime.date.today().isoformat(),
-        )
-        text = record.to_json() if path.suffix.lower() == ".json" else record.to_text()
-        # Written beside the file, then renamed over it: a Ctrl-C in the middle of a write
-        # never leaves half a record where the last whole one was.
-        partial = path.with_name(path.name + ".tmp")
         try:
-            partial.write_text(text, encoding="utf-8")
-            os.replace(partial, path)
+            save_game(self.game, (self.players[0].name, self.players[1].name), path)
         except OSError as error:
-            with contextlib.suppress(OSError):
-                partial.unlink(missing_ok=True)
             if not quiet:
                 reason = error.strerror or str(error)
                 self.terminal.show(
@@ -900,6 +889,25 @@ class PlaySession:
                 )
             return False
         return True
+
+
+def save_game(game: Game, names: tuple[str, str], path: Path) -> None:
+    """Write the record of ``game`` so far to ``path`` (JSON when its name ends in
+    ``.json``, else the text form), dated today. Raises ``OSError``."""
+    from hanamikoji.notation.records import GameRecord
+
+    record = GameRecord.from_game(game, players=names, date=datetime.date.today().isoformat())
+    text = record.to_json() if path.suffix.lower() == ".json" else record.to_text()
+    # Written beside the file, then renamed over it: a Ctrl-C in the middle of a write
+    # never leaves half a record where the last whole one was.
+    partial = path.with_name(path.name + ".tmp")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        raise
 
 
 def default_record_name() -> str:

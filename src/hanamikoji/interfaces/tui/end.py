@@ -1,0 +1,103 @@
+"""The end of a game: who won and why, every round's scoring, everything that was
+hidden; then a rematch, the record saved, a review of the game, or quit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Static
+
+from hanamikoji.interfaces.messages import message
+from hanamikoji.interfaces.terminal import (
+    default_record_name,
+    outcome_text,
+    render_reveal,
+)
+from hanamikoji.interfaces.tui.board import render_scoring
+from hanamikoji.interfaces.tui.modals import SaveScreen
+from hanamikoji.interfaces.tui.replay import ReplayScreen
+from hanamikoji.interfaces.tui.session import Table
+
+__all__ = ["EndScreen", "render_end"]
+
+
+def render_end(table: Table) -> RenderableType:
+    """The outcome (or the forfeit), each round's scoring and, after a game played to
+    its end, the full reveal."""
+    lang = table.settings.lang
+    game = table.game
+    parts: list[RenderableType] = [Text(message("game_over", lang), "bold underline")]
+    if table.forfeit is not None:
+        seat, reason = table.forfeit
+        winner = 1 - seat
+        result = "1-0" if winner == 0 else "0-1"
+        parts.append(
+            Text(message("engine_forfeit", lang, player=table.labels[seat], reason=reason), "red")
+        )
+        parts.append(
+            Text(message("forfeit_win", lang, player=table.labels[winner], result=result), "bold")
+        )
+    outcome = game.outcome
+    if outcome is not None:
+        parts.append(Text(outcome_text(outcome, table.labels, lang), "bold green"))
+    for summary in game.summaries():
+        parts.append(render_scoring(summary, table.labels, None, lang))
+    if outcome is not None:
+        parts.append(render_reveal(game.reveal(), game.summaries(), table.labels, lang))
+    return Group(*parts)
+
+
+class EndScreen(Screen[str]):
+    """The end of a game; ``s`` saves the record and ``v`` reviews the game here, and
+    the screen is dismissed with what comes next: ``rematch`` or ``quit``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "next('rematch')", show=False),
+        Binding("s", "next('save')", show=False),
+        Binding("v", "next('review')", show=False),
+        Binding("q,escape", "next('quit')", show=False),
+    ]
+
+    def __init__(self, table: Table) -> None:
+        super().__init__()
+        self._table = table
+
+    def compose(self) -> ComposeResult:
+        table = self._table
+        lang = table.settings.lang
+        yield Static(Text(message("tui_end_keys", lang), "bold reverse"), id="keys")
+        with VerticalScroll(id="end", can_focus=False):
+            path = table.settings.save_path
+            saved = Static(message("saved", lang, path=str(path)) if path else "", id="saved")
+            saved.display = path is not None
+            yield saved
+            yield Static(render_end(table))
+
+    def action_next(self, what: str) -> None:
+        if what == "save":
+            self._save()
+        elif what == "review":
+            table = self._table
+            self.app.push_screen(ReplayScreen(table.game, table.labels, table.settings.lang))
+        else:
+            self.dismiss(what)
+
+    def _save(self) -> None:
+        table = self._table
+        lang = table.settings.lang
+
+        def saved(path: Path | None) -> None:
+            if path is not None:
+                shown = self.query_one("#saved", Static)
+                shown.update(message("saved", lang, path=str(path)))
+                shown.display = True
+
+        default = str(table.settings.save_path or default_record_name())
+        self.app.push_screen(SaveScreen(table.save, default, lang), saved)

@@ -1,0 +1,101 @@
+"""The hand of the person facing the screen, and their action markers, both clickable.
+
+The hand is drawn in cells of :data:`CELL` columns: the key (1-7) above each card, a
+▸ at the cursor and a * at the card just drawn; chosen cards are in brackets (and
+reversed); the line below names the card under the cursor in words.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.message import Message
+from textual.widgets import Static
+
+from hanamikoji.core import ACTIONS, MoveKind, View
+from hanamikoji.interfaces.messages import message
+from hanamikoji.interfaces.tui.board import Side, render_markers
+from hanamikoji.interfaces.tui.cards import card_words, chip
+from hanamikoji.interfaces.tui.decision import Draft
+from hanamikoji.notation.names import Lang
+
+__all__ = ["CELL", "ActionBar", "HandBar", "render_hand"]
+
+CELL = 5
+"""Columns per card of the hand."""
+
+
+def _drawn_slot(view: View) -> int | None:
+    if view.drawn is None:
+        return None
+    return max(slot for slot, card in enumerate(view.hand) if card == view.drawn)
+
+
+def render_hand(view: View, draft: Draft | None, lang: Lang) -> Text:
+    """Three lines: keys, cards, the card under the cursor in words."""
+    keys, cards = Text(), Text()
+    chosen = draft.chosen if draft is not None and not draft.answering else []
+    cursor = draft.cursor if draft is not None and not draft.answering else None
+    drawn = _drawn_slot(view)
+    for slot, card in enumerate(view.hand):
+        mark = "▸" if slot == cursor else " "
+        star = "*" if slot == drawn else " "
+        keys.append(f"{mark}{slot + 1}{star}".center(CELL), style="bold" if mark != " " else "dim")
+        face = chip(card)
+        if slot in chosen:
+            face.stylize("reverse")
+            cards.append("[", style="bold")
+            cards.append_text(face)
+            cards.append("] ", style="bold")
+        else:
+            cards.append(" ")
+            cards.append_text(face)
+            cards.append("  ")
+    words = Text(message("tui_hand", lang, count=len(view.hand)), style="dim")
+    if cursor is not None and 0 <= cursor < len(view.hand):
+        words = Text("▸ ")
+        words.append_text(card_words(view.hand[cursor], lang))
+        if cursor == drawn:
+            words.append(f" ({message('drawn', lang)})", style="italic")
+    return Text("\n").join((keys, cards, words))
+
+
+class HandBar(Static):
+    """The hand; a click on a card chooses it."""
+
+    class Clicked(Message):
+        def __init__(self, slot: int) -> None:
+            super().__init__()
+            self.slot = slot
+
+    def on_click(self, event: events.Click) -> None:
+        at = event.get_content_offset(self)
+        if at is not None and at.y in (0, 1):
+            self.post_message(self.Clicked(at.x // CELL))
+
+
+class ActionBar(Static):
+    """One side's action markers; for the person deciding, a click chooses one."""
+
+    class Chosen(Message):
+        def __init__(self, kind: MoveKind) -> None:
+            super().__init__()
+            self.kind = kind
+
+    def __init__(self, *, id: str) -> None:
+        super().__init__(id=id)
+        self._spans: list[tuple[int, int]] = []
+        self._active = False
+
+    def show_side(self, side: Side, lang: Lang, active: bool) -> None:
+        line, self._spans = render_markers(side, lang, keys=active)
+        self._active = active
+        self.update(line)
+
+    def on_click(self, event: events.Click) -> None:
+        at = event.get_content_offset(self)
+        if not self._active or at is None:
+            return
+        for kind, (start, end) in zip(ACTIONS, self._spans, strict=True):
+            if start <= at.x < end:
+                self.post_message(self.Chosen(kind))
