@@ -20,7 +20,7 @@ import pytest
 from rich.console import Console
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Static
+from textual.widgets import Input, Static
 
 from hanamikoji.bots import make_bot
 from hanamikoji.bots.levels import make_level_bot
@@ -38,11 +38,18 @@ from hanamikoji.interfaces.tui.app import TableApp, play_app, replay_app
 from hanamikoji.interfaces.tui.board import side_of
 from hanamikoji.interfaces.tui.decision import Draft
 from hanamikoji.interfaces.tui.end import EndScreen
-from hanamikoji.interfaces.tui.modals import HelpScreen, PassScreen, QuitScreen, ShowScreen
+from hanamikoji.interfaces.tui.modals import (
+    HelpScreen,
+    PassScreen,
+    QuitScreen,
+    SaveScreen,
+    ShowScreen,
+)
 from hanamikoji.interfaces.tui.play import PlayScreen
 from hanamikoji.interfaces.tui.replay import ReplayScreen
 from hanamikoji.interfaces.tui.rules import CHECKOUT, rules_markdown
 from hanamikoji.notation.names import Lang
+from hanamikoji.notation.records import GameRecord, write_record
 from hanamikoji.protocol import EngineError, EngineFailure
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -306,6 +313,31 @@ def test_rematch_the_other_player_starts_and_the_record_goes_to_a_new_file(
     assert "Result" in (tmp_path / "game-2.hkr").read_text(encoding="utf-8")
 
 
+def test_the_end_screen_saves_the_record_where_asked(tmp_path: Path) -> None:
+    table = make_table(bot_seating(2), seed=31)
+    target = tmp_path / "kept.json"
+
+    async def script(app: TableApp, pilot: Pilot[int]) -> None:
+        await play_to_the_end(app, pilot, table, random.Random(4))
+        await pilot.press("s")
+        assert isinstance(app.screen, SaveScreen)
+        name = app.screen.query_one("#save-name", Input)
+        assert name.value.startswith("hanamikoji-") and name.value.endswith(".hkr")
+        name.value = str(tmp_path / "missing" / "x.hkr")
+        await pilot.press("enter")
+        assert isinstance(app.screen, SaveScreen)
+        assert "Could not save the record" in screen_text(app)
+        name.value = str(target)
+        await pilot.press("enter")
+        assert isinstance(app.screen, EndScreen)
+        assert "The game record is saved in" in screen_text(app)
+        await pilot.press("q")
+
+    run(play_app(table), script, SIZE)
+    saved = GameRecord.from_json(target.read_text(encoding="utf-8"))
+    assert saved.replay().move_stack == table.game.move_stack
+
+
 def test_ctrl_c_saves_and_exits_with_130(tmp_path: Path) -> None:
     save = tmp_path / "game.json"
     table = make_table(bot_seating(1), seed=9, save=save)
@@ -564,8 +596,6 @@ def test_play_and_replay_open_the_app_on_a_terminal_only(
     assert run_command(["play", "--seed", "4", "--plain"], plain) == 0
     assert len(opened) == 1
     record = tmp_path / "game.hkr"
-    from hanamikoji.notation.records import GameRecord, write_record
-
     write_record(record, GameRecord.from_game(finished_game()))
     assert run_command(["replay", str(record)], terminal) == 0
     assert opened[-1] == (len(finished_game().move_stack), ("Player 1", "Player 2"), "en")
