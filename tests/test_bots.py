@@ -6,7 +6,7 @@ import gc
 import pickle
 import random
 from collections.abc import Sequence
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,7 +14,13 @@ import pytest
 from hanamikoji import Game, Move, MoveKind, View
 from hanamikoji.bots import BOTS, Bot, RandomBot, make_bot
 from hanamikoji.bots.analysis import AnalysisSettings, analyze_record, label_for
-from hanamikoji.bots.base import BotSpecError, bot_options, parse_bot_spec
+from hanamikoji.bots.base import (
+    OPTION_MEANINGS,
+    BotSpecError,
+    bot_option_defaults,
+    bot_options,
+    parse_bot_spec,
+)
 from hanamikoji.bots.determinize import determinize, sample_world
 from hanamikoji.bots.evaluation import round_end_value
 from hanamikoji.bots.expert import EXPERT_CONFIG, ExpertBot
@@ -221,14 +227,14 @@ def test_the_expert_searches_without_inference_when_asked() -> None:
 OPTIONS_MARKER = "<!-- search options:"
 
 
-def documented_options(text: str) -> dict[str, tuple[str, str]]:
+def documented_options(text: str) -> dict[str, tuple[str, str, str]]:
     """The rows of the table after the options marker of docs/bots.md: each option with
-    its default for ``ismcts`` and for ``expert``, as written."""
+    its default for ``ismcts`` and for ``expert`` and its meaning, as written."""
     table = text[text.index(OPTIONS_MARKER) :].split("\n\n", 1)[0]
-    rows: dict[str, tuple[str, str]] = {}
+    rows: dict[str, tuple[str, str, str]] = {}
     for line in table.splitlines()[3:]:  # the marker, the header and its rule
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
-        rows[cells[0].strip("`")] = (cells[2], cells[3])
+        rows[cells[0].strip("`")] = (cells[2], cells[3], cells[4])
     return rows
 
 
@@ -243,12 +249,20 @@ def test_the_options_table_of_the_docs_is_the_search_options_and_defaults_of_the
     documented = documented_options((DOCS / "bots.md").read_text(encoding="utf-8"))
     assert list(documented) == bot_options("ismcts") == bot_options("expert")
     for column, name in enumerate(("ismcts", "expert")):
-        bot = make_bot(name)
-        assert isinstance(bot, ISMCTSBot)
-        configured = {field.name for field in fields(bot.config)}
-        for option, defaults in documented.items():
-            owner = bot.config if option in configured else bot
-            assert defaults[column] == written(getattr(owner, option)), (name, option)
+        defaults = bot_option_defaults(name)
+        for option, row in documented.items():
+            assert row[column] == written(defaults[option]), (name, option)
+    for option, row in documented.items():
+        assert row[2] == OPTION_MEANINGS[option], option
+
+
+def test_every_option_of_every_bot_has_a_default_and_a_meaning() -> None:
+    for name in BOTS:
+        assert set(bot_option_defaults(name)) == set(bot_options(name))
+        assert set(bot_options(name)) <= set(OPTION_MEANINGS), name
+    bot = make_bot("expert")
+    assert isinstance(bot, ISMCTSBot)
+    assert bot_option_defaults("expert")["random_prior"] == bot.config.random_prior
 
 
 def test_levels_map_onto_registered_bots_with_budgets() -> None:

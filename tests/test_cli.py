@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 
 from hanamikoji.bots import BOTS, Bot, make_bot
+from hanamikoji.bots.base import OPTION_MEANINGS
+from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core import (
     VARIANTS,
     Game,
@@ -478,8 +480,14 @@ def test_variants_and_bots_are_listed() -> None:
     assert status == 0
     for name in BOTS:
         assert name in output
-    assert "iterations" in output
     assert "NAME:OPTION=VALUE" in output
+    flat = " ".join(output.split())
+    for number, level in LEVELS.items():  # the levels: bot and time per decision
+        time = "-" if level.budget is None else f"{level.budget:g} s"
+        assert re.search(rf"│ +{number} │ {level.resolved_bot()} +│ {re.escape(time)} ", output)
+    for option, meaning in OPTION_MEANINGS.items():  # every option, its meaning
+        assert option in output and meaning.split()[-1] in flat
+    assert re.search(r"│ random_prior +│ - +│ - +│ - +│ none +│ 0.1 +│", output)
     status, output, _ = run(["variants", "--lang", "es"])
     assert "Como mucho 3 rondas" in " ".join(output.split())
 

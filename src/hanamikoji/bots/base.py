@@ -36,11 +36,13 @@ if TYPE_CHECKING:
 __all__ = [
     "BOTS",
     "MAX_BUDGET",
+    "OPTION_MEANINGS",
     "Bot",
     "BotSpecError",
     "NumberRange",
     "Option",
     "RandomBot",
+    "bot_option_defaults",
     "bot_options",
     "make_bot",
     "parse_bot_spec",
@@ -157,6 +159,25 @@ configuration refuses the others, e.g. ``exact_turns`` past a round's turns), by
 name: they mean the same in every bot that has them."""
 
 
+OPTION_MEANINGS: dict[str, str] = {
+    "budget": "the time per decision, in seconds",
+    "iterations": "the most playouts per decision: with a generous budget, a reproducible bot",
+    "exploration": "the UCB constant",
+    "candidates": "how many of the judge's best decisions the bot's own nodes search",
+    "root_candidates": "how many of the judge's best decisions the root searches",
+    "replies": "how many of the judge's best replies the opponent's nodes search",
+    "exact_turns": "how many turns before a round's end play is solved exactly in each world",
+    "inference": "worlds weighed by the opponent's decisions; false: dealt uniformly",
+    "temperature": "the softmax temperature of inference's model of the opponent",
+    "surprise": "the share of uniform choice in that model",
+    "random_prior": "the prior chance that the opponent plays at random",
+    "network_candidates": "how many of the learned evaluation's best decisions the root adds",
+    "compiled": "judge with the compiled kernel (the same scores, faster)",
+}
+"""What each option a spec can set means, in one line (``hanamikoji bots`` shows it): an
+option means the same in every bot that has it."""
+
+
 _SCALARS: dict[str, tuple[type, ...]] = {
     "int": (int,),
     "float": (float, int),
@@ -237,6 +258,34 @@ def _wanted(types: tuple[type, ...]) -> str:
 def bot_options(name: str) -> list[str]:
     """The options a spec can set for the registered bot ``name``."""
     return list(_settable(BOTS[name]))
+
+
+def bot_option_defaults(name: str) -> dict[str, Option]:
+    """The value each option of the registered bot ``name`` has when a spec does not set
+    it (``budget``: the bot's own time per decision, ``None`` for a bot that does not
+    search).
+
+    >>> bot_option_defaults("greedy")
+    {'budget': None, 'compiled': False}
+    >>> bot_option_defaults("expert")["budget"], bot_option_defaults("ismcts")["candidates"]
+    (1.0, 3)
+    """
+    factory = BOTS[name]
+    values: dict[str, object] = {
+        key: parameter.default for key, parameter in inspect.signature(factory).parameters.items()
+    }
+    for config in _configs(factory).values():
+        values.update(
+            (field.name, getattr(config, field.name)) for field in dataclasses.fields(config)
+        )
+    values["budget"] = factory(None, None).budget
+    return {option: _as_option(values[option]) for option in _settable(factory)}
+
+
+def _as_option(value: object) -> Option:
+    if value is None or isinstance(value, bool | int | float):
+        return value
+    raise TypeError(f"not a spec option's value: {value!r}")  # pragma: no cover
 
 
 def _option_value(text: str) -> Option:

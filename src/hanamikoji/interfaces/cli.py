@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hanamikoji.bots import BOTS, Bot, make_bot
-from hanamikoji.bots.base import bot_options
+from hanamikoji.bots.base import OPTION_MEANINGS, Option, bot_option_defaults
 from hanamikoji.bots.levels import LEVELS, make_level_bot
 from hanamikoji.core import VARIANTS, Game, UnknownVariantError, Variant
 from hanamikoji.interfaces.messages import message
@@ -587,21 +587,57 @@ def _run_variants(args: argparse.Namespace, streams: Streams) -> int:
 
 def _run_bots(args: argparse.Namespace, streams: Streams) -> int:
     lang = check_lang(args.lang)
+    terminal = _terminal(streams, lang)
+    terminal.show(_levels_table(lang))
     table = Table(title=message("bots_title", lang), title_justify="left")
     table.add_column(message("col_name", lang), no_wrap=True)
     table.add_column(message("col_description", lang))
-    table.add_column(message("col_options", lang))
     default = default_bot()
     for name, factory in BOTS.items():
         paragraph = (factory.__doc__ or "").strip().split("\n\n")[0]
-        summary = " ".join(paragraph.split())
-        shown = f"{name} *" if name == default else name
-        table.add_row(shown, summary, ", ".join(bot_options(name)))
-    terminal = _terminal(streams, lang)
+        table.add_row(f"{name} *" if name == default else name, " ".join(paragraph.split()))
     terminal.show(table)
     terminal.show(Text(message("bots_default", lang, bot=default)))
+    terminal.show(_options_table(lang))
     terminal.show(Text(message("bots_options", lang)))
     return EXIT_OK
+
+
+def _levels_table(lang: Lang) -> Table:
+    """The difficulty levels: which bot, with how much time per decision."""
+    table = Table(title=message("levels_title", lang), title_justify="left")
+    table.add_column(message("col_level", lang), justify="right")
+    table.add_column(message("col_bot", lang))
+    table.add_column(message("col_time", lang))
+    for number, level in sorted(LEVELS.items()):
+        time = "-" if level.budget is None else f"{level.budget:g} s"
+        table.add_row(str(number), level.resolved_bot(), time)
+    return table
+
+
+def _options_table(lang: Lang) -> Table:
+    """Every option a spec can set: its default for each bot that has it ("-" where the
+    bot has none), and what it means."""
+    defaults = {name: bot_option_defaults(name) for name in BOTS}
+    options = list(dict.fromkeys(option for name in BOTS for option in defaults[name]))
+    table = Table(title=message("options_title", lang), title_justify="left")
+    table.add_column(message("col_option", lang), no_wrap=True)
+    for name in BOTS:
+        table.add_column(name)
+    table.add_column(message("col_meaning", lang))
+    for option in options:
+        shown = [
+            _written(defaults[name][option]) if option in defaults[name] else "-" for name in BOTS
+        ]
+        table.add_row(option, *shown, OPTION_MEANINGS[option])
+    return table
+
+
+def _written(value: Option) -> str:
+    """An option's value as a spec writes it: ``none``, ``true``, ``0.2``, ``3``."""
+    if value is None or isinstance(value, bool):
+        return str(value).lower()
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 register_command(
