@@ -13,6 +13,7 @@ import asyncio
 import io
 import os
 import random
+import sys
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
@@ -50,7 +51,7 @@ from hanamikoji.interfaces.tui.replay import ReplayScreen
 from hanamikoji.interfaces.tui.rules import CHECKOUT, rules_markdown
 from hanamikoji.notation.names import Lang
 from hanamikoji.notation.records import GameRecord, write_record
-from hanamikoji.protocol import EngineError, EngineFailure
+from hanamikoji.protocol import EngineError, EngineFailure, ExternalEngineBot
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -206,6 +207,27 @@ def message_of(key: str, lang: Lang) -> str:
     from hanamikoji.interfaces.messages import message
 
     return message(key, lang)
+
+
+def test_a_whole_game_against_an_external_engine_by_keys() -> None:
+    engine = [sys.executable, str(ROOT / "tests" / "engines" / "first_legal_engine.py")]
+
+    def seating(draws: random.Random) -> tuple[Player, Player]:
+        bot = ExternalEngineBot(engine, 1.0, grace_seconds=5, startup_seconds=30)
+        return (Player("Ann", "Ann (Player 1)"), Player("engine", "Player 2 (engine)", bot))
+
+    table = make_table(seating, seed=41)
+
+    async def script(app: TableApp, pilot: Pilot[int]) -> None:
+        await play_to_the_end(app, pilot, table, random.Random(41))
+        assert table.game.is_over() and table.forfeit is None
+        await pilot.press("q")
+
+    app = play_app(table)
+    run(app, script, SIZE)
+    assert app.return_value == EXIT_OK
+    bot = table.players[1].bot
+    assert isinstance(bot, ExternalEngineBot) and not bot.running
 
 
 def test_the_opponent_s_hidden_cards_never_reach_the_screen_before_the_end() -> None:
