@@ -35,6 +35,7 @@ from hanamikoji.core.game import TURNS_PER_ROUND
 from hanamikoji.core.moves import CARDS_PER_ACTION
 from hanamikoji.core.rng import DECK_SIZE, HAND_SIZE
 from hanamikoji.notation.names import LANGUAGES, action_name, item_name, term
+from hanamikoji.notation.outcomes import describe_outcome
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -155,7 +156,7 @@ def assert_verdict(game: Game, text: str) -> None:
     """``text`` quotes the engine's verdict, or says which round follows and who starts it."""
     outcome = game.outcome
     if outcome is not None:
-        assert f"`{outcome.describe()}`" in text
+        assert f"`{describe_outcome(outcome)}`" in text
         return
     match = re.search(r"round (\d) follows, and Player ([12]) starts it", text)
     assert match is not None, f"no verdict and no next round in {text!r}"

@@ -10,7 +10,7 @@ from hanamikoji.core.errors import (
 )
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import ACTIONS, Move, MoveKind, response_moves, turn_moves
-from hanamikoji.core.outcome import Outcome, RoundSummary, Termination, seat_name
+from hanamikoji.core.outcome import Outcome, RoundSummary, Termination
 from hanamikoji.core.rng import Deal, deal_for_round
 from hanamikoji.core.variants import CLASSIC, FRENCH, THREE_ROUNDS, VARIANTS, Tiebreak, Variant
 from hanamikoji.core.view import LogEntry, Phase, Reveal, RoundReveal, View
@@ -45,6 +45,5 @@ __all__ = [
     "View",
     "deal_for_round",
     "response_moves",
-    "seat_name",
     "turn_moves",
 ]

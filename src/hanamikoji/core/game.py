@@ -40,7 +40,6 @@ from hanamikoji.core.outcome import (
     Outcome,
     RoundSummary,
     Termination,
-    seat_name,
 )
 from hanamikoji.core.rng import DECK_SIZE, MAX_SEED, Deal, deal_for_round
 from hanamikoji.core.variants import CLASSIC, Tiebreak, Variant
@@ -390,7 +389,7 @@ class Game:
             why = "the game is waiting for the next round's deal"
             return _illegal(move, Illegality.AWAITING_DEAL, why)
         p = self._to_move
-        who = seat_name(p)
+        who = f"Player {p + 1}"  # exception messages stay in English
         pending = self._pending
         kind = move.kind
         if pending is not None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from hanamikoji.core.cards import GEISHAS
 
-__all__ = ["NEUTRAL", "Outcome", "RoundSummary", "Termination", "favor_tally", "seat_name"]
+__all__ = ["NEUTRAL", "Outcome", "RoundSummary", "Termination", "favor_tally"]
 
 NEUTRAL = -1
 """A favor marker on no one's side (internal encoding; views use ``None``)."""
@@ -32,7 +32,10 @@ def favor_tally(favor: tuple[int | None, ...]) -> tuple[tuple[int, int], tuple[i
 
 
 def seat_name(seat: int) -> str:
-    """``Player 1`` for seat 0, ``Player 2`` for seat 1."""
+    """``Player 1`` for seat 0, ``Player 2`` for seat 1.
+
+    Not part of the core's API: kept only until ``bots/analysis.py`` imports
+    :func:`hanamikoji.notation.outcomes.seat_name`; then delete it."""
     return f"Player {seat + 1}"
 
 
@@ -57,7 +60,10 @@ class Termination(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """The end of a game. ``winner`` is a seat, or ``None`` for a draw or shared win."""
+    """The end of a game. ``winner`` is a seat, or ``None`` for a draw or shared win.
+
+    Values only: :func:`hanamikoji.notation.outcomes.describe_outcome` says it in English,
+    the interfaces in each language."""
 
     winner: int | None
     termination: Termination
@@ -70,22 +76,6 @@ class Outcome:
         if self.winner is None:
             return "1/2-1/2"
         return "1-0" if self.winner == 0 else "0-1"
-
-    def describe(self) -> str:
-        """One English sentence: who won and why."""
-        c, g = self.charm, self.geishas
-        tally = f"charm {c[0]}-{c[1]}, geishas {g[0]}-{g[1]}, after {self.rounds} round(s)"
-        who = seat_name(self.winner) if self.winner is not None else ""
-        reasons = {
-            Termination.CHARM: f"{who} wins with 11 or more charm",
-            Termination.GEISHAS: f"{who} wins with 4 or more geishas",
-            Termination.MOST_GEISHAS: f"{who} wins with more geishas after the last round",
-            Termination.MOST_CHARM: f"{who} wins with more charm after the last round",
-            Termination.SHARED_WIN: "Both players share the win",
-            Termination.NO_WINNER: "Nobody wins: charm is tied after the last round",
-            Termination.ROUND_CAP: "Draw: the round cap was reached",
-        }
-        return f"{reasons[self.termination]} ({tally})."
 
 
 @dataclass(frozen=True, slots=True)

@@ -47,6 +47,7 @@ from hanamikoji.interfaces.terminal import (
     variant_description,
 )
 from hanamikoji.notation.names import LANGUAGES, Lang, check_lang
+from hanamikoji.notation.outcomes import seat_name
 from hanamikoji.protocol import EngineError, ExternalEngineBot
 
 if TYPE_CHECKING:
@@ -486,7 +487,7 @@ def _seat(
         name = f"{bot_name} bot"
         label = message("bot_player", lang, number=number, bot=bot_name)
     else:
-        name = f"Player {number}"
+        name = seat_name(seat)
         label = message("player", lang, number=number)
     bot = _opponent(args, bot_name, draws.getrandbits(64)) if bot_name and seat == 1 else None
     return Player(name, label, bot)
@@ -553,7 +554,7 @@ def _run_replay(args: argparse.Namespace, streams: Streams) -> int:
 
 def _replay_label(name: str, seat: int, lang: Lang) -> str:
     number = seat + 1
-    if name == f"Player {number}":
+    if name == seat_name(seat):
         return message("player", lang, number=number)
     return message("named_player", lang, name=name, number=number)
 

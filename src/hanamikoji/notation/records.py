@@ -65,10 +65,11 @@ from hanamikoji.core.errors import (
 )
 from hanamikoji.core.game import TURNS_PER_ROUND, Game
 from hanamikoji.core.moves import CARDS_PER_ACTION, Move, MoveKind
-from hanamikoji.core.outcome import Termination, seat_name
+from hanamikoji.core.outcome import Termination
 from hanamikoji.core.rng import DECK_SIZE, HAND_SIZE, MAX_SEED, Deal, deal_for_round
 from hanamikoji.core.variants import Variant
 from hanamikoji.core.view import LogEntry
+from hanamikoji.notation.outcomes import describe_outcome, seat_name
 
 __all__ = [
     "JSON_FORMAT",
@@ -368,7 +369,7 @@ class GameRecord:
             if outcome is not None:
                 raise _Problem(
                     _Where(round=index),
-                    f"the game ended in round {outcome.rounds}: {outcome.describe()}"
+                    f"the game ended in round {outcome.rounds}: {describe_outcome(outcome)}"
                     f" Round {rnd.number} should not be in the record",
                 )
             if game.needs_deal:
@@ -388,7 +389,7 @@ class GameRecord:
         actual = "*" if outcome is None else outcome.result()
         names = [name for name, _ in self.tags]
         if self.result != actual:
-            told = "the game is unfinished" if outcome is None else outcome.describe()
+            told = "the game is unfinished" if outcome is None else describe_outcome(outcome)
             raise _Problem(
                 _Where(tag=names.index("Result"), field="value"),
                 f"the Result tag says {self.result} but the decisions give {actual}: {told}",
@@ -404,7 +405,7 @@ class GameRecord:
                 raise _Problem(
                     where,
                     f"the Termination tag says {termination} but the game ended by"
-                    f" {outcome.termination.value}: {outcome.describe()}",
+                    f" {outcome.termination.value}: {describe_outcome(outcome)}",
                 )
 
     def _error(self, problem: _Problem) -> RecordError:

@@ -31,6 +31,7 @@ from hanamikoji.bots import make_bot
 from hanamikoji.bots.base import Bot
 from hanamikoji.core.game import Game
 from hanamikoji.core.rng import MAX_SEED
+from hanamikoji.notation.outcomes import describe_outcome
 from hanamikoji.research.encoding import NUM_ACTIONS, decode, legal_action_mask
 from hanamikoji.research.observation import observation_string, observation_tensor
 from hanamikoji.research.pettingzoo_env import observation_space
@@ -108,7 +109,7 @@ class HanamikojiSingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         return {
             "seat": self.seat,
             "illegal_action": illegal,
-            "outcome": None if outcome is None else outcome.describe(),
+            "outcome": None if outcome is None else describe_outcome(outcome),
         }
 
     def _play_opponent(self) -> None:
@@ -168,7 +169,7 @@ class HanamikojiSingleAgentEnv(gymnasium.Env[Observation, np.int64]):
             return None
         text = observation_string(self.game.view(self.seat))
         if self.game.outcome is not None:
-            text += "\n" + self.game.outcome.describe()
+            text += "\n" + describe_outcome(self.game.outcome)
         if self.render_mode == "human":
             print(text)
             return None

@@ -51,6 +51,7 @@ from hanamikoji.core.moves import Move, MoveKind
 from hanamikoji.core.rng import DECK_SIZE, HAND_SIZE, Deal
 from hanamikoji.core.variants import Variant
 from hanamikoji.core.view import LogEntry, Phase, Reveal, View
+from hanamikoji.notation.outcomes import describe_outcome
 from hanamikoji.research.encoding import NUM_ACTIONS, decode, encode, legal_actions
 from hanamikoji.research.observation import (
     HISTORY_TURN_LAYOUT,
@@ -265,7 +266,7 @@ class HanamikojiState(pyspiel.State):  # type: ignore[misc]
         if self.position.dealing:
             lines.append(f"dealing {letters(tuple(self.position.dealing))}")
         if game.outcome is not None:
-            lines.append(game.outcome.describe())
+            lines.append(describe_outcome(game.outcome))
         return "\n".join(lines)
 
 

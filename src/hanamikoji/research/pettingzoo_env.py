@@ -28,6 +28,7 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from hanamikoji.core.game import Game
 from hanamikoji.core.rng import MAX_SEED
 from hanamikoji.core.variants import Variant
+from hanamikoji.notation.outcomes import describe_outcome
 from hanamikoji.research.encoding import NUM_ACTIONS, decode, legal_action_mask
 from hanamikoji.research.observation import (
     OBSERVATION_LAYOUT,
@@ -153,7 +154,7 @@ class HanamikojiAEC(AECEnv):  # type: ignore[misc]
                 self.rewards[AGENTS[1 - outcome.winner]] = -1.0
             self.terminations = dict.fromkeys(AGENTS, True)
             for name in AGENTS:
-                self.infos[name] = {"outcome": outcome.describe()}
+                self.infos[name] = {"outcome": describe_outcome(outcome)}
             # Both agents see the end through last() once more before leaving.
             self.agent_selection = AGENTS[1 - seat]
         else:
@@ -172,7 +173,7 @@ class HanamikojiAEC(AECEnv):  # type: ignore[misc]
         if seat is not None:
             lines.insert(0, f"{AGENTS[seat]} to decide")
         if self.game.outcome is not None:
-            lines.append(self.game.outcome.describe())
+            lines.append(describe_outcome(self.game.outcome))
         text = "\n".join(lines)
         if self.render_mode == "human":
             print(text)

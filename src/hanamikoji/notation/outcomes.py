@@ -1,0 +1,44 @@
+"""Seats and outcomes in English, for the layers below the interfaces.
+
+The core returns values (a seat is ``0`` or ``1``; an :class:`Outcome` holds the winner,
+the :class:`Termination`, the tally and the number of rounds). Game records (the default
+player names, the messages of a broken record), the research environments (their
+``outcome`` info and rendered text) and the analysis need them in words: this module is
+their one English describer. The interfaces say the same in each language from their
+catalogs (``interfaces/messages.py``).
+
+>>> seat_name(1)
+'Player 2'
+>>> describe_outcome(Outcome(0, Termination.CHARM, (12, 9), (3, 4), 2))
+'Player 1 wins with 11 or more charm (charm 12-9, geishas 3-4, after 2 round(s)).'
+>>> describe_outcome(Outcome(None, Termination.NO_WINNER, (10, 10), (3, 3), 3))
+'Nobody wins: charm is tied after the last round (charm 10-10, geishas 3-3, after 3 round(s)).'
+"""
+
+from __future__ import annotations
+
+from hanamikoji.core.outcome import Outcome, Termination
+
+__all__ = ["describe_outcome", "seat_name"]
+
+
+def seat_name(seat: int) -> str:
+    """``Player 1`` for seat 0, ``Player 2`` for seat 1."""
+    return f"Player {seat + 1}"
+
+
+def describe_outcome(outcome: Outcome) -> str:
+    """One English sentence: who won and why, with the tally."""
+    c, g = outcome.charm, outcome.geishas
+    tally = f"charm {c[0]}-{c[1]}, geishas {g[0]}-{g[1]}, after {outcome.rounds} round(s)"
+    who = seat_name(outcome.winner) if outcome.winner is not None else ""
+    reasons = {
+        Termination.CHARM: f"{who} wins with 11 or more charm",
+        Termination.GEISHAS: f"{who} wins with 4 or more geishas",
+        Termination.MOST_GEISHAS: f"{who} wins with more geishas after the last round",
+        Termination.MOST_CHARM: f"{who} wins with more charm after the last round",
+        Termination.SHARED_WIN: "Both players share the win",
+        Termination.NO_WINNER: "Nobody wins: charm is tied after the last round",
+        Termination.ROUND_CAP: "Draw: the round cap was reached",
+    }
+    return f"{reasons[outcome.termination]} ({tally})."
