@@ -56,6 +56,8 @@ from hanamikoji.protocol import EngineError, EngineFailure, ExternalEngineBot
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "docs" / "screenshots"
 SIZE = (80, 24)
+SHORT = "classic/cap=1"
+"""One round at most: for the tests that need a game's end, not a whole game."""
 
 
 def screen_text(app: TableApp) -> str:
@@ -114,8 +116,9 @@ def make_table(
     lang: Lang = "en",
     hotseat: bool = False,
     save: Path | None = None,
+    variant: str = "classic",
 ) -> Table:
-    settings = TableSettings(Variant.by_name("classic"), lang, seating, hotseat, save)
+    settings = TableSettings(Variant.by_name(variant), lang, seating, hotseat, save)
     game = Game(settings.variant, seed=seed, first_player=first)
     return Table(settings, game, seating(random.Random(seed)))
 
@@ -216,7 +219,7 @@ def test_a_whole_game_against_an_external_engine_by_keys() -> None:
         bot = ExternalEngineBot(engine, 1.0, grace_seconds=5, startup_seconds=30)
         return (Player("Ann", "Ann (Player 1)"), Player("engine", "Player 2 (engine)", bot))
 
-    table = make_table(seating, seed=41)
+    table = make_table(seating, seed=41, variant=SHORT)
 
     async def script(app: TableApp, pilot: Pilot[int]) -> None:
         await play_to_the_end(app, pilot, table, random.Random(41))
@@ -314,7 +317,7 @@ def test_rematch_the_other_player_starts_and_the_record_goes_to_a_new_file(
     tmp_path: Path,
 ) -> None:
     save = tmp_path / "game.hkr"
-    table = make_table(bot_seating(1), seed=5, first=0, save=save)
+    table = make_table(bot_seating(1), seed=5, first=0, save=save, variant=SHORT)
 
     async def script(app: TableApp, pilot: Pilot[int]) -> None:
         await play_to_the_end(app, pilot, table, random.Random(1))
@@ -336,7 +339,7 @@ def test_rematch_the_other_player_starts_and_the_record_goes_to_a_new_file(
 
 
 def test_the_end_screen_saves_the_record_where_asked(tmp_path: Path) -> None:
-    table = make_table(bot_seating(2), seed=31)
+    table = make_table(bot_seating(2), seed=31, variant=SHORT)
     target = tmp_path / "kept.json"
 
     async def script(app: TableApp, pilot: Pilot[int]) -> None:
