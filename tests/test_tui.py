@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from rich.console import Console
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input, Static
@@ -344,6 +345,9 @@ def test_the_end_screen_saves_the_record_where_asked(tmp_path: Path) -> None:
 
     async def script(app: TableApp, pilot: Pilot[int]) -> None:
         await play_to_the_end(app, pilot, table, random.Random(4))
+        end = app.screen.query_one("#end", VerticalScroll)
+        await pilot.press("pagedown")
+        assert end.scroll_y > 0, "the reveal scrolls by keys"
         await pilot.press("s")
         assert isinstance(app.screen, SaveScreen)
         name = app.screen.query_one("#save-name", Input)
@@ -576,6 +580,10 @@ def test_the_help_shows_the_keys_and_the_rules_from_docs() -> None:
         await pilot.pause()
         text = screen_text(app)
         assert "Keys" in text and "Backspace" in text
+        # The keys scroll down to the rules.
+        scroll = app.screen.query_one("#help", VerticalScroll)
+        await pilot.press("pagedown", "pagedown")
+        assert scroll.scroll_y > 0
         await pilot.press("escape")
         assert isinstance(app.screen, PlayScreen)
 

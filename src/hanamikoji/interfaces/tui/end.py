@@ -73,7 +73,7 @@ class EndScreen(Screen[str]):
         table = self._table
         lang = table.settings.lang
         yield Static(Text(message("tui_end_keys", lang), "bold reverse"), id="keys")
-        with VerticalScroll(id="end", can_focus=False):
+        with VerticalScroll(id="end"):
             path = table.settings.save_path
             saved = Static(message("saved", lang, path=str(path)) if path else "", id="saved")
             saved.display = path is not None
@@ -98,6 +98,7 @@ class EndScreen(Screen[str]):
                 shown = self.query_one("#saved", Static)
                 shown.update(message("saved", lang, path=str(path)))
                 shown.display = True
+                self.query_one("#end", VerticalScroll).scroll_home(animate=False)
 
         default = str(table.settings.save_path or default_record_name())
         self.app.push_screen(SaveScreen(table.save, default, lang), saved)

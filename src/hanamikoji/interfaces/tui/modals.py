@@ -58,7 +58,7 @@ class ShowScreen(ModalScreen[None]):
         self._hint = hint
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(classes="dialog", can_focus=False):
+        with VerticalScroll(classes="dialog"):
             yield Static(self._content)
             yield Static(Text(self._hint, "bold reverse"))
 
