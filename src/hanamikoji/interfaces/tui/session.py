@@ -9,6 +9,7 @@ before the game is over.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import secrets
 from collections.abc import Callable
@@ -72,9 +73,7 @@ class Table:
             # The first game's record stays: game 2 goes to game-2.hkr, and so on.
             stem = path.stem.removesuffix(f"-{self.number}") if self.number > 1 else path.stem
             path = path.with_stem(f"{stem}-{self.number + 1}")
-        renamed = TableSettings(
-            settings.variant, settings.lang, settings.seating, settings.hotseat, path
-        )
+        renamed = dataclasses.replace(settings, save_path=path)
         seed = secrets.randbelow(1 << 32)
         game = Game(settings.variant, seed=seed, first_player=1 - self.game.first_player)
         return Table(renamed, game, settings.seating(random.Random(seed)), self.number + 1)
