@@ -263,6 +263,9 @@ def test_the_json_form_says_whose_chance_how_it_was_found_and_with_what_budget()
         "inference": True,
     }
     assert isinstance(data["version"], str)
+    assert "estimated from that player's view of the cards" in str(data["reading"])
+    summary = data["summary"]
+    assert isinstance(summary, list) and summary[1]["player"] == "level 1 bot"
     decisions = data["decisions"]
     assert isinstance(decisions, list)
     assert [d["ply"] for d in decisions] == list(range(1, len(analysis.decisions) + 1))

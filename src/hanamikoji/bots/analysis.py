@@ -273,10 +273,13 @@ class GameAnalysis:
                 "root_candidates": settings.root_candidates,
                 "inference": settings.inference,
             },
-            "values": "each decision's mover's chance to win the match, "
-            + VIEWPOINT.format(player="the mover"),
+            "reading": "each value is the chance that the player who decided wins the "
+            "match, " + VIEWPOINT.format(player="that player"),
             "decisions": [_decision_json(d, self.players) for d in self.decisions],
-            "summary": [_summary_json(self.summary(seat)) for seat in (0, 1)],
+            "summary": [
+                {"player": self.players[seat], **_summary_json(self.summary(seat))}
+                for seat in (0, 1)
+            ],
         }
 
 
