@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from hanamikoji.bots import BOTS, Bot, make_bot
-from hanamikoji.bots.base import OPTION_MEANINGS
+from hanamikoji.bots.base import OPTION_MEANINGS, bot_option_defaults
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core import (
     VARIANTS,
@@ -485,9 +485,12 @@ def test_variants_and_bots_are_listed() -> None:
     for number, level in LEVELS.items():  # the levels: bot and time per decision
         time = "-" if level.budget is None else f"{level.budget:g} s"
         assert re.search(rf"│ +{number} │ {level.resolved_bot()} +│ {re.escape(time)} ", output)
-    for option, meaning in OPTION_MEANINGS.items():  # every option, its meaning
-        assert option in output and meaning.split()[-1] in flat
-    assert re.search(r"│ random_prior +│ - +│ - +│ - +│ none +│ 0.1 +│", output)
+    for name in BOTS:  # every option of every bot, its default and its meaning
+        for option, value in bot_option_defaults(name).items():
+            assert option in output and OPTION_MEANINGS[option].split()[-1] in flat
+            shown = f"{value:g}" if isinstance(value, float) else str(value).lower()
+            assert f"{option}={shown}" in flat.replace(" ", "")
+    assert "random_prior=0.1" in flat.replace(" ", "")  # the expert's
     status, output, _ = run(["variants", "--lang", "es"])
     assert "Como mucho 3 rondas" in " ".join(output.split())
 

@@ -173,6 +173,10 @@ OPTION_MEANINGS: dict[str, str] = {
     "random_prior": "the prior chance that the opponent plays at random",
     "network_candidates": "how many of the learned evaluation's best decisions the root adds",
     "compiled": "judge with the compiled kernel (the same scores, faster)",
+    # openspiel-ismcts (hanamikoji.research.openspiel: OpenSpiel's own search)
+    "simulations": "OpenSpiel's searches per decision",
+    "uct_c": "OpenSpiel's UCT exploration constant",
+    "rollouts": "OpenSpiel's random rollouts per searched world",
 }
 """What each option a spec can set means, in one line (``hanamikoji bots`` shows it): an
 option means the same in every bot that has it."""

@@ -28,7 +28,7 @@ from rich.table import Table
 from rich.text import Text
 
 from hanamikoji.bots import BOTS, Bot, make_bot
-from hanamikoji.bots.base import OPTION_MEANINGS, Option, bot_option_defaults
+from hanamikoji.bots.base import OPTION_MEANINGS, Option, bot_option_defaults, bot_options
 from hanamikoji.bots.levels import LEVELS, make_level_bot
 from hanamikoji.core import VARIANTS, Game, UnknownVariantError, Variant
 from hanamikoji.interfaces.messages import message
@@ -593,10 +593,16 @@ def _run_bots(args: argparse.Namespace, streams: Streams) -> int:
     table = Table(title=message("bots_title", lang), title_justify="left")
     table.add_column(message("col_name", lang), no_wrap=True)
     table.add_column(message("col_description", lang))
+    table.add_column(message("col_defaults", lang))
     default = default_bot()
     for name, factory in BOTS.items():
         paragraph = (factory.__doc__ or "").strip().split("\n\n")[0]
-        table.add_row(f"{name} *" if name == default else name, " ".join(paragraph.split()))
+        defaults = bot_option_defaults(name).items()
+        table.add_row(
+            f"{name} *" if name == default else name,
+            " ".join(paragraph.split()),
+            ", ".join(f"{option}={_written(value)}" for option, value in defaults),
+        )
     terminal.show(table)
     terminal.show(Text(message("bots_default", lang, bot=default)))
     terminal.show(_options_table(lang))
@@ -617,20 +623,13 @@ def _levels_table(lang: Lang) -> Table:
 
 
 def _options_table(lang: Lang) -> Table:
-    """Every option a spec can set: its default for each bot that has it ("-" where the
-    bot has none), and what it means."""
-    defaults = {name: bot_option_defaults(name) for name in BOTS}
-    options = list(dict.fromkeys(option for name in BOTS for option in defaults[name]))
+    """Every option a spec can set, and what it sets."""
+    options = dict.fromkeys(option for name in BOTS for option in bot_options(name))
     table = Table(title=message("options_title", lang), title_justify="left")
     table.add_column(message("col_option", lang), no_wrap=True)
-    for name in BOTS:
-        table.add_column(name)
     table.add_column(message("col_meaning", lang))
     for option in options:
-        shown = [
-            _written(defaults[name][option]) if option in defaults[name] else "-" for name in BOTS
-        ]
-        table.add_row(option, *shown, OPTION_MEANINGS[option])
+        table.add_row(option, OPTION_MEANINGS[option])
     return table
 
 

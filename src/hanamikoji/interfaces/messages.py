@@ -394,10 +394,11 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
     "col_level": ("level", "nivel", "niveau"),
     "col_bot": ("bot", "bot", "bot"),
     "col_time": ("time per decision", "tiempo por decisión", "temps par décision"),
-    "options_title": (
-        "Options (their defaults for each bot)",
-        "Opciones (su valor por defecto en cada bot)",
-        "Options (leur valeur par défaut pour chaque bot)",
+    "options_title": ("Options", "Opciones", "Options"),
+    "col_defaults": (
+        "options (defaults)",
+        "opciones (por defecto)",
+        "options (par défaut)",
     ),
     "col_option": ("option", "opción", "option"),
     "col_meaning": ("what it sets", "qué fija", "ce qu'elle règle"),
