@@ -36,8 +36,8 @@ from hanamikoji.bots.greedy import GreedyBot, best_first
 from hanamikoji.bots.ismcts import DEFAULT_CONFIG, ISMCTSBot
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
-from hanamikoji.core.outcome import seat_name
 from hanamikoji.core.view import LogEntry, View
+from hanamikoji.notation.outcomes import seat_name
 from hanamikoji.notation.records import GameRecord
 
 __all__ = [

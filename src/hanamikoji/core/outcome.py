@@ -31,14 +31,6 @@ def favor_tally(favor: tuple[int | None, ...]) -> tuple[tuple[int, int], tuple[i
     return (charm[0], charm[1]), (geishas[0], geishas[1])
 
 
-def seat_name(seat: int) -> str:
-    """``Player 1`` for seat 0, ``Player 2`` for seat 1.
-
-    Not part of the core's API: kept only until ``bots/analysis.py`` imports
-    :func:`hanamikoji.notation.outcomes.seat_name`; then delete it."""
-    return f"Player {seat + 1}"
-
-
 class Termination(enum.Enum):
     """Why a game ended."""
 
