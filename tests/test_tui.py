@@ -14,6 +14,7 @@ import io
 import os
 import random
 import sys
+import threading
 from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 
@@ -263,11 +264,11 @@ def test_the_opponent_s_hidden_cards_never_reach_the_screen_before_the_end() -> 
 
 
 def test_a_bot_thinks_off_the_ui_thread_with_a_spinner() -> None:
+    release = threading.Event()
+
     class Slow(type(make_bot("random"))):  # type: ignore[misc]
         def choose(self, view: View, legal: Sequence[Move]) -> Move:
-            import time
-
-            time.sleep(0.5)
+            release.wait(20)  # thinks until the test has looked
             return legal[0]
 
     def seating(draws: random.Random) -> tuple[Player, Player]:
@@ -276,16 +277,17 @@ def test_a_bot_thinks_off_the_ui_thread_with_a_spinner() -> None:
     table = make_table(seating, first=1)
 
     async def script(app: TableApp, pilot: Pilot[int]) -> None:
-        await pilot.pause(0.25)
+        await wait_for(pilot, lambda: getattr(app.screen, "thinking", None) is not None)
         screen = app.screen
         assert isinstance(screen, PlayScreen)
-        assert screen.thinking is not None
-        text = screen_text(app)
-        assert "Player 2 (slow) is thinking" in text and " s" in text
+        await wait_for(pilot, lambda: "Player 2 (slow) is thinking" in screen_text(app))
+        assert " s" in screen_text(app)
         # The screen answers keys while the bot thinks: help opens and closes.
         await pilot.press("question_mark")
         assert isinstance(app.screen, HelpScreen)
         await pilot.press("escape")
+        assert screen.thinking is not None and not table.game.move_stack
+        release.set()
         await wait_for(pilot, lambda: screen.draft is not None)
         assert len(table.game.move_stack) == 1
 
