@@ -123,3 +123,16 @@ def test_a_whole_game_on_postgresql_survives_a_restart() -> None:
         ).json()
         assert again["ply"] == 12
         assert again["log"] == states[0]["log"] and again["hand"] == states[0]["hand"]
+
+
+def test_an_analysis_is_stored_once_with_its_decisions_in_order(store: Store) -> None:
+    from hanamikoji.interfaces.web.storage import StoredAnalysis
+
+    row = store.create_game(new_game_row("classic", 7, 0, ("h0", None), 1, 1))
+    assert store.load_analysis(row.id) is None
+    analysis = StoredAnalysis(
+        '{"worlds": 4}', "1.0", "[]", tuple(f'{{"ply": {n}}}' for n in range(1, 13))
+    )
+    assert store.save_analysis(row.id, analysis)
+    assert not store.save_analysis(row.id, StoredAnalysis("{}", "2.0", "[]", ()))
+    assert store.load_analysis(row.id) == analysis

@@ -15,10 +15,16 @@ import argparse
 import os
 import sys
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from hanamikoji.interfaces.cli import Command, Streams, register_command
-from hanamikoji.interfaces.options import non_negative_seconds, port, worker_processes
+from hanamikoji.interfaces.options import (
+    non_negative_seconds,
+    port,
+    whole_number,
+    worker_processes,
+)
 
 __all__ = ["default_data_dir", "default_db_url", "main"]
 
@@ -106,6 +112,20 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         help="messages one page may send over its socket (default: 10/second; off: no limit)",
     )
     parser.add_argument(
+        "--analysis-worlds",
+        type=whole_number(1, 100_000, "a number of worlds"),
+        metavar="N",
+        help="sampled worlds per searched decision when a finished game is analysed"
+        " (default: the analysis's own, as for hanamikoji analyze)",
+    )
+    parser.add_argument(
+        "--analysis-limit",
+        type=whole_number(1, 64, "a number of games"),
+        default=2,
+        metavar="N",
+        help="games analysed at once; more is refused until one is done (default: 2)",
+    )
+    parser.add_argument(
         "--log-level", default="info", choices=("critical", "error", "warning", "info", "debug")
     )
 
@@ -133,7 +153,10 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
         allowed_origins=tuple(args.allow_origin),
         create_rate=args.create_rate,
         message_rate=args.message_rate,
+        analysis_limit=args.analysis_limit,
     )
+    if args.analysis_worlds is not None:
+        config = replace(config, analysis_worlds=args.analysis_worlds)
     shown = url.split("@")[-1] if "@" in url else url  # no password on the screen
     streams.stdout.write(
         f"Hanamikoji: open http://{args.host}:{args.port}/ (games in {shown}; Ctrl-C stops)\n"

@@ -12,6 +12,8 @@ and in the first message over the WebSocket, never in a URL the server sees):
 ``GET /api/games/{id}/record?format=text``  the record, ``text`` or ``json``, once over
 ``GET /api/games/{id}/replay``              every position with every card, once over
 ``POST /api/games/{id}/rematch``            the next game between the same seats
+``POST /api/games/{id}/analysis``           start the analysis of the finished game
+``GET /api/games/{id}/analysis``            the analysis, or how far it has got
 ``WS /ws/{id}``                             live play: ``hello`` with TOKEN, then moves
 ==========================================  =============================================
 """
@@ -37,6 +39,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.web.bots import BotRunner
@@ -97,6 +100,9 @@ class ServerConfig:
         tap: sees every message sent to a seat (tests).
         gc_freeze_interval: seconds between moves of long-lived objects out of the
             cyclic garbage collector's sight (0: never); see :func:`_keep_collections_short`.
+        analysis_worlds: sampled worlds per searched decision of a game's analysis
+            (``bots/analysis.py``'s default unless given).
+        analysis_limit: games analysed at once; more is refused with 429.
     """
 
     db_url: str
@@ -108,6 +114,8 @@ class ServerConfig:
     message_rate: str = "10/second"
     tap: SeatTap | None = None
     gc_freeze_interval: float = 10.0
+    analysis_worlds: int = AnalysisSettings().worlds
+    analysis_limit: int = 2
 
 
 def create_app(config: ServerConfig) -> Starlette:
@@ -119,7 +127,14 @@ def create_app(config: ServerConfig) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await asyncio.to_thread(Store, config.db_url)
         bots = BotRunner(config.bot_processes)
-        hub = GameHub(store, bots, bot_delay=config.bot_delay, tap=config.tap)
+        hub = GameHub(
+            store,
+            bots,
+            bot_delay=config.bot_delay,
+            tap=config.tap,
+            analysis=AnalysisSettings(worlds=config.analysis_worlds),
+            analysis_limit=config.analysis_limit,
+        )
         app.state.hub = hub
         keeper = asyncio.create_task(_keep_collections_short(config.gc_freeze_interval))
         try:
@@ -142,6 +157,8 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/games/{game_id}/record", _record),
         Route("/api/games/{game_id}/replay", _replay),
         Route("/api/games/{game_id}/rematch", _rematch, methods=["POST"]),
+        Route("/api/games/{game_id}/analysis", _analysis, methods=["GET"]),
+        Route("/api/games/{game_id}/analysis", _start_analysis, methods=["POST"]),
         Route("/healthz", _health),
         WebSocketRoute("/ws/{game_id}", _game_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
@@ -206,9 +223,9 @@ def _rates(connection: HTTPConnection) -> RateGuard:
     return rates
 
 
-def _refused(refusal: Refused, lang: Lang) -> JSONResponse:
-    """A refusal of what a request sent, with its status."""
-    response = _refusal(refusal, lang, STATUS.get(refusal.key, 400))
+def _refused(refusal: Refused, lang: Lang, default: int = 400) -> JSONResponse:
+    """A refusal with its status (``default`` unless :data:`STATUS` names one)."""
+    response = _refusal(refusal, lang, STATUS.get(refusal.key, default))
     wait = refusal.fields.get("seconds")
     if isinstance(wait, int):
         response.headers["Retry-After"] = str(wait)
@@ -299,8 +316,8 @@ SeatRoute = Callable[[Request, Lang, LiveGame, int], Awaitable[Response]]
 
 def _seated(route: SeatRoute) -> Callable[[Request], Awaitable[Response]]:
     """A route for the holder of a seat: a token that names no seat of the game is
-    refused with 404, and a refusal by the route itself (the game is not in a state
-    for it) with 409."""
+    refused with 404, and a refusal by the route itself with 409 (the game is not in a
+    state for it) or its own status (429 with ``Retry-After``: too many at once)."""
 
     async def endpoint(request: Request) -> Response:
         lang = _request_lang(request)
@@ -311,7 +328,7 @@ def _seated(route: SeatRoute) -> Callable[[Request], Awaitable[Response]]:
         try:
             return await route(request, lang, live, seat)
         except Refused as refusal:
-            return _refusal(refusal, lang, 409)
+            return _refused(refusal, lang, 409)
 
     return endpoint
 
@@ -354,6 +371,20 @@ async def _rematch(request: Request, lang: Lang, live: LiveGame, seat: int) -> R
         return _refusal(Refused("err_origin"), lang, 403)
     new_id = await _hub(request).rematch(live)
     return JSONResponse({"id": new_id})
+
+
+@_seated
+async def _start_analysis(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
+    if not _origin_allowed(request):
+        return _refusal(Refused("err_origin"), lang, 403)
+    state = await _hub(request).start_analysis(live)
+    return JSONResponse(state, status_code=202 if state["status"] == "running" else 200)
+
+
+@_seated
+async def _analysis(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
+    state = await _hub(request).analysis(live)
+    return JSONResponse(state, headers={"Cache-Control": "no-store"})
 
 
 # -- WebSocket --------------------------------------------------------------------------

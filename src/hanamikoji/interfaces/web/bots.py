@@ -1,6 +1,7 @@
 """Bots think away from the event loop: in a thread for the quick levels, in worker
 processes for the searching ones (their pure-Python search would otherwise hold the
-interpreter lock and slow every other game on the server)."""
+interpreter lock and slow every other game on the server). The analysis of a finished
+game runs in the same workers, one decision at a time, between the bots' decisions."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 
+from hanamikoji.bots.analysis import AnalysisSettings, DecisionAnalysis, analyse_decision
 from hanamikoji.bots.levels import LEVELS, make_level_bot
 from hanamikoji.core.view import View
+from hanamikoji.notation.records import GameRecord
 
 __all__ = ["BotRunner", "bot_seed", "choose_move"]
 
@@ -84,6 +87,15 @@ class BotRunner:
             executor = self._processes
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(executor, choose_move, level, seed, view, memory)
+
+    async def analyse(
+        self, record: GameRecord, index: int, settings: AnalysisSettings
+    ) -> DecisionAnalysis:
+        """:func:`~hanamikoji.bots.analysis.analyse_decision` off the event loop, in the
+        worker processes when there are any (the search holds the interpreter lock)."""
+        executor = self._processes if self._processes is not None else self._threads
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(executor, analyse_decision, record, index, settings)
 
     def close(self) -> None:
         """Stop: decisions not started are dropped, those under way finish (a search is

@@ -366,6 +366,67 @@ UI: dict[str, tuple[str, str, str]] = {
         "Manche {round} décomptée",
     ),
     "close": ("Close", "Cerrar", "Fermer"),
+    # -- the analysis
+    "analyse": ("Analyse", "Analizar", "Analyser"),
+    "analysis_title": ("Analysis", "Análisis", "Analyse"),
+    "analysis_progress": (
+        "Analysing the game: {done} of {total} decisions",
+        "Analizando la partida: {done} de {total} decisiones",
+        "Analyse de la partie : {done} décisions sur {total}",
+    ),
+    "analysis_failed": (
+        "The analysis did not finish; try again.",
+        "El análisis no terminó; inténtalo de nuevo.",
+        "L'analyse n'a pas abouti ; réessayez.",
+    ),
+    "analysis_reading": (
+        "Each figure is the chance that the player who decided wins the match, estimated"
+        " from that player's view of the cards.",
+        "Cada cifra es la probabilidad de que el jugador que decidió gane la partida,"
+        " estimada desde lo que ese jugador veía de las cartas.",
+        "Chaque chiffre est la chance que le joueur qui a décidé gagne la partie, estimée"
+        " d'après ce que ce joueur voyait des cartes.",
+    ),
+    "analysis_graph": (
+        "Win chance of the player who decided, decision by decision",
+        "Probabilidad de ganar del jugador que decidió, decisión a decisión",
+        "Chance de gagner du joueur qui a décidé, décision par décision",
+    ),
+    "analysis_axis_x": ("Decision", "Decisión", "Décision"),
+    "analysis_axis_y": ("Win chance", "Prob. de ganar", "Chance de gagner"),
+    "analysis_decision": (
+        "R{round} T{turn} {player}: {move}",
+        "R{round} T{turn} {player}: {move}",
+        "M{round} T{turn} {player} : {move}",
+    ),
+    "analysis_chance": ("{chance}%", "{chance} %", "{chance} %"),
+    "analysis_cost": ("{label} (−{cost}%)", "{label} (−{cost} %)", "{label} (−{cost} %)"),
+    "analysis_best": ("best {move}", "mejor {move}", "meilleur {move}"),
+    "analysis_forced": ("forced", "forzada", "forcée"),
+    "analysis_good": ("best or close", "la mejor o casi", "la meilleure ou presque"),
+    "label_inaccuracy": ("inaccuracy", "imprecisión", "imprécision"),
+    "label_mistake": ("mistake", "error", "erreur"),
+    "label_blunder": ("blunder", "error grave", "gaffe"),
+    "analysis_summary": (
+        "{player}: {decisions} decision(s) with a choice, mean cost {cost}%;"
+        " {inaccuracies} inaccuracy(ies), {mistakes} mistake(s), {blunders} blunder(s)",
+        "{player}: {decisions} decisión(es) con elección, coste medio {cost} %;"
+        " {inaccuracies} imprecisión(es), {mistakes} error(es), {blunders} error(es) grave(s)",
+        "{player} : {decisions} décision(s) avec un choix, coût moyen {cost} % ;"
+        " {inaccuracies} imprécision(s), {mistakes} erreur(s), {blunders} gaffe(s)",
+    ),
+    "analysis_view": (
+        "Decision {ply}, from {player}'s side",
+        "Decisión {ply}, desde el lado de {player}",
+        "Décision {ply}, du côté de {player}",
+    ),
+    "analysis_played": ("Played", "Jugada", "Jouée"),
+    "analysis_best_move": ("Best", "Mejor", "Meilleure"),
+    "analysis_best_cards": (
+        "Cards of the best decision",
+        "Cartas de la mejor decisión",
+        "Cartes de la meilleure décision",
+    ),
 }
 """Each sentence of the web interface in English, Spanish and French; fields in braces."""
 

@@ -15,9 +15,11 @@ import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 
+from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
 from hanamikoji.core.rng import MAX_SEED
+from hanamikoji.interfaces.web.analyses import Analyses
 from hanamikoji.interfaces.web.bots import BotRunner, bot_seed
 from hanamikoji.interfaces.web.catalog import text
 from hanamikoji.interfaces.web.checks import Refused, check_decision
@@ -162,6 +164,8 @@ class GameHub:
         bots: where bots think.
         bot_delay: seconds a bot waits before it acts, so a person sees one move at a time.
         tap: sees every message sent to a seat (the hidden-card test hooks in here).
+        analysis: how much work each decision of an analysis gets.
+        analysis_limit: games analysed at once.
     """
 
     def __init__(
@@ -171,12 +175,17 @@ class GameHub:
         *,
         bot_delay: float = 0.0,
         tap: SeatTap | None = None,
+        analysis: AnalysisSettings | None = None,
+        analysis_limit: int = 2,
     ) -> None:
         self.store = store
         self.bots = bots
         self.bot_delay = bot_delay
         self.tap = tap
         self.writer = DecisionWriter(store)
+        self.analyses = Analyses(
+            store, self.writer, bots, analysis or AnalysisSettings(), analysis_limit
+        )
         self._live: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._closing = False
@@ -189,6 +198,7 @@ class GameHub:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await self.analyses.close()
         for live in self._live.values():
             for seat in (0, 1):
                 for connection in list(live.connections[seat]):
@@ -408,15 +418,33 @@ class GameHub:
 
     def record(self, live: LiveGame, fmt: str) -> str:
         """The game record, text or JSON. Raises :class:`Refused` before the end."""
+        record = self._record(live)
+        return record.to_json() if fmt == "json" else record.to_text()
+
+    def _record(self, live: LiveGame) -> GameRecord:
+        """The finished game's record. Raises :class:`Refused` before the end."""
         if not live.game.is_over():
             raise Refused("err_not_over")
-        record = GameRecord.from_game(
+        return GameRecord.from_game(
             live.game,
             players=live.player_names(),
             date=live.stored.created.strftime("%Y-%m-%d"),
             event="Hanamikoji web",
         )
-        return record.to_json() if fmt == "json" else record.to_text()
+
+    async def start_analysis(self, live: LiveGame) -> JSON:
+        """The finished game's analysis if stored, else its progress (started now unless
+        under way). Raises :class:`Refused` before the end, or when too many games are
+        being analysed."""
+        record = self._record(live)
+        return await self.analyses.start(live.id, record, live.ply)
+
+    async def analysis(self, live: LiveGame) -> JSON:
+        """The finished game's analysis, its progress, or ``{"status": "none"}``. Raises
+        :class:`Refused` before the end."""
+        if not live.game.is_over():
+            raise Refused("err_not_over")
+        return await self.analyses.status(live.id)
 
     def replay(self, live: LiveGame) -> list[JSON]:
         """Every position of the finished game, all cards shown."""

@@ -37,6 +37,7 @@ from sqlalchemy import (
     MetaData,
     String,
     Table,
+    Text,
     create_engine,
     event,
     insert,
@@ -53,7 +54,10 @@ __all__ = [
     "Append",
     "PlyTakenError",
     "Store",
+    "StoredAnalysis",
     "StoredGame",
+    "analyses",
+    "analysis_runs",
     "decisions",
     "games",
     "hash_token",
@@ -95,6 +99,30 @@ decisions = Table(
 )
 
 
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("ply", Integer, primary_key=True, autoincrement=False),
+    Column("data", Text, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+"""One row per decision of an analysed game: the decision's analysis as JSON text
+(``bots/analysis.py``'s JSON form), keyed by its ply (from 1, as the analysis numbers it)."""
+
+analysis_runs = Table(
+    "analysis_runs",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("settings", Text, nullable=False),
+    Column("version", String(40), nullable=False),
+    Column("summary", Text, nullable=False),
+    Column("finished", DateTime(timezone=True), nullable=False),
+)
+"""A game whose analysis is complete: its settings, the package's version, the per-player
+summary (JSON text). Written in the same commit as the decisions' rows."""
+
+
 class PlyTakenError(Exception):
     """Another writer already recorded this ply of the game: the caller's copy is stale."""
 
@@ -125,6 +153,16 @@ class Append:
     ply: int
     text: str
     result: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredAnalysis:
+    """A complete analysis: each decision's JSON in ply order, and the run's JSON fields."""
+
+    settings: str
+    version: str
+    summary: str
+    decisions: tuple[str, ...]
 
 
 def new_token() -> str:
@@ -290,6 +328,54 @@ class Store:
     def count_games(self) -> int:
         with self._connect() as connection:
             return len(connection.execute(select(games.c.id)).all())
+
+    # -- analyses ---------------------------------------------------------------------
+
+    def save_analysis(self, game_id: str, analysis: StoredAnalysis) -> bool:
+        """Record a game's complete analysis, its decisions and its run in one commit;
+        ``False`` (nothing written) if the game already has one (another server's)."""
+        now = datetime.now(UTC)
+        rows = [
+            {"game_id": game_id, "ply": ply, "data": data, "created": now}
+            for ply, data in enumerate(analysis.decisions, start=1)
+        ]
+        try:
+            with self._begin() as connection:
+                connection.execute(
+                    insert(analysis_runs).values(
+                        game_id=game_id,
+                        settings=analysis.settings,
+                        version=analysis.version,
+                        summary=analysis.summary,
+                        finished=now,
+                    )
+                )
+                if rows:
+                    connection.execute(insert(analyses), rows)
+        except IntegrityError:
+            return False
+        return True
+
+    def load_analysis(self, game_id: str) -> StoredAnalysis | None:
+        """The game's complete analysis, or ``None`` if it has none yet."""
+        with self._connect() as connection:
+            run = connection.execute(
+                select(analysis_runs).where(analysis_runs.c.game_id == game_id)
+            ).first()
+            if run is None:
+                return None
+            rows = connection.execute(
+                select(analyses.c.data)
+                .where(analyses.c.game_id == game_id)
+                .order_by(analyses.c.ply)
+            ).all()
+        fields = run._mapping
+        return StoredAnalysis(
+            settings=fields["settings"],
+            version=fields["version"],
+            summary=fields["summary"],
+            decisions=tuple(str(data) for (data,) in rows),
+        )
 
     # -- decisions --------------------------------------------------------------------
 
