@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx2 as httpx
 import pytest
 from serving import Server, free_port
 
@@ -378,3 +379,70 @@ def test_phone_screen_and_dark_theme(browser: Any, server: Server) -> None:
             )
     finally:
         context.close()
+
+
+def test_the_analysis_of_a_finished_game(page: Page, tmp_path: Path) -> None:
+    own = Server(
+        tmp_path / "games.sqlite3",
+        free_port(),
+        *("--bot-delay", "0", "--bot-processes", "1", "--message-rate", "off"),
+        *("--analysis-worlds", "40"),
+    )
+    own.start()
+    try:
+        start_game(page, own, opponent="bot", level="1", variant="classic", first="me")
+        play_until_over(page, by_mouse=False)
+        while close_summaries(page):
+            pass
+        end = page.locator("[data-testid=end]")
+        end.locator("button.analyse").click()
+        page.wait_for_selector("[data-testid=end] [data-testid=analysis-graph]", timeout=30_000)
+        game_id = page.url.split("/g/")[1].split("#")[0]
+        token = page.url.split("#t=")[1]
+        analysis = httpx.get(
+            f"{own.url}/api/games/{game_id}/analysis",
+            headers={"Authorization": f"Bearer {token}"},
+        ).json()
+        assert analysis["status"] == "done"
+        decisions = analysis["decisions"]
+        judged = [d for d in decisions if not d["forced"]]
+        # A point per decision with a choice, a row per decision, each with its label.
+        points = end.locator("[data-testid=analysis-graph] .point")
+        assert points.count() == len(judged) > 0
+        shown = points.evaluate_all("els => els.map(e => [Number(e.dataset.ply), e.dataset.label])")
+        assert shown == [[d["ply"], d["label"] or "none"] for d in judged]
+        for point, decision in zip(points.all(), judged, strict=True):
+            name = point.get_attribute("aria-label") or ""
+            assert name.startswith(f"R{decision['round']} T{decision['turn']} ")
+            assert decision["played"] in name and (decision["label"] in name)
+        rows = end.locator("[data-testid=analysis-list] button")
+        assert rows.count() == len(decisions)
+        # A decision chosen on the graph: its position from the mover's side, the best
+        # decision's cards starred (in the mover's hand, or among the offer's answers).
+        chosen = max(judged, key=lambda d: d["cost"])
+        end.locator(f"[data-testid=analysis-graph] .point[data-ply='{chosen['ply']}']").click()
+        detail = end.locator("[data-testid=analysis-detail]")
+        detail.locator(".replay-table").wait_for()
+        sides = detail.locator(".replay-side").evaluate_all("els => els.map(e => e.dataset.seat)")
+        assert sides[-1] == str(chosen["seat"] - 1)
+        better = chosen["best"] != chosen["played"]
+        assert detail.locator(".tile.best").count() == (
+            len(chosen["best_move"]["cards"]) if better else 0
+        )
+        assert chosen["played"] in detail.locator(".analysis-verdict").inner_text()
+        end.locator("[data-testid=analysis]").scroll_into_view_if_needed()
+        shoot_element(page, end.locator("[data-testid=analysis]"), "analysis")
+        # In the replay: the stored analysis at once, a decision steps the replay to it.
+        page.click("#replay")
+        dialog = page.locator("dialog.replay")
+        dialog.locator("button.analyse").click()
+        dialog.locator("[data-testid=analysis-list] button").nth(2).click()
+        assert "Decision 2 of" in page.locator("#replay-position").inner_text()
+    finally:
+        own.stop()
+
+
+def shoot_element(page: Page, element: Any, name: str) -> None:
+    if SCREENSHOTS:
+        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        element.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"))

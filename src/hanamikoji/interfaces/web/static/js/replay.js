@@ -7,10 +7,22 @@ import { actionName, cardLabel, describeMove, letterOf, seatName, t } from "./i1
 import { api } from "./net.js";
 import { renderSummary } from "./summary.js";
 
-export async function openReplay(gameId, token, state) {
+// Every position of a finished game, fetched once per game and page.
+const framesOf = new Map();
+
+export function replayFrames(gameId, token) {
+  if (!framesOf.has(gameId)) {
+    const frames = api(`/api/games/${gameId}/replay`, { token }).then((body) => body.frames);
+    frames.catch(() => framesOf.delete(gameId));
+    framesOf.set(gameId, frames);
+  }
+  return framesOf.get(gameId);
+}
+
+export async function openReplay(gameId, token, state, { analysis } = {}) {
   let frames;
   try {
-    frames = (await api(`/api/games/${gameId}/replay`, { token })).frames;
+    frames = await replayFrames(gameId, token);
   } catch (error) {
     toast(error.message);
     return;
@@ -31,6 +43,8 @@ export async function openReplay(gameId, token, state) {
     button("▶", t("replay_next"), () => index + 1, "replay-next"),
     button("»", t("replay_last"), () => frames.length - 1, "replay-last"));
   const close = h("button", { type: "button", class: "primary", onclick: () => { dialog.close(); dialog.remove(); } }, t("replay_close"));
+  // The analysis of the game, its decisions opening their position in the replay.
+  const analysed = analysis ? analysis({ onDecision: (decision) => go(decision.ply - 1) }) : null;
   const dialog = h("dialog", { class: "replay", "aria-labelledby": "replay-title", onkeydown: (event) => {
     const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: frames.length - 1 };
     if (event.key in moves) {
@@ -38,7 +52,9 @@ export async function openReplay(gameId, token, state) {
       go(moves[event.key]);
     }
   } },
-    h("h2", { id: "replay-title" }, t("replay_title")), controls, body, h("div", { class: "buttons" }, close));
+    h("h2", { id: "replay-title" }, t("replay_title")), controls, body,
+    analysed ? analysed.element : null,
+    h("div", { class: "buttons" }, close));
 
   function draw() {
     const frame = frames[index];
@@ -65,17 +81,32 @@ function scoredBefore(frames, index) {
   return [null, null, null, null, null, null, null];
 }
 
-function cards(list) {
-  return list.length ? h("span", { class: "tiles" }, list.map((card) => tile(card)), h("span", { class: "letters" }, ` ${list.map(letterOf).join("")}`)) : "—";
+// Tiles of `list`, those of `marked` (a multiset of cards) starred: the best decision's.
+function cards(list, marked = []) {
+  const left = [...marked];
+  const drawn = list.map((card) => {
+    const one = tile(card);
+    const at = left.indexOf(card);
+    if (at >= 0) {
+      left.splice(at, 1);
+      one.classList.add("best");
+      one.dataset.best = "yes";
+    }
+    return one;
+  });
+  return list.length ? h("span", { class: "tiles" }, drawn, h("span", { class: "letters" }, ` ${list.map(letterOf).join("")}`)) : "—";
 }
 
-function renderFullTable(state, frame) {
+// A position with every card shown, `bottom`'s side below (the page's seat unless said),
+// the cards of `best` starred in that seat's hand, or the answer `bestOption` (its text)
+// starred among those of the offer.
+export function renderFullTable(state, frame, { bottom = state.seat, best = [], bestOption = null } = {}) {
   const me = state.seat;
-  const seats = [1 - me, me];
-  const sideOf = (seat) => h("div", { class: "replay-side" },
+  const seats = [1 - bottom, bottom];
+  const sideOf = (seat) => h("div", { class: "replay-side", dataset: { seat } },
     h("h3", {}, seatName(state, seat)),
     h("dl", {},
-      h("dt", {}, seat === me ? t("your_hand") : t("replay_hand", { player: seatName(state, seat) })), h("dd", {}, cards(frame.hands[seat])),
+      h("dt", {}, seat === me ? t("your_hand") : t("replay_hand", { player: seatName(state, seat) })), h("dd", {}, cards(frame.hands[seat], seat === bottom ? best : [])),
       h("dt", {}, actionName("secret")), h("dd", {}, cards(frame.secrets[seat] === null ? [] : [frame.secrets[seat]])),
       h("dt", {}, actionName("trade-off")), h("dd", {}, cards(frame.tradeoffs[seat]))));
   return h("div", { class: "replay-table" },
@@ -83,12 +114,13 @@ function renderFullTable(state, frame) {
     h("div", { class: "row small", role: "list" }, [0, 1, 2, 3, 4, 5, 6].map((card) => h("div", { class: "column", role: "listitem", "aria-label": `${cardLabel(card)}: ${favorText(frame.favor[card], me)}` },
       h("div", { class: "placed them" }, Array.from({ length: frame.placed[seats[0]][card] }, () => tile(card))),
       h("div", { class: "slot them" }, frame.favor[card] === seats[0] ? h("span", { class: "marker" }, "◆") : null),
-      geishaCard(card, frame.favor[card], me),
-      h("div", { class: "slot me" }, frame.favor[card] === me ? h("span", { class: "marker" }, "◆") : null),
-      h("div", { class: "placed me" }, Array.from({ length: frame.placed[me][card] }, () => tile(card)))))),
+      geishaCard(card, frame.favor[card], bottom),
+      h("div", { class: "slot me" }, frame.favor[card] === bottom ? h("span", { class: "marker" }, "◆") : null),
+      h("div", { class: "placed me" }, Array.from({ length: frame.placed[bottom][card] }, () => tile(card)))))),
     sideOf(seats[1]),
     h("dl", { class: "replay-hidden" },
-      frame.pending ? [h("dt", {}, t("offer_title")), h("dd", { "data-testid": "replay-offer" }, describeMove(frame.pending))] : null,
+      frame.pending ? [h("dt", {}, t("offer_title")), h("dd", { "data-testid": "replay-offer" }, describeMove(frame.pending),
+        bestOption ? h("span", { class: "offer-options" }, frame.pending.options.map((option) => cards(option.cards, option.text === bestOption ? option.cards : []))) : null)] : null,
       h("dt", {}, t("replay_removed")), h("dd", { "data-testid": "replay-removed" }, frame.removed === null ? "—" : cards([frame.removed])),
       h("dt", {}, t("replay_deck")), h("dd", {}, cards(frame.deck))));
 }

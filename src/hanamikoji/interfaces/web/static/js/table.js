@@ -9,6 +9,7 @@ import {
   geishaName, itemName, letterOf, outcomeSentence, seatName, t, term,
 } from "./i18n.js";
 import { GameSocket, api } from "./net.js";
+import { AnalysisView } from "./analysis.js";
 import { openReplay } from "./replay.js";
 import { renderSummary, showDialog } from "./summary.js";
 
@@ -552,11 +553,24 @@ export class TableView {
       s.rematch && s.players[1 - s.seat] === "human" ? h("p", { class: "rematch-ready", role: "status" }, t("rematch_ready")) : null,
       h("div", { class: "buttons" },
         h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.rematch() }, t("rematch")),
-        h("button", { type: "button", id: "replay", onclick: () => openReplay(this.gameId, this.token, s) }, t("replay")),
+        h("button", { type: "button", id: "replay", onclick: () => this.replay() }, t("replay")),
         h("button", { type: "button", id: "download-text", onclick: download("text") }, t("download_text")),
         h("button", { type: "button", id: "download-json", onclick: download("json") }, t("download_json")),
         h("a", { href: "/", class: "button" }, t("new_game"))),
+      this.endAnalysis().element,
       renderReveal(s));
+  }
+
+  // The analysis on the end screen: one for the page, kept across redrawings.
+  endAnalysis() {
+    if (!this.analysis) this.analysis = new AnalysisView(this.gameId, this.token, this.state);
+    this.analysis.refresh();
+    return this.analysis;
+  }
+
+  replay() {
+    const analysis = (options) => new AnalysisView(this.gameId, this.token, this.state, options);
+    openReplay(this.gameId, this.token, this.state, { analysis });
   }
 
   async rematch() {
