@@ -82,6 +82,9 @@ def test_a_bad_port_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None
         ("--bot-delay", "inf"),
         ("--create-rate", "fast"),
         ("--message-rate", "0/second"),
+        ("--analysis-worlds", "0"),
+        ("--analysis-worlds", "many"),
+        ("--analysis-limit", "0"),
     ],
 )
 def test_every_number_serve_takes_is_checked(
@@ -109,3 +112,24 @@ def test_serve_answers_its_own_names_and_the_allowed_hosts_only(
         assert client.get("/healthz", headers={"Host": "evil.example"}).status_code == 400
         assert client.post("/api/games", json={}).status_code == 201
         assert client.post("/api/games", json={}).status_code == 429
+
+
+def test_serve_passes_the_analysis_options_to_the_server(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import uvicorn
+    from starlette.testclient import TestClient
+
+    from hanamikoji.bots.analysis import AnalysisSettings
+
+    started: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app))
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    for argv, worlds, limit in (
+        (["--analysis-worlds", "7", "--analysis-limit", "3"], 7, 3),
+        ([], AnalysisSettings().worlds, 2),
+    ):
+        assert run_command(["serve", "--db", db, "--bot-processes", "0", *argv], streams()) == 0
+        with TestClient(started["app"], base_url="http://127.0.0.1") as client:
+            analyses = client.app.state.hub.analyses  # type: ignore[attr-defined]
+            assert (analyses.settings.worlds, analyses.limit) == (worlds, limit)
