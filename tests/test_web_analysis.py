@@ -20,6 +20,7 @@ from hanamikoji.core import turn_moves
 from hanamikoji.core.cards import pack
 from hanamikoji.interfaces.web import bots as web_bots
 from hanamikoji.interfaces.web.app import ServerConfig, create_app
+from hanamikoji.interfaces.web.catalog import UI
 from hanamikoji.interfaces.web.payload import KIND_NAMES
 from hanamikoji.interfaces.web.storage import Store, StoredAnalysis, new_game_row
 from hanamikoji.notation.records import GameRecord
@@ -265,3 +266,13 @@ def test_the_store_keeps_one_analysis_per_game() -> None:
     assert store.save_analysis(row.id, analysis)
     assert not store.save_analysis(row.id, StoredAnalysis("{}", "2.0", "[]", ('{"ply": 1}',)))
     assert store.load_analysis(row.id) == analysis
+
+
+def test_counted_words_have_every_plural_form_the_page_picks_from() -> None:
+    """The page chooses KEY_one or KEY_other with the browser's plural rules: each counted
+    word has both, in every language, and each says its number."""
+    counted = {key.rsplit("_", 1)[0] for key in UI if key.endswith(("_one", "_other"))}
+    assert counted >= {"n_decisions", "n_inaccuracies", "n_mistakes", "n_blunders"}
+    for key in counted:
+        for form in ("one", "other"):
+            assert all("{n}" in sentence for sentence in UI[f"{key}_{form}"]), key

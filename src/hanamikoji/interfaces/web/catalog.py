@@ -408,13 +408,23 @@ UI: dict[str, tuple[str, str, str]] = {
     "label_mistake": ("mistake", "error", "erreur"),
     "label_blunder": ("blunder", "error grave", "gaffe"),
     "analysis_summary": (
-        "{player}: {decisions} decision(s) with a choice, mean cost {cost}%;"
-        " {inaccuracies} inaccuracy(ies), {mistakes} mistake(s), {blunders} blunder(s)",
-        "{player}: {decisions} decisión(es) con elección, coste medio {cost} %;"
-        " {inaccuracies} imprecisión(es), {mistakes} error(es), {blunders} error(es) grave(s)",
-        "{player} : {decisions} décision(s) avec un choix, coût moyen {cost} % ;"
-        " {inaccuracies} imprécision(s), {mistakes} erreur(s), {blunders} gaffe(s)",
+        "{player}: {decisions} with a choice, mean cost {cost}%; {inaccuracies}, {mistakes},"
+        " {blunders}",
+        "{player}: {decisions} con elección, coste medio {cost} %; {inaccuracies}, {mistakes},"
+        " {blunders}",
+        "{player} : {decisions} avec un choix, coût moyen {cost} % ; {inaccuracies},"
+        " {mistakes}, {blunders}",
     ),
+    # Counted words, one sentence per plural category of the language (the page picks
+    # with the browser's Intl.PluralRules: French says "0 gaffe", English "0 blunders").
+    "n_decisions_one": ("{n} decision", "{n} decisión", "{n} décision"),
+    "n_decisions_other": ("{n} decisions", "{n} decisiones", "{n} décisions"),
+    "n_inaccuracies_one": ("{n} inaccuracy", "{n} imprecisión", "{n} imprécision"),
+    "n_inaccuracies_other": ("{n} inaccuracies", "{n} imprecisiones", "{n} imprécisions"),
+    "n_mistakes_one": ("{n} mistake", "{n} error", "{n} erreur"),
+    "n_mistakes_other": ("{n} mistakes", "{n} errores", "{n} erreurs"),
+    "n_blunders_one": ("{n} blunder", "{n} error grave", "{n} gaffe"),
+    "n_blunders_other": ("{n} blunders", "{n} errores graves", "{n} gaffes"),
     "analysis_view": (
         "Decision {ply}, from {player}'s side",
         "Decisión {ply}, desde el lado de {player}",

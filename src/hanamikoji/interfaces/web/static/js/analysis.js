@@ -5,7 +5,7 @@
 // from the side of the player who made it with the best decision's cards starred.
 
 import { h, toast } from "./dom.js";
-import { currentLang, describeMove, seatName, t } from "./i18n.js";
+import { currentLang, describeMove, seatName, t, tCount } from "./i18n.js";
 import { api } from "./net.js";
 import { renderFullTable, replayFrames } from "./replay.js";
 
@@ -131,8 +131,9 @@ export class AnalysisView {
   renderAnalysis() {
     const judged = this.analysis.decisions.filter((d) => !d.forced);
     const summary = h("ul", { class: "analysis-summary" }, this.analysis.summary.map((s) => h("li", {}, t("analysis_summary", {
-      player: seatName(this.state, s.seat - 1), decisions: s.decisions, cost: percent(s.mean_cost),
-      inaccuracies: s.inaccuracies, mistakes: s.mistakes, blunders: s.blunders,
+      player: seatName(this.state, s.seat - 1), decisions: tCount("n_decisions", s.decisions), cost: percent(s.mean_cost),
+      inaccuracies: tCount("n_inaccuracies", s.inaccuracies), mistakes: tCount("n_mistakes", s.mistakes),
+      blunders: tCount("n_blunders", s.blunders),
     }))));
     return [
       h("p", { class: "hint" }, t("analysis_reading")),

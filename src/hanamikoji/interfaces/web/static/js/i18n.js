@@ -39,6 +39,13 @@ export function t(key, fields = {}) {
   return template.replace(/\{(\w+)\}/g, (hole, name) => (name in fields ? String(fields[name]) : hole));
 }
 
+// The sentence for a count: KEY_one or KEY_other, as the language's plural rules say.
+export function tCount(key, n) {
+  const category = new Intl.PluralRules(catalog.lang.split("-")[0]).select(n);
+  const chosen = `${key}_${category}` in catalog.ui ? `${key}_${category}` : `${key}_other`;
+  return t(chosen, { n });
+}
+
 export function term(key) {
   return catalog.terms[key];
 }
