@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
 from hanamikoji.bots.greedy import GreedyBot, judged_content
 from hanamikoji.bots.inference import DecisionModel, replay_round, replayed_world
-from hanamikoji.bots.ismcts import SURPRISE, TEMPERATURE, opponent_model
+from hanamikoji.bots.ismcts import DEFAULT_CONFIG, opponent_model
 from hanamikoji.bots.match_table import table_match_value
 from hanamikoji.bots.solver import RoundSolver
 from hanamikoji.core.cards import UNIT, counts, from_counts, items, pack
@@ -95,11 +95,12 @@ Opponent = DecisionModel | None
 
 
 def judge_model(
-    temperature: float = TEMPERATURE, surprise: float = SURPRISE
+    temperature: float = DEFAULT_CONFIG.temperature, surprise: float = DEFAULT_CONFIG.surprise
 ) -> Callable[[View, Sequence[Move]], dict[Move, float]]:
     """The opponent model of ``ismcts``'s inference (the judge's softmax mixed with
-    uniform choice, :func:`~hanamikoji.bots.ismcts.opponent_model`), its answers
-    remembered by the judged content of the view."""
+    uniform choice, :func:`~hanamikoji.bots.ismcts.opponent_model`, at the search's
+    temperature and surprise by default), its answers remembered by the judged content
+    of the view."""
     judge = GreedyBot(compiled=True)
     remembered: dict[tuple[object, ...], dict[Move, float]] = {}
 
