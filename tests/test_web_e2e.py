@@ -397,12 +397,13 @@ def test_the_analysis_of_a_finished_game(page: Page, tmp_path: Path) -> None:
         end = page.locator("[data-testid=end]")
         # The first answer is made to say "running" whatever the server says, so the
         # progress bar shows however fast the analysis is; the page then asks again.
-        page.route("**/api/games/*/analysis", still_running)
+        # Only that first request (the POST the click sends) is held: the route then goes
+        # by itself, so no poll of the page races an unroute.
+        page.route("**/api/games/*/analysis", still_running, times=1)
         end.locator("button.analyse").click()
         progress = end.locator(".analysis-progress")
         progress.wait_for()
         assert progress.inner_text().startswith("Analysing the game: 0 of ")
-        page.unroute("**/api/games/*/analysis")
         page.wait_for_selector("[data-testid=end] [data-testid=analysis-graph]", timeout=30_000)
         assert progress.count() == 0
         game_id = page.url.split("/g/")[1].split("#")[0]
@@ -452,9 +453,7 @@ def test_the_analysis_of_a_finished_game(page: Page, tmp_path: Path) -> None:
 
 def still_running(route: Any) -> None:
     """Answer the page's request to start the analysis with the server's progress at 0."""
-    if route.request.method != "POST":
-        route.continue_()
-        return
+    assert route.request.method == "POST"
     response = route.fetch()
     total = response.json()["total"]
     route.fulfill(response=response, json={"status": "running", "done": 0, "total": total})
