@@ -24,13 +24,13 @@ be analysed in parallel processes (``jobs``), with a progress callback.
 from __future__ import annotations
 
 import enum
-import importlib.metadata
 import math
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from functools import cache
 
+from hanamikoji import __version__
 from hanamikoji.bots.exact import ExactValue, Opponent, exact_values, judge_model
 from hanamikoji.bots.greedy import GreedyBot, best_first
 from hanamikoji.bots.ismcts import DEFAULT_CONFIG, ISMCTSBot
@@ -50,6 +50,7 @@ __all__ = [
     "PlayerSummary",
     "analyze_game",
     "analyze_record",
+    "forced_decisions",
     "label_for",
     "player_label",
 ]
@@ -369,15 +370,10 @@ def analyze_record(
     settings = settings or AnalysisSettings()
     if jobs < 1:
         raise ValueError(f"jobs is at least 1, not {jobs}")
-    results: dict[int, DecisionAnalysis] = {}
-    work: list[int] = []
-    total = 0
-    for index, (game, entry) in enumerate(record.decisions()):
-        total += 1
-        if len(game.legal_moves()) == 1:
-            results[index] = _forced(index, entry)
-        else:
-            work.append(index)
+    forced = forced_decisions(record)
+    results = {index: found for index, found in enumerate(forced) if found is not None}
+    work = [index for index, found in enumerate(forced) if found is None]
+    total = len(forced)
     done = len(results)
     if progress is not None:
         progress(done, total)
@@ -389,7 +385,7 @@ def analyze_record(
     return GameAnalysis(
         record.players,
         settings,
-        _version(),
+        __version__,
         tuple(results[index] for index in range(total)),
     )
 
@@ -420,6 +416,15 @@ def analyse_decision(
         if at == index:
             return _analysed(game, entry, index, settings)
     raise IndexError(f"the record has no decision {index}")
+
+
+def forced_decisions(record: GameRecord) -> list[DecisionAnalysis | None]:
+    """Per decision of ``record``: its analysis if only one decision was legal (nothing to
+    judge), else ``None`` (to be analysed, by :func:`analyse_decision`)."""
+    return [
+        _forced(index, entry) if len(game.legal_moves()) == 1 else None
+        for index, (game, entry) in enumerate(record.decisions())
+    ]
 
 
 def _forced(index: int, entry: LogEntry) -> DecisionAnalysis:
@@ -513,10 +518,3 @@ def _judge() -> GreedyBot:
 def _opponent(inference: bool) -> Opponent:
     """The model that weighs worlds in exact values, as the search's inference does."""
     return judge_model() if inference else None
-
-
-def _version() -> str:
-    try:
-        return importlib.metadata.version("hanamikoji")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.metadata
 import io
 import os
 import random
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, TextIO
 from rich.table import Table
 from rich.text import Text
 
+from hanamikoji import __version__
 from hanamikoji.bots import BOTS, Bot, make_bot
 from hanamikoji.bots.base import OPTION_MEANINGS, Option, bot_option_defaults, bot_options
 from hanamikoji.bots.levels import LEVELS, make_level_bot
@@ -130,13 +130,9 @@ def commands() -> dict[str, Command]:
 
 
 def version() -> str:
-    """This package's version: the installed distribution's, else ``__version__``."""
-    try:
-        return importlib.metadata.version("hanamikoji")
-    except importlib.metadata.PackageNotFoundError:
-        import hanamikoji
-
-        return str(getattr(hanamikoji, "__version__", "unknown"))
+    """This package's version (``hanamikoji.__version__``, which the distribution's
+    metadata is built from)."""
+    return __version__
 
 
 class _VersionAction(argparse.Action):

@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.metadata
 import json
 import logging
 from dataclasses import dataclass, field
 
+from hanamikoji import __version__
 from hanamikoji.bots.analysis import (
     AnalysisSettings,
-    DecisionAnalysis,
     GameAnalysis,
-    Method,
+    forced_decisions,
 )
 from hanamikoji.core.moves import Move
 from hanamikoji.interfaces.web.bots import BotRunner
@@ -34,7 +33,7 @@ from hanamikoji.interfaces.web.storage import Store, StoredAnalysis
 from hanamikoji.interfaces.web.writer import DecisionWriter
 from hanamikoji.notation.records import GameRecord
 
-__all__ = ["RETRY_SECONDS", "Analyses", "forced_decisions"]
+__all__ = ["RETRY_SECONDS", "Analyses"]
 
 log = logging.getLogger("hanamikoji.web")
 
@@ -52,22 +51,6 @@ class _Run:
 
     def json(self) -> JSON:
         return {"status": "running", "done": self.done, "total": self.total}
-
-
-def forced_decisions(record: GameRecord) -> list[DecisionAnalysis | None]:
-    """Per decision of ``record``: its analysis if only one decision was legal (nothing
-    to judge, as ``analyze_record`` says), else ``None`` (to be analysed)."""
-    found: list[DecisionAnalysis | None] = []
-    for index, (game, entry) in enumerate(record.decisions()):
-        forced = len(game.legal_moves()) == 1
-        found.append(
-            DecisionAnalysis(
-                index + 1, entry.round, entry.turn, entry.seat, entry.move, Method.FORCED, 0, ()
-            )
-            if forced
-            else None
-        )
-    return found
 
 
 class Analyses:
@@ -155,7 +138,7 @@ class Analyses:
         analysed = GameAnalysis(
             record.players,
             self.settings,
-            _version(),
+            __version__,
             tuple(decision for decision in decisions if decision is not None),
         ).to_json()
         return _stored(analysed)
@@ -192,10 +175,3 @@ def _with_moves(decision: JSON) -> JSON:
         "played_move": move_json(Move.from_text(decision["played"])),
         "best_move": move_json(Move.from_text(decision["best"])),
     }
-
-
-def _version() -> str:
-    try:
-        return importlib.metadata.version("hanamikoji")
-    except importlib.metadata.PackageNotFoundError:
-        return "unknown"
