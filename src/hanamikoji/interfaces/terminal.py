@@ -60,6 +60,7 @@ __all__ = [
     "Terminal",
     "cards_inline",
     "outcome_text",
+    "release_bots",
     "render_board",
     "render_reveal",
     "render_round_summary",
@@ -665,15 +666,7 @@ class PlaySession:
             self._release_bots()
 
     def _release_bots(self) -> None:
-        for seat, player in enumerate(self.players):
-            bot = player.bot
-            if bot is None:
-                continue
-            if isinstance(bot, GameObserver) and self.game.is_over():
-                bot.game_over(self.game.view(seat))
-            close = getattr(bot, "close", None)
-            if callable(close):
-                close()
+        release_bots(self.players, self.game)
 
     def _forfeit(self, forfeit: _Forfeit) -> int:
         self.terminal.show(
@@ -889,6 +882,20 @@ class PlaySession:
                 )
             return False
         return True
+
+
+def release_bots(players: Sequence[Player], game: Game) -> None:
+    """Tell the seats' bots the game is over (an engine hears it; over only if it is) and
+    let them go (an engine's process ends)."""
+    for seat, player in enumerate(players):
+        bot = player.bot
+        if bot is None:
+            continue
+        if isinstance(bot, GameObserver) and game.is_over():
+            bot.game_over(game.view(seat))
+        close = getattr(bot, "close", None)
+        if callable(close):
+            close()
 
 
 def save_game(game: Game, names: tuple[str, str], path: Path) -> None:

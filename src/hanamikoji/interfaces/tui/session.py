@@ -18,7 +18,7 @@ from pathlib import Path
 
 from hanamikoji.bots import Bot
 from hanamikoji.core import Game, Move, Variant, View
-from hanamikoji.interfaces.terminal import Player, save_game
+from hanamikoji.interfaces.terminal import Player, release_bots, save_game
 from hanamikoji.notation.names import Lang
 from hanamikoji.protocol import GameObserver
 
@@ -132,12 +132,4 @@ class Table:
         if self._released:
             return
         self._released = True
-        for seat, player in enumerate(self.players):
-            bot = player.bot
-            if bot is None:
-                continue
-            if isinstance(bot, GameObserver) and self.game.is_over():
-                bot.game_over(self.game.view(seat))
-            close = getattr(bot, "close", None)
-            if callable(close):
-                close()
+        release_bots(self.players, self.game)
