@@ -1,5 +1,6 @@
-"""``hanamikoji serve`` as a real process on loopback, for the tests that need one (the
-browser tests, the hardening tests)."""
+"""The web app for tests: in Starlette's test client (:func:`app_client`), or
+``hanamikoji serve`` as a real process on loopback (:class:`Server`) for the tests that
+need one (the browser tests, the hardening tests)."""
 
 from __future__ import annotations
 
@@ -10,10 +11,30 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx2 as httpx
+from starlette.testclient import TestClient
 
-__all__ = ["Server", "descendants", "free_port"]
+from hanamikoji.interfaces.web.app import ServerConfig, create_app
+
+__all__ = ["Server", "app_client", "descendants", "free_port"]
+
+
+def app_client(db_url: str = "sqlite://", **options: Any) -> TestClient:
+    """The app in Starlette's test client (enter it to start it), set for tests unless
+    ``options`` say otherwise: bots think in threads and act at once, no collector
+    freezing, the test client's host name allowed, no rate limits."""
+    settings: dict[str, Any] = {
+        "bot_processes": 0,
+        "bot_delay": 0.0,
+        "gc_freeze_interval": 0,
+        "allowed_hosts": ("testserver",),
+        "create_rate": "off",
+        "message_rate": "off",
+    }
+    settings.update(options)
+    return TestClient(create_app(ServerConfig(db_url, **settings)), base_url="http://testserver")
 
 
 def free_port() -> int:

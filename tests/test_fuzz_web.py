@@ -25,11 +25,10 @@ import pytest
 import websockets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from serving import Server, free_port
+from serving import Server, app_client, free_port
 from starlette.testclient import TestClient
 
 from hanamikoji.interfaces.messages import MESSAGES
-from hanamikoji.interfaces.web.app import ServerConfig, create_app
 from hanamikoji.interfaces.web.catalog import UI
 from hanamikoji.interfaces.web.hub import rebuild
 from hanamikoji.interfaces.web.storage import Store
@@ -82,16 +81,7 @@ def client_messages(draw: st.DrawFn) -> str:
 
 
 def make_client() -> TestClient:
-    config = ServerConfig(
-        db_url="sqlite://",
-        bot_processes=0,
-        bot_delay=0.0,
-        gc_freeze_interval=0,
-        allowed_hosts=("testserver",),
-        create_rate="off",
-        message_rate="off",
-    )
-    return TestClient(create_app(config), base_url="http://testserver")
+    return app_client()
 
 
 @pytest.fixture(scope="module")

@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import app_client
 from starlette.testclient import TestClient
 
 from hanamikoji.bots.analysis import THRESHOLDS, AnalysisSettings, analyse_decision
 from hanamikoji.core import turn_moves
 from hanamikoji.core.cards import pack
 from hanamikoji.interfaces.web import bots as web_bots
-from hanamikoji.interfaces.web.app import ServerConfig, create_app
 from hanamikoji.interfaces.web.catalog import UI
 from hanamikoji.interfaces.web.payload import KIND_NAMES
 from hanamikoji.interfaces.web.storage import Store, StoredAnalysis, new_game_row
@@ -33,18 +33,7 @@ LABELS = {"", *(label for _, label in THRESHOLDS)}
 
 
 def make_client(db_url: str = "sqlite://", limit: int = 2) -> TestClient:
-    config = ServerConfig(
-        db_url=db_url,
-        bot_processes=0,
-        bot_delay=0.0,
-        gc_freeze_interval=0,
-        allowed_hosts=("testserver",),
-        create_rate="off",
-        message_rate="off",
-        analysis_worlds=WORLDS,
-        analysis_limit=limit,
-    )
-    return TestClient(create_app(config), base_url="http://testserver")
+    return app_client(db_url, analysis_worlds=WORLDS, analysis_limit=limit)
 
 
 class Counting:

@@ -17,13 +17,13 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from serving import Server, descendants, free_port
+from serving import Server, app_client, descendants, free_port
 from starlette.requests import Request
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.types import Message
 
 from hanamikoji.interfaces.messages import MESSAGES
-from hanamikoji.interfaces.web.app import CLOSE_BAD_SEAT, ServerConfig, create_app
+from hanamikoji.interfaces.web.app import CLOSE_BAD_SEAT
 from hanamikoji.interfaces.web.catalog import UI
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.guards import RateGuard, loopback_hosts, parse_rate, read_body
@@ -34,17 +34,7 @@ NESTED = "[" * 2000 + "]" * 2000
 
 
 def make_client(**options: Any) -> TestClient:
-    settings: dict[str, Any] = {
-        "db_url": "sqlite://",
-        "bot_processes": 0,
-        "bot_delay": 0.0,
-        "gc_freeze_interval": 0,
-        "allowed_hosts": ("testserver",),
-        "create_rate": "off",
-        "message_rate": "off",
-    }
-    settings.update(options)
-    return TestClient(create_app(ServerConfig(**settings)), base_url="http://testserver")
+    return app_client(**options)
 
 
 @pytest.fixture

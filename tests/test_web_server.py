@@ -13,13 +13,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import app_client
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from hanamikoji.core import Game, Move, MoveKind, turn_moves
 from hanamikoji.core.cards import FULL_SET, counts, from_counts, pack
 from hanamikoji.interfaces.web import bots as web_bots
-from hanamikoji.interfaces.web.app import ServerConfig, create_app
 from hanamikoji.interfaces.web.catalog import UI, client_catalog, text
 from hanamikoji.interfaces.web.hub import rebuild
 from hanamikoji.interfaces.web.payload import KIND_NAMES, PublicGame, seat_state
@@ -44,17 +44,7 @@ class Tap:
 
 
 def make_client(db_url: str = "sqlite://", tap: Tap | None = None) -> TestClient:
-    config = ServerConfig(
-        db_url=db_url,
-        bot_processes=0,
-        bot_delay=0.0,
-        tap=tap,
-        gc_freeze_interval=0,
-        allowed_hosts=("testserver",),
-        create_rate="off",
-        message_rate="off",
-    )
-    return TestClient(create_app(config), base_url="http://testserver")
+    return app_client(db_url, tap=tap)
 
 
 @pytest.fixture
