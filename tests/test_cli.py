@@ -590,3 +590,25 @@ def test_python_m_hanamikoji_lists_the_subcommands() -> None:
     assert result.returncode == 0
     for name in ("play", "replay", "variants", "bots"):
         assert name in result.stdout
+
+
+def test_the_rules_are_at_hand_with_the_variant_played(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, output, _ = run(["rules", "--variant", "french", "--lang", "es"])
+    assert status == 0
+    flat = " ".join(output.split())
+    assert flat.startswith("Variante de esta partida, french: Como mucho 3 rondas")
+    assert "The rules of Hanamikoji" in flat and "Competition" in flat
+    status, _, _ = run(["rules", "--variant", "nope"])
+    assert status == 2 and "unknown variant 'nope'" in capsys.readouterr().err
+
+
+def test_rules_at_the_prompt_show_the_rules_and_ask_again() -> None:
+    status, output, _ = run(
+        ["play", "--bot", "random", "--seed", "4", "--first", "you"], ["reglas"]
+    )
+    assert status == EXIT_INPUT_ENDED
+    flat = " ".join(output.split())
+    assert "This game's variant, classic:" in flat and "The rules of Hanamikoji" in flat
+    assert output.count("Player 1> ") == 2

@@ -29,6 +29,7 @@ from hanamikoji.bots import make_bot
 from hanamikoji.bots.levels import make_level_bot
 from hanamikoji.core import Game, Move, MoveKind, Variant, View
 from hanamikoji.interfaces.cli import Streams, run_command
+from hanamikoji.interfaces.rules import CHECKOUT, rules_markdown
 from hanamikoji.interfaces.terminal import (
     EXIT_ENGINE,
     EXIT_ERROR,
@@ -50,7 +51,6 @@ from hanamikoji.interfaces.tui.modals import (
 )
 from hanamikoji.interfaces.tui.play import PlayScreen
 from hanamikoji.interfaces.tui.replay import ReplayScreen
-from hanamikoji.interfaces.tui.rules import CHECKOUT, rules_markdown
 from hanamikoji.notation.names import Lang
 from hanamikoji.notation.records import GameRecord, write_record
 from hanamikoji.protocol import EngineError, EngineFailure, ExternalEngineBot

@@ -5,7 +5,7 @@ what to run. Another interface adds its own (``arena``, ``engine``, ``serve``, .
 own module by calling :func:`register_command` at import and listing that module in
 :data:`COMMAND_MODULES`, which is the one line to add here.
 
->>> {"play", "replay", "variants", "bots"} <= set(commands())
+>>> {"play", "replay", "variants", "bots", "rules"} <= set(commands())
 True
 """
 
@@ -43,6 +43,7 @@ from hanamikoji.interfaces.terminal import (
     Player,
     PlaySession,
     Terminal,
+    render_rules,
     replay_game,
     variant_description,
 )
@@ -562,6 +563,26 @@ def _configure_listing(parser: argparse.ArgumentParser) -> None:
     add_lang(parser)
 
 
+def _configure_rules(parser: argparse.ArgumentParser) -> None:
+    add_lang(parser)
+    parser.add_argument(
+        "--variant",
+        default="classic",
+        metavar="NAME",
+        help="say how a game of this variant ends before the rules (default: classic)",
+    )
+
+
+def _run_rules(args: argparse.Namespace, streams: Streams) -> int:
+    lang = check_lang(args.lang)
+    try:
+        variant = Variant.by_name(args.variant)
+    except UnknownVariantError as error:
+        raise UsageError(str(error)) from None
+    _terminal(streams, lang).show(render_rules(variant, lang))
+    return EXIT_OK
+
+
 def _run_variants(args: argparse.Namespace, streams: Streams) -> int:
     lang = check_lang(args.lang)
     table = Table(title=message("variants_title", lang), title_justify="left")
@@ -649,4 +670,5 @@ register_command(
     Command("replay", "replay a game record decision by decision", _configure_replay, _run_replay)
 )
 register_command(Command("variants", "list the rules variants", _configure_listing, _run_variants))
+register_command(Command("rules", "the rules of the game", _configure_rules, _run_rules))
 register_command(Command("bots", "list the bots", _configure_listing, _run_bots))

@@ -268,11 +268,22 @@ MESSAGES: dict[str, tuple[str, str, str]] = {
         "Pour répondre à une offre, les cartes suffisent (D, FG), ou son numéro (1, 2).",
     ),
     "help_commands": (
-        "Commands: moves (numbered legal decisions; a number picks one), log, board, help, quit.",
+        "Commands: moves (numbered legal decisions; a number picks one), log, board, rules,"
+        " help, quit.",
         "Órdenes: jugadas (decisiones legales numeradas; un número elige una), registro,"
-        " tablero, ayuda, salir.",
+        " tablero, reglas, ayuda, salir.",
         "Commandes : coups (décisions légales numérotées ; un numéro en choisit une),"
-        " journal, plateau, aide, quitter.",
+        " journal, plateau, règles, aide, quitter.",
+    ),
+    "rules_variant": (
+        "This game's variant, {variant}: {description}",
+        "Variante de esta partida, {variant}: {description}",
+        "Variante de cette partie, {variant} : {description}",
+    ),
+    "rules_english": (
+        "The rules follow (in English).",
+        "Siguen las reglas (en inglés).",
+        "Les règles suivent (en anglais).",
     ),
     "moves_title": (
         "Legal decisions (type the number or the notation):",
@@ -591,6 +602,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "moves": ("moves", "m", "jugadas", "coups"),
     "log": ("log", "l", "registro", "journal"),
     "board": ("board", "tablero", "plateau"),
+    "rules": ("rules", "reglas", "règles", "regles"),
     "quit": ("quit", "q", "exit", "salir", "quitter"),
 }
 """Prompt commands and their words in every language (any word works in any language;

@@ -21,6 +21,7 @@ from typing import Protocol, TextIO
 
 from rich import box
 from rich.console import Console, Group, RenderableType
+from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
@@ -40,10 +41,12 @@ from hanamikoji.core import (
     Reveal,
     RoundSummary,
     Termination,
+    Variant,
     View,
 )
 from hanamikoji.core.cards import letters
 from hanamikoji.interfaces.messages import command_for, illegality, is_yes, localized, message
+from hanamikoji.interfaces.rules import rules_markdown
 from hanamikoji.notation.names import Lang, action_name, describe_move, item_name, term
 from hanamikoji.protocol import EngineError, GameObserver
 
@@ -547,6 +550,17 @@ def render_help(view: View, lang: Lang) -> RenderableType:
     )
 
 
+def render_rules(variant: Variant, lang: Lang) -> RenderableType:
+    """The rules (docs/rules.md, the one source of their text), after a line saying which
+    variant is played and how it ends."""
+    description = variant_description(variant.name, variant.description, lang)
+    return Group(
+        Text(message("rules_variant", lang, variant=variant.name, description=description)),
+        Text(message("rules_english", lang), style="dim"),
+        Markdown(rules_markdown()),
+    )
+
+
 def render_moves(view: View, lang: Lang) -> RenderableType:
     """This player's legal decisions, numbered; a number at the prompt picks one."""
     lines: list[RenderableType] = [Text(message("moves_title", lang), style="bold")]
@@ -790,6 +804,9 @@ class PlaySession:
             return None
         if command == "board":
             self.terminal.show(render_board(view, self.labels, self.lang))
+            return None
+        if command == "rules":
+            self.terminal.show(render_rules(self.game.variant, self.lang))
             return None
         if command == "quit":
             raise _Stop

@@ -16,7 +16,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Markdown, Static
 
 from hanamikoji.interfaces.messages import message
-from hanamikoji.interfaces.tui.rules import rules_markdown
+from hanamikoji.interfaces.rules import rules_markdown
 from hanamikoji.notation.names import Lang
 
 __all__ = ["HelpScreen", "PassScreen", "QuitScreen", "SaveScreen", "ShowScreen"]
