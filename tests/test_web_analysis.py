@@ -15,18 +15,15 @@ from typing import Any
 import pytest
 from serving import app_client
 from starlette.testclient import TestClient
+from test_web_server import bearer, legal_texts, receive_state
 
 from hanamikoji.bots.analysis import THRESHOLDS, AnalysisSettings, analyse_decision
-from hanamikoji.core import turn_moves
-from hanamikoji.core.cards import pack
 from hanamikoji.interfaces.web import bots as web_bots
 from hanamikoji.interfaces.web.catalog import UI
-from hanamikoji.interfaces.web.payload import KIND_NAMES
 from hanamikoji.interfaces.web.storage import Store, StoredAnalysis, new_game_row
 from hanamikoji.notation.records import GameRecord
 
 JSONDict = dict[str, Any]
-KIND_BITS = {name: int(kind) for kind, name in KIND_NAMES.items() if kind.is_action}
 WORLDS = 4
 """Few worlds per searched decision: a whole game's analysis in a second or two."""
 LABELS = {"", *(label for _, label in THRESHOLDS)}
@@ -64,24 +61,6 @@ def counting(monkeypatch: pytest.MonkeyPatch) -> Iterator[Counting]:
 def client() -> Iterator[TestClient]:
     with make_client() as test_client:
         yield test_client
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def receive_state(ws: Any, at_least_ply: int = 0) -> JSONDict:
-    while True:
-        message: JSONDict = json.loads(ws.receive_text())
-        if message["type"] == "state" and message["ply"] >= at_least_ply:
-            return message
-
-
-def legal_texts(state: JSONDict) -> list[str]:
-    if state["pending"] is not None:
-        return [option["text"] for option in state["pending"]["options"]]
-    used = sum(1 << KIND_BITS[name] for name in state["used"][state["seat"]])
-    return [move.text() for move in turn_moves(pack(state["hand"]), used)]
 
 
 def new_game(client: TestClient) -> JSONDict:

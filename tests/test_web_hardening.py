@@ -21,6 +21,7 @@ from serving import Server, app_client, descendants, free_port
 from starlette.requests import Request
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.types import Message
+from test_web_server import bearer
 
 from hanamikoji.interfaces.messages import MESSAGES
 from hanamikoji.interfaces.web.app import CLOSE_BAD_SEAT
@@ -243,12 +244,8 @@ def test_a_second_hello_is_refused_and_the_seat_is_unchanged(client: TestClient)
         ws.send_text(json.dumps({"type": "ping"}))
         next_message(ws, "pong")
     # The socket still belonged to seat 0: its state shows seat 0's hand.
-    seat_state = client.get(f"/api/games/{game['id']}", headers=_bearer(game["token"])).json()
+    seat_state = client.get(f"/api/games/{game['id']}", headers=bearer(game["token"])).json()
     assert seat_state["seat"] == 0 and seat_state["hand"] == state["hand"]
-
-
-def _bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
 
 
 # -- rate limits ----------------------------------------------------------------------
@@ -307,7 +304,7 @@ def _server_with_a_thinking_bot(tmp_path: Path) -> Server:
     server.start()
     game = httpx.post(f"{server.url}/api/games", json={"level": 5, "first": "opponent"}).json()
     # Loading the game wakes the bot, which thinks in a worker process.
-    httpx.get(f"{server.url}/api/games/{game['id']}", headers=_bearer(game["token"]))
+    httpx.get(f"{server.url}/api/games/{game['id']}", headers=bearer(game["token"]))
     return server
 
 

@@ -83,12 +83,9 @@ class Analyses:
         """The stored analysis of a finished game, or the state of its run (over its
         ``total`` decisions), started now unless one is under way. Raises
         :class:`Refused` over the limit."""
-        running = self._runs.get(game_id)
-        if running is not None:
-            return running.json()
-        stored = await asyncio.to_thread(self.store.load_analysis, game_id)
-        if stored is not None:
-            return _done_json(stored)
+        known = await self._known(game_id)
+        if known is not None:
+            return known
         running = self._runs.get(game_id)  # started while the database answered
         if running is not None:
             return running.json()
@@ -101,13 +98,16 @@ class Analyses:
 
     async def status(self, game_id: str) -> JSON:
         """``running`` (with its progress), ``done`` (the analysis) or ``none``."""
+        known = await self._known(game_id)
+        return known if known is not None else {"status": "none", "done": 0, "total": 0}
+
+    async def _known(self, game_id: str) -> JSON | None:
+        """The game's run under way (its progress) or its stored analysis, else ``None``."""
         running = self._runs.get(game_id)
         if running is not None:
             return running.json()
         stored = await asyncio.to_thread(self.store.load_analysis, game_id)
-        if stored is not None:
-            return _done_json(stored)
-        return {"status": "none", "done": 0, "total": 0}
+        return None if stored is None else _done_json(stored)
 
     async def close(self) -> None:
         tasks = [run.task for run in self._runs.values() if run.task is not None]
