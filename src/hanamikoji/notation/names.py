@@ -2,7 +2,8 @@
 
 ``en`` uses the 2016 English terms (Trade-off, Victory Marker), ``en-2018`` the 2018
 Deep Water Games terms (Discard, Favor Marker), ``es`` the Spanish and ``fr`` the
-French edition's terms (docs/rules.md, "Names in each edition").
+French edition's terms, ``zh-Hant`` those of the Taiwanese first edition and ``ja`` the
+Japanese ones (docs/rules.md, "Names in each edition").
 
 >>> action_name(MoveKind.TRADE_OFF, "en-2018")
 'Discard'
@@ -14,6 +15,7 @@ French edition's terms (docs/rules.md, "Names in each edition").
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Literal, get_args
 
 from hanamikoji.core.cards import GEISHAS
@@ -30,7 +32,7 @@ __all__ = [
     "term",
 ]
 
-Lang = Literal["en", "en-2018", "es", "fr"]
+Lang = Literal["en", "en-2018", "es", "fr", "ja", "zh-Hant"]
 LANGUAGES: tuple[Lang, ...] = get_args(Lang)
 
 _ACTIONS: dict[Lang, tuple[str, str, str, str]] = {
@@ -38,6 +40,8 @@ _ACTIONS: dict[Lang, tuple[str, str, str, str]] = {
     "en-2018": ("Secret", "Discard", "Gift", "Competition"),
     "es": ("Secreto", "Renuncia", "Regalo", "Competición"),
     "fr": ("Secret", "Dépôt", "Offre", "Échange"),
+    "ja": ("密約", "破棄", "贈呈", "競争"),
+    "zh-Hant": ("密約", "取捨", "贈予", "競爭"),
 }
 
 _ITEMS: dict[Lang, tuple[str, ...]] = {
@@ -45,6 +49,8 @@ _ITEMS: dict[Lang, tuple[str, ...]] = {
     "en-2018": ("flute", "fan", "scroll", "parasol", "shamisen", "tea set", "flower"),
     "es": ("Flauta", "Abanico", "Pergamino", "Sombrilla", "Shamisen", "Juego de té", "Flor"),
     "fr": ("Flûte", "Éventail", "Papier", "Ombrelle", "Luth", "Service à thé", "Fleur"),
+    "ja": ("笛", "扇", "巻物", "和傘", "三味線", "茶器", "花かんざし"),
+    "zh-Hant": ("笛", "扇", "卷軸", "紙傘", "三味線", "茶具", "花簪"),
 }
 
 _TERMS: dict[Lang, dict[str, str]] = {
@@ -79,6 +85,22 @@ _TERMS: dict[Lang, dict[str, str]] = {
         "take_competition": "Prend dans l’Échange",
         "hidden": "face cachée",
         "colon": " :",
+    },
+    "ja": {
+        "charm": "魅力ポイント",
+        "marker": "勝利マーカー",
+        "take_gift": "贈呈から取る",
+        "take_competition": "競争から取る",
+        "hidden": "裏向き",
+        "colon": "：",
+    },
+    "zh-Hant": {
+        "charm": "魅力值",
+        "marker": "勝利標記",
+        "take_gift": "從贈予中拿取",
+        "take_competition": "從競爭中拿取",
+        "hidden": "蓋牌",
+        "colon": "：",
     },
 }
 
@@ -136,3 +158,142 @@ def describe_move(move: Move, lang: Lang = "en") -> str:
         halves = [" + ".join(card_label(c, lang) for c in pair) for pair in (first, second)]
         return f"{name}{colon} {halves[0]} / {halves[1]}"
     return f"{name}{colon} {_cards(move.cards, lang)}"
+
+
+# -- the card-table deck (docs/rules.md, "The card-table deck") ------------------------------
+#
+# The card-table adaptation plays the game with an eight-suit deck ranked 0-9, X, J, Q, K, A.
+# Geisha g is the card of her suit whose rank is her charm, her item cards are that suit's
+# ranks 0 .. charm-1 (only the suit matters for an item), and each player's action markers
+# are the X, J, Q and K of one suit. The adaptation's table does not say whether Ruri's suit
+# is the moons or the stars: this project takes the moons, because in each of its pairs of
+# suits the first column belongs to the first suit named, and the moons/stars pair has one
+# column. The stars are not used.
+
+__all__ += [
+    "ACTION_SUITS",
+    "CARD_TABLE_RANKS",
+    "DECKS",
+    "SUITS",
+    "Deck",
+    "Suit",
+    "card_table_action",
+    "card_table_faces",
+    "card_table_geisha",
+    "card_table_item",
+    "card_table_item_ranks",
+    "check_deck",
+    "suit_of",
+]
+
+Deck = Literal["boxed", "card-table"]
+DECKS: tuple[Deck, ...] = get_args(Deck)
+
+CARD_TABLE_RANKS = "0123456789XJQKA"
+"""The ranks of a suit of the card-table deck, lowest first."""
+
+
+@dataclass(frozen=True, slots=True)
+class Suit:
+    """A suit of the card-table deck: its English name and the symbol the apps show."""
+
+    name: str
+    symbol: str
+
+
+SUITS: tuple[Suit, ...] = (
+    Suit("clubs", "♣"),
+    Suit("spades", "♠"),
+    Suit("hearts", "♥"),
+    Suit("diamonds", "♦"),
+    Suit("coins", "◉"),
+    Suit("crowns", "♛"),
+    Suit("moons", "☾"),
+)
+"""The suit of each geisha and her items, in row order (Ayane's clubs to Ruri's moons)."""
+
+ACTION_SUITS: tuple[Suit, Suit] = (SUITS[0], SUITS[1])
+"""The suit of each player's action cards: clubs for Player 1, spades for Player 2."""
+
+_ACTION_RANKS = ("J", "X", "Q", "K")  # by MoveKind: Secret, Trade-off, Gift, Competition
+
+
+def check_deck(deck: str) -> Deck:
+    """``deck`` as a :data:`Deck`; raises ``ValueError`` naming the known decks.
+
+    >>> check_deck("card-table")
+    'card-table'
+    >>> check_deck("tarot")
+    Traceback (most recent call last):
+    ValueError: unknown deck 'tarot'; known: boxed, card-table
+    """
+    for known in DECKS:
+        if deck == known:
+            return known
+    raise ValueError(f"unknown deck {deck!r}; known: {', '.join(DECKS)}")
+
+
+def suit_of(card: int) -> Suit:
+    """The suit of a geisha and her item cards in the card-table deck.
+
+    >>> suit_of(4)
+    Suit(name='coins', symbol='◉')
+    """
+    return SUITS[card]
+
+
+def card_table_geisha(card: int) -> str:
+    """A geisha's card-table card: her charm as rank, then her suit.
+
+    >>> [card_table_geisha(g.index) for g in GEISHAS]
+    ['2♣', '2♠', '2♥', '3♦', '3◉', '4♛', '5☾']
+    """
+    return f"{CARD_TABLE_RANKS[GEISHAS[card].charm]}{suit_of(card).symbol}"
+
+
+def card_table_item(card: int) -> str:
+    """An item card's card-table face: its suit (any of :func:`card_table_item_ranks`,
+    which play alike, as copies of an item do).
+
+    >>> card_table_item(6)
+    '☾'
+    """
+    return suit_of(card).symbol
+
+
+def card_table_item_ranks(card: int) -> tuple[str, ...]:
+    """The ranks of a geisha's item cards in the card-table deck: 0 up to her charm - 1.
+
+    >>> card_table_item_ranks(5)
+    ('0', '1', '2', '3')
+    """
+    return tuple(CARD_TABLE_RANKS[: GEISHAS[card].charm])
+
+
+def card_table_action(kind: MoveKind) -> str:
+    """The rank of an action's card in the card-table deck.
+
+    >>> [card_table_action(kind) for kind in list(MoveKind)[:4]]
+    ['J', 'X', 'Q', 'K']
+    """
+    if not kind.is_action:
+        raise ValueError(f"{kind.name} is a response, not an action")
+    return _ACTION_RANKS[kind]
+
+
+def card_table_faces() -> dict[str, list[str]]:
+    """What a client needs to draw the card-table deck: each geisha's card, each item
+    card's suit symbol and English suit name (row order), each action's rank (Secret,
+    Trade-off, Gift, Competition) and each player's action suit.
+
+    >>> card_table_faces()["actions"]
+    ['J', 'X', 'Q', 'K']
+    """
+    cards = range(len(GEISHAS))
+    return {
+        "geishas": [card_table_geisha(card) for card in cards],
+        "items": [card_table_item(card) for card in cards],
+        "suits": [suit_of(card).name for card in cards],
+        "actions": list(_ACTION_RANKS),
+        "action_suits": [suit.symbol for suit in ACTION_SUITS],
+    }
