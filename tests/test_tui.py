@@ -612,7 +612,9 @@ def test_play_and_replay_open_the_app_on_a_terminal_only(
         table.release()
         return 0
 
-    def fake_replay(game: Game, labels: tuple[str, str], lang: Lang, header: object) -> int:
+    def fake_replay(
+        game: Game, labels: tuple[str, str], lang: Lang, header: object, deck: object = None
+    ) -> int:
         opened.append((len(game.move_stack), labels, lang))
         return 0
 

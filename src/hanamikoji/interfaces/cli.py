@@ -32,7 +32,13 @@ from hanamikoji.bots.base import OPTION_MEANINGS, Option, bot_option_defaults, b
 from hanamikoji.bots.levels import LEVELS, make_level_bot
 from hanamikoji.core import VARIANTS, Game, UnknownVariantError, Variant
 from hanamikoji.interfaces.messages import message
-from hanamikoji.interfaces.options import UsageError, command_line, positive_seconds, seed
+from hanamikoji.interfaces.options import (
+    UsageError,
+    command_line,
+    deck_style,
+    positive_seconds,
+    seed,
+)
 from hanamikoji.interfaces.terminal import (
     EXIT_ENGINE,
     EXIT_ERROR,
@@ -47,7 +53,7 @@ from hanamikoji.interfaces.terminal import (
     replay_game,
     variant_description,
 )
-from hanamikoji.notation.names import LANGUAGES, Lang, check_lang
+from hanamikoji.notation.names import LANGUAGES, Deck, Lang, check_lang
 from hanamikoji.notation.outcomes import seat_name
 from hanamikoji.protocol import EngineError, ExternalEngineBot
 
@@ -228,6 +234,18 @@ def add_lang(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_deck(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--deck",
+        type=deck_style,
+        default="boxed",
+        metavar="{boxed,card-table}",
+        help="the faces shown beside the cards' names: boxed (the boxed game's) or"
+        " card-table (also the suit and rank of the card-table deck, docs/rules.md;"
+        " default: boxed)",
+    )
+
+
 def add_plain(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plain",
@@ -298,8 +316,8 @@ def load_record(path: str | os.PathLike[str]) -> GameRecord:
         raise RecordFileError(f"{name}: {error}") from None
 
 
-def _terminal(streams: Streams, lang: Lang) -> Terminal:
-    return Terminal(streams.stdin, streams.stdout, lang)
+def _terminal(streams: Streams, lang: Lang, deck: Deck = "boxed") -> Terminal:
+    return Terminal(streams.stdin, streams.stdout, lang, deck=deck)
 
 
 def _one_line(name: str) -> str:
@@ -347,6 +365,7 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
         help=f"rules variant: {', '.join(VARIANTS)} (default: classic; see 'hanamikoji variants')",
     )
     add_lang(parser)
+    add_deck(parser)
     parser.add_argument(
         "--seed",
         type=seed,
@@ -459,7 +478,7 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
     session = PlaySession(
         game,
         (players[0], players[1]),
-        _terminal(streams, lang),
+        _terminal(streams, lang, args.deck),
         save_path=args.save,
         hotseat=args.hotseat,
     )
@@ -500,7 +519,7 @@ def _play_full_screen(
     from hanamikoji.interfaces.tui import Table, TableSettings, play_in_app
 
     lang = check_lang(args.lang)
-    settings = TableSettings(game.variant, lang, seating, args.hotseat, args.save)
+    settings = TableSettings(game.variant, lang, seating, args.hotseat, args.save, args.deck)
     table = Table(settings, game, players)
     if args.save is not None:
         try:
@@ -519,6 +538,7 @@ def _play_full_screen(
 def _configure_replay(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", type=Path, metavar="FILE", help="a game record (.hkr or .json)")
     add_lang(parser)
+    add_deck(parser)
     parser.add_argument(
         "--step", action="store_true", help="wait for Enter between decisions (q stops)"
     )
@@ -545,8 +565,9 @@ def _run_replay(args: argparse.Namespace, streams: Streams) -> int:
     if full_screen(args, streams):
         from hanamikoji.interfaces.tui import replay_in_app
 
-        return replay_in_app(game, labels, lang, header)
-    return replay_game(game, labels, _terminal(streams, lang), step=args.step, header=header)
+        return replay_in_app(game, labels, lang, header, deck=args.deck)
+    terminal = _terminal(streams, lang, args.deck)
+    return replay_game(game, labels, terminal, step=args.step, header=header)
 
 
 def _replay_label(name: str, seat: int, lang: Lang) -> str:

@@ -5,8 +5,8 @@ Each is an argparse ``type=``: it turns the text of an option into its value, or
 argparse shows as ``hanamikoji play: error: argument --budget: ...`` with exit status 2.
 ``nan``, ``inf`` and values past a sane bound are refused like any other bad value.
 
->>> positive_seconds("0.5"), seed("7"), port("8000")
-(0.5, 7, 8000)
+>>> positive_seconds("0.5"), seed("7"), port("8000"), deck_style("card-table")
+(0.5, 7, 8000, 'card-table')
 >>> positive_seconds("nan")
 Traceback (most recent call last):
 ...
@@ -30,6 +30,7 @@ from collections.abc import Callable
 
 from hanamikoji.bots.base import MAX_BUDGET, NumberRange
 from hanamikoji.core.rng import MAX_SEED
+from hanamikoji.notation.names import Deck, check_deck
 
 __all__ = [
     "MAX_COUNT",
@@ -37,6 +38,7 @@ __all__ = [
     "MAX_SECONDS",
     "UsageError",
     "command_line",
+    "deck_style",
     "jobs",
     "non_negative_int",
     "non_negative_seconds",
@@ -111,6 +113,21 @@ def command_line(text: str) -> str:
     if not words:
         raise argparse.ArgumentTypeError("a command line names a program, not nothing")
     return text
+
+
+def deck_style(text: str) -> Deck:
+    """An argparse type: the faces shown beside the cards' names, ``boxed`` (the boxed
+    game's alone) or ``card-table`` (the card-table deck's too; docs/rules.md).
+
+    >>> deck_style("tarot")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: unknown deck 'tarot'; known: boxed, card-table
+    """
+    try:
+        return check_deck(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 seed = whole_number(0, MAX_SEED, "a seed")

@@ -47,7 +47,18 @@ from hanamikoji.core import (
 from hanamikoji.core.cards import letters
 from hanamikoji.interfaces.messages import command_for, illegality, is_yes, localized, message
 from hanamikoji.interfaces.rules import rules_markdown
-from hanamikoji.notation.names import Lang, action_name, describe_move, item_name, term
+from hanamikoji.notation.names import (
+    Deck,
+    Lang,
+    action_name,
+    card_table_action,
+    card_table_geisha,
+    card_table_item,
+    card_table_text,
+    describe_move,
+    item_name,
+    term,
+)
 from hanamikoji.protocol import EngineError, GameObserver
 
 __all__ = [
@@ -61,7 +72,10 @@ __all__ = [
     "PlaySession",
     "Player",
     "Terminal",
+    "action_label",
+    "card_name",
     "cards_inline",
+    "move_words",
     "outcome_text",
     "release_bots",
     "render_board",
@@ -70,6 +84,7 @@ __all__ = [
     "replay_game",
     "save_game",
     "summary_line",
+    "with_face",
 ]
 
 # The exit statuses of every ``hanamikoji`` subcommand (docs/cli.md lists them).
@@ -105,7 +120,9 @@ class LineSource(Protocol):
 class Terminal:
     """One person-facing terminal: a rich console on ``stdout`` and lines from ``stdin``.
 
-    ``lang`` chooses both the interface sentences and the edition's game terms.
+    ``lang`` chooses both the interface sentences and the edition's game terms, ``deck``
+    the faces shown beside the cards' and actions' names (docs/rules.md, "The card-table
+    deck").
     """
 
     def __init__(
@@ -114,11 +131,13 @@ class Terminal:
         stdout: TextIO,
         lang: Lang = "en",
         *,
+        deck: Deck = "boxed",
         color: bool | None = None,
         width: int | None = None,
     ) -> None:
         self.stdin = stdin
         self.lang: Lang = lang
+        self.deck: Deck = deck
         self.console = Console(
             file=stdout,
             highlight=False,
@@ -177,13 +196,49 @@ def _isatty(stream: LineSource) -> bool:
 # -- rendering ------------------------------------------------------------------------
 
 
-def card_text(card: int, lang: Lang, suffix: str = "") -> Text:
-    """A card with its letter, geisha and item, in the geisha's colour: ``D Yoko parasol``."""
+def with_face(face: str, words: str, deck: Deck) -> str:
+    """``words`` after their ``face`` in the card-table deck, or alone for the boxed game.
+
+    >>> with_face("J", "Secret", "card-table"), with_face("J", "Secret", "boxed")
+    ('J Secret', 'Secret')
+    """
+    return f"{face} {words}" if deck == "card-table" else words
+
+
+def card_name(card: int, lang: Lang, deck: Deck = "boxed") -> str:
+    """A card's letter, geisha and item, after its suit with the card-table deck.
+
+    >>> card_name(3, "en"), card_name(3, "en", "card-table")
+    ('D Yoko parasol', '♦ D Yoko parasol')
+    """
     geisha = GEISHAS[card]
-    return Text(
-        f"{geisha.letter} {geisha.name} {item_name(card, lang)}{suffix}",
-        style=GEISHA_STYLES[card],
+    return with_face(
+        card_table_item(card), f"{geisha.letter} {geisha.name} {item_name(card, lang)}", deck
     )
+
+
+def card_text(card: int, lang: Lang, suffix: str = "", *, deck: Deck = "boxed") -> Text:
+    """A card with its letter, geisha and item, in the geisha's colour: ``D Yoko parasol``."""
+    return Text(card_name(card, lang, deck) + suffix, style=GEISHA_STYLES[card])
+
+
+def action_label(kind: MoveKind, lang: Lang, deck: Deck = "boxed") -> str:
+    """An action marker's name, after its card's rank with the card-table deck.
+
+    >>> action_label(MoveKind.TRADE_OFF, "fr", "card-table")
+    'X Dépôt'
+    """
+    return with_face(card_table_action(kind), action_name(kind, lang), deck)
+
+
+def move_words(move: Move, lang: Lang, deck: Deck = "boxed") -> str:
+    """A decision in words; with the card-table deck its cards' faces follow.
+
+    >>> move_words(Move.from_text("G:DDG"), "en", "card-table")
+    'Gift: parasol (Yoko), parasol (Yoko), flower (Ruri) [Q:♦♦☾]'
+    """
+    words = describe_move(move, lang)
+    return f"{words} [{card_table_text(move)}]" if deck == "card-table" else words
 
 
 def _grouped(cards: Iterable[int]) -> list[tuple[int, int]]:
@@ -191,13 +246,12 @@ def _grouped(cards: Iterable[int]) -> list[tuple[int, int]]:
     return sorted(tally.items())
 
 
-def cards_inline(cards: Iterable[int], lang: Lang) -> str:
+def cards_inline(cards: Iterable[int], lang: Lang, *, deck: Deck = "boxed") -> str:
     """Cards grouped by kind on one line: ``A Ayane flute, D Yoko parasol x2``."""
     parts = []
     for card, count in _grouped(cards):
-        geisha = GEISHAS[card]
         times = f" x{count}" if count > 1 else ""
-        parts.append(f"{geisha.letter} {geisha.name} {item_name(card, lang)}{times}")
+        parts.append(card_name(card, lang, deck) + times)
     return ", ".join(parts)
 
 
@@ -207,11 +261,16 @@ def _seat_label(labels: tuple[str, str], seat: int, viewer: int | None, lang: La
 
 
 def describe_decision(
-    entry: LogEntry, labels: tuple[str, str], viewer: int | None, lang: Lang
+    entry: LogEntry,
+    labels: tuple[str, str],
+    viewer: int | None,
+    lang: Lang,
+    *,
+    deck: Deck = "boxed",
 ) -> str:
     """One logged decision in words, for the log and the announcements."""
     player = _seat_label(labels, entry.seat, viewer, lang)
-    described = describe_move(entry.move, lang)
+    described = move_words(entry.move, lang, deck)
     key = "announce_response" if entry.move.is_response else "announce_action"
     return message(key, lang, player=player, move=described)
 
@@ -237,6 +296,7 @@ def _geisha_table(
     left_seat: int,
     marker_names: tuple[str, str],
     lang: Lang,
+    deck: Deck,
 ) -> Table:
     table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
     table.add_column(message("col_geisha", lang))
@@ -248,9 +308,12 @@ def _geisha_table(
     for geisha in GEISHAS:
         k = geisha.index
         table.add_row(
-            Text(f"{geisha.letter} {geisha.name}", style=GEISHA_STYLES[k]),
+            Text(
+                with_face(card_table_geisha(k), f"{geisha.letter} {geisha.name}", deck),
+                style=GEISHA_STYLES[k],
+            ),
             str(geisha.charm),
-            item_name(k, lang),
+            with_face(card_table_item(k), item_name(k, lang), deck),
             _count_cell(left[1][k], k),
             _marker(favor[k], left_seat, marker_names[0], marker_names[1], lang),
             _count_cell(right[1][k], k),
@@ -258,20 +321,25 @@ def _geisha_table(
     return table
 
 
-def _used_actions(view: View, seat: int, label: str, lang: Lang) -> str:
-    used = [action_name(kind, lang) for kind in ACTIONS if kind in view.used[seat]]
+def _used_actions(view: View, seat: int, label: str, lang: Lang, deck: Deck) -> str:
+    used = [action_label(kind, lang, deck) for kind in ACTIONS if kind in view.used[seat]]
     listed = ", ".join(used) if used else message("none", lang)
     return message("used_actions", lang, player=label, actions=listed)
 
 
 def summary_line(
-    summary: RoundSummary, labels: tuple[str, str], viewer: int | None, lang: Lang
+    summary: RoundSummary,
+    labels: tuple[str, str],
+    viewer: int | None,
+    lang: Lang,
+    *,
+    deck: Deck = "boxed",
 ) -> str:
     """A scored round on one line: both Secrets and each player's totals."""
     secrets = []
     for seat in (0, 1):
         card = summary.secrets[seat]
-        shown = cards_inline((card,), lang) if card >= 0 else message("none", lang)
+        shown = cards_inline((card,), lang, deck=deck) if card >= 0 else message("none", lang)
         player = _seat_label(labels, seat, viewer, lang)
         secrets.append(message("labelled", lang, label=player, value=shown))
     return message(
@@ -303,15 +371,17 @@ def _tally(
     )
 
 
-def response_options(view: View, lang: Lang) -> list[Text]:
+def response_options(view: View, lang: Lang, *, deck: Deck = "boxed") -> list[Text]:
     """The numbered answers to the pending Gift or Competition."""
     lines = []
     for number, move in enumerate(view.legal_moves(), start=1):
-        lines.append(Text(f"  {number}) {move}   {describe_move(move, lang)}"))
+        lines.append(Text(f"  {number}) {move}   {move_words(move, lang, deck)}"))
     return lines
 
 
-def render_board(view: View, labels: tuple[str, str], lang: Lang) -> RenderableType:
+def render_board(
+    view: View, labels: tuple[str, str], lang: Lang, *, deck: Deck = "boxed"
+) -> RenderableType:
     """The table as the player of ``view`` sees it: the geisha row with markers, both
     sides' cards, the deck and hands, used actions, this player's Secret, Trade-off and
     hand, the last round's summary, this round's public log and any offer to answer."""
@@ -326,12 +396,13 @@ def render_board(view: View, labels: tuple[str, str], lang: Lang) -> RenderableT
         )
     )
     if view.rounds:
-        parts.append(Text(summary_line(view.rounds[-1], labels, me, lang), style="dim"))
+        last = summary_line(view.rounds[-1], labels, me, lang, deck=deck)
+        parts.append(Text(last, style="dim"))
     this_round = [entry for entry in view.log if entry.round == view.round]
     if this_round:
         parts.append(Text(message("this_round", lang), style="bold"))
         for entry in this_round:
-            parts.append(Text(f"  {describe_decision(entry, labels, me, lang)}"))
+            parts.append(Text(f"  {describe_decision(entry, labels, me, lang, deck=deck)}"))
     parts.append(
         _geisha_table(
             (opp_label, view.placed[opp]),
@@ -340,6 +411,7 @@ def render_board(view: View, labels: tuple[str, str], lang: Lang) -> RenderableT
             opp,
             (message("marker_them", lang), message("marker_you", lang)),
             lang,
+            deck,
         )
     )
     parts.append(
@@ -355,20 +427,20 @@ def render_board(view: View, labels: tuple[str, str], lang: Lang) -> RenderableT
             )
         )
     )
-    parts.append(Text(_used_actions(view, me, me_label, lang)))
-    parts.append(Text(_used_actions(view, opp, opp_label, lang)))
+    parts.append(Text(_used_actions(view, me, me_label, lang, deck)))
+    parts.append(Text(_used_actions(view, opp, opp_label, lang, deck)))
     if view.secret is not None:
-        action = action_name(MoveKind.SECRET, lang)
+        action = action_label(MoveKind.SECRET, lang, deck)
         line = Text(message("your_action", lang, action=action) + " ")
-        line.append_text(card_text(view.secret, lang))
+        line.append_text(card_text(view.secret, lang, deck=deck))
         parts.append(line)
     if view.tradeoff:
-        action = action_name(MoveKind.TRADE_OFF, lang)
+        action = action_label(MoveKind.TRADE_OFF, lang, deck)
         parts.append(
             Text(
                 message("your_action", lang, action=action)
                 + " "
-                + cards_inline(view.tradeoff, lang)
+                + cards_inline(view.tradeoff, lang, deck=deck)
             )
         )
     parts.append(
@@ -389,19 +461,19 @@ def render_board(view: View, labels: tuple[str, str], lang: Lang) -> RenderableT
             suffix += f"  ({message('drawn', lang)})"
             drawn_marked = True
         line = Text("  ")
-        line.append_text(card_text(card, lang, suffix))
+        line.append_text(card_text(card, lang, suffix, deck=deck))
         parts.append(line)
     if view.my_turn and view.pending is not None:
         key = "answer_gift" if view.phase == Phase.GIFT_RESPONSE else "answer_competition"
         parts.append(
             Text(
-                message(key, lang, player=opp_label, offer=describe_move(view.pending, lang)),
+                message(key, lang, player=opp_label, offer=move_words(view.pending, lang, deck)),
                 style="bold",
             )
         )
-        parts.extend(response_options(view, lang))
+        parts.extend(response_options(view, lang, deck=deck))
     elif view.my_turn:
-        left = [action_name(kind, lang) for kind in ACTIONS if kind not in view.used[me]]
+        left = [action_label(kind, lang, deck) for kind in ACTIONS if kind not in view.used[me]]
         parts.append(Text(message("your_turn", lang, actions=", ".join(left)), style="bold"))
     return Group(*parts)
 
@@ -411,6 +483,8 @@ def render_round_summary(
     labels: tuple[str, str],
     lang: Lang,
     viewer: int | None = None,
+    *,
+    deck: Deck = "boxed",
 ) -> RenderableType:
     """A scored round: both sides' cards (Secrets included), the markers, the totals.
 
@@ -430,11 +504,12 @@ def render_round_summary(
             labels[right] if viewer is None else message("marker_you", lang),
         ),
         lang,
+        deck,
     )
     secrets = []
     for seat in (0, 1):
         card = summary.secrets[seat]
-        shown = cards_inline((card,), lang) if card >= 0 else message("none", lang)
+        shown = cards_inline((card,), lang, deck=deck) if card >= 0 else message("none", lang)
         player = _seat_label(labels, seat, viewer, lang)
         secrets.append(message("labelled", lang, label=player, value=shown))
     return Group(
@@ -474,7 +549,12 @@ def _draws(deck: Sequence[int], starter: int, seat: int) -> tuple[int, ...]:
 
 
 def render_reveal(
-    reveal: Reveal, summaries: Sequence[RoundSummary], labels: tuple[str, str], lang: Lang
+    reveal: Reveal,
+    summaries: Sequence[RoundSummary],
+    labels: tuple[str, str],
+    lang: Lang,
+    *,
+    deck: Deck = "boxed",
 ) -> RenderableType:
     """Everything that was hidden, round by round: the removed card, the dealt hands, the
     draws, both Secrets and both Trade-offs."""
@@ -482,11 +562,11 @@ def render_reveal(
     for entry in reveal.moves:
         starters.setdefault(entry.round, entry.seat)
     parts: list[RenderableType] = [Text(message("reveal_title", lang), style="bold underline")]
-    secret_name = action_name(MoveKind.SECRET, lang)
-    tradeoff_name = action_name(MoveKind.TRADE_OFF, lang)
+    secret_name = action_label(MoveKind.SECRET, lang, deck)
+    tradeoff_name = action_label(MoveKind.TRADE_OFF, lang, deck)
     for rnd in reveal.rounds:
         starter = starters.get(rnd.round, 0)
-        removed = cards_inline((rnd.deal.removed,), lang)
+        removed = cards_inline((rnd.deal.removed,), lang, deck=deck)
         parts.append(Text(message("reveal_round", lang, round=rnd.round, removed=removed)))
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
         table.add_column("")
@@ -494,25 +574,27 @@ def render_reveal(
         table.add_column(labels[1])
         table.add_row(
             message("reveal_dealt", lang),
-            cards_inline(rnd.deal.hands[0], lang),
-            cards_inline(rnd.deal.hands[1], lang),
+            cards_inline(rnd.deal.hands[0], lang, deck=deck),
+            cards_inline(rnd.deal.hands[1], lang, deck=deck),
         )
         table.add_row(
             message("reveal_drawn", lang),
-            cards_inline(_draws(rnd.deal.deck, starter, 0), lang),
-            cards_inline(_draws(rnd.deal.deck, starter, 1), lang),
+            cards_inline(_draws(rnd.deal.deck, starter, 0), lang, deck=deck),
+            cards_inline(_draws(rnd.deal.deck, starter, 1), lang, deck=deck),
         )
         table.add_row(
             secret_name,
             *(
-                cards_inline((card,), lang) if card is not None else message("none", lang)
+                cards_inline((card,), lang, deck=deck)
+                if card is not None
+                else message("none", lang)
                 for card in rnd.secrets
             ),
         )
         table.add_row(
             tradeoff_name,
             *(
-                cards_inline(cards, lang) if cards else message("none", lang)
+                cards_inline(cards, lang, deck=deck) if cards else message("none", lang)
                 for cards in rnd.tradeoffs
             ),
         )
@@ -520,7 +602,7 @@ def render_reveal(
     return Group(*parts)
 
 
-def render_help(view: View, lang: Lang) -> RenderableType:
+def render_help(view: View, lang: Lang, *, deck: Deck = "boxed") -> RenderableType:
     """The notation, the commands, and examples taken from this player's legal decisions."""
     legal = view.legal_moves()
     examples: dict[MoveKind, Move] = {}
@@ -531,10 +613,10 @@ def render_help(view: View, lang: Lang) -> RenderableType:
     table.add_column(message("help_write", lang))
     table.add_column(message("help_example_now", lang))
     rows: list[tuple[str, str, MoveKind]] = [
-        (action_name(MoveKind.SECRET, lang), "S:D", MoveKind.SECRET),
-        (action_name(MoveKind.TRADE_OFF, lang), "T:AG", MoveKind.TRADE_OFF),
-        (action_name(MoveKind.GIFT, lang), "G:DDG", MoveKind.GIFT),
-        (action_name(MoveKind.COMPETITION, lang), "C:AB/FG", MoveKind.COMPETITION),
+        (action_label(MoveKind.SECRET, lang, deck), "S:D", MoveKind.SECRET),
+        (action_label(MoveKind.TRADE_OFF, lang, deck), "T:AG", MoveKind.TRADE_OFF),
+        (action_label(MoveKind.GIFT, lang, deck), "G:DDG", MoveKind.GIFT),
+        (action_label(MoveKind.COMPETITION, lang, deck), "C:AB/FG", MoveKind.COMPETITION),
         (term("take_gift", lang), "G>D", MoveKind.GIFT_RESPONSE),
         (term("take_competition", lang), "C>FG", MoveKind.COMPETITION_RESPONSE),
     ]
@@ -561,15 +643,17 @@ def render_rules(variant: Variant, lang: Lang) -> RenderableType:
     )
 
 
-def render_moves(view: View, lang: Lang) -> RenderableType:
+def render_moves(view: View, lang: Lang, *, deck: Deck = "boxed") -> RenderableType:
     """This player's legal decisions, numbered; a number at the prompt picks one."""
     lines: list[RenderableType] = [Text(message("moves_title", lang), style="bold")]
     for number, move in enumerate(view.legal_moves(), start=1):
-        lines.append(Text(f"  {number:>3}. {move!s:<9} {describe_move(move, lang)}"))
+        lines.append(Text(f"  {number:>3}. {move!s:<9} {move_words(move, lang, deck)}"))
     return Group(*lines)
 
 
-def render_log(view: View, labels: tuple[str, str], lang: Lang) -> RenderableType:
+def render_log(
+    view: View, labels: tuple[str, str], lang: Lang, *, deck: Deck = "boxed"
+) -> RenderableType:
     """Every decision this player may know of, round by round, with the scored rounds."""
     viewer = view.player if view.reveal is None else None
     lines: list[RenderableType] = [Text(message("log_title", lang), style="bold underline")]
@@ -579,14 +663,18 @@ def render_log(view: View, labels: tuple[str, str], lang: Lang) -> RenderableTyp
         if entry.round != current:
             if current in summaries:
                 lines.append(
-                    Text(summary_line(summaries[current], labels, viewer, lang), style="dim")
+                    Text(
+                        summary_line(summaries[current], labels, viewer, lang, deck=deck),
+                        style="dim",
+                    )
                 )
             current = entry.round
             lines.append(Text(message("round_heading", lang, round=current), style="bold"))
-        described = describe_decision(entry, labels, viewer, lang)
+        described = describe_decision(entry, labels, viewer, lang, deck=deck)
         lines.append(Text(f"  {entry.turn}. {entry.move!s:<9} {described}"))
     if current in summaries:
-        lines.append(Text(summary_line(summaries[current], labels, viewer, lang), style="dim"))
+        last = summary_line(summaries[current], labels, viewer, lang, deck=deck)
+        lines.append(Text(last, style="dim"))
     if not view.log:
         lines.append(Text(message("log_empty", lang)))
     return Group(*lines)
@@ -655,6 +743,10 @@ class PlaySession:
     @property
     def lang(self) -> Lang:
         return self.terminal.lang
+
+    @property
+    def deck(self) -> Deck:
+        return self.terminal.deck
 
     def t(self, key: str, **fields: object) -> str:
         return self.terminal.t(key, **fields)
@@ -736,7 +828,8 @@ class PlaySession:
             move = self._ask_person(seat)
             self.game.push(move)
             entry = self.game.view(seat).log[-1]
-            self.terminal.show(Text(describe_decision(entry, self.labels, seat, self.lang)))
+            described = describe_decision(entry, self.labels, seat, self.lang, deck=self.deck)
+            self.terminal.show(Text(described))
             self._seen_log[seat] = len(self.game.move_stack)
         if self.save_path is not None:
             self._autosave(self.save_path)
@@ -747,7 +840,7 @@ class PlaySession:
         self._facing = seat
         view = self.game.view(seat)
         self._show_news(seat, view.log, view.rounds)
-        self.terminal.show(render_board(view, self.labels, self.lang))
+        self.terminal.show(render_board(view, self.labels, self.lang, deck=self.deck))
         legal = view.legal_moves()
         prompt = self.t("prompt", player=self.labels[seat])
         while True:
@@ -770,16 +863,23 @@ class PlaySession:
         for entry in log[self._seen_log[seat] :]:
             while shown_rounds < len(rounds) and rounds[shown_rounds].round < entry.round:
                 self.terminal.show(
-                    render_round_summary(rounds[shown_rounds], self.labels, self.lang, seat)
+                    render_round_summary(
+                        rounds[shown_rounds], self.labels, self.lang, seat, deck=self.deck
+                    )
                 )
                 shown_rounds += 1
             if entry.seat != seat:
                 self.terminal.show(
-                    Text(describe_decision(entry, self.labels, seat, self.lang), style="bold")
+                    Text(
+                        describe_decision(entry, self.labels, seat, self.lang, deck=self.deck),
+                        style="bold",
+                    )
                 )
         while shown_rounds < len(rounds):
             self.terminal.show(
-                render_round_summary(rounds[shown_rounds], self.labels, self.lang, seat)
+                render_round_summary(
+                    rounds[shown_rounds], self.labels, self.lang, seat, deck=self.deck
+                )
             )
             shown_rounds += 1
         self._seen_log[seat] = len(log)
@@ -794,16 +894,16 @@ class PlaySession:
             return None
         command = command_for(words)
         if command == "help":
-            self.terminal.show(render_help(view, self.lang))
+            self.terminal.show(render_help(view, self.lang, deck=self.deck))
             return None
         if command == "moves":
-            self.terminal.show(render_moves(view, self.lang))
+            self.terminal.show(render_moves(view, self.lang, deck=self.deck))
             return None
         if command == "log":
-            self.terminal.show(render_log(view, self.labels, self.lang))
+            self.terminal.show(render_log(view, self.labels, self.lang, deck=self.deck))
             return None
         if command == "board":
-            self.terminal.show(render_board(view, self.labels, self.lang))
+            self.terminal.show(render_board(view, self.labels, self.lang, deck=self.deck))
             return None
         if command == "rules":
             self.terminal.show(render_rules(self.game.variant, self.lang))
@@ -848,7 +948,8 @@ class PlaySession:
         self.terminal.show(Text(self.t("game_over"), style="bold underline"))
         self.terminal.show(Text(outcome_text(outcome, self.labels, self.lang), style="bold green"))
         reveal = game.reveal()
-        self.terminal.show(render_reveal(reveal, game.summaries(), self.labels, self.lang))
+        summaries = game.summaries()
+        self.terminal.show(render_reveal(reveal, summaries, self.labels, self.lang, deck=self.deck))
         if self.save_path is not None:
             if self._save(self.save_path):
                 self.terminal.show(Text(self.t("saved", path=str(self.save_path))))
@@ -962,7 +1063,7 @@ def replay_game(
     """Show a recorded game decision by decision, in full: each round's deal, every
     decision, the scored rounds and the outcome. With ``step``, wait for Enter between
     decisions (``q`` stops). Returns the exit status."""
-    lang = terminal.lang
+    lang, deck = terminal.lang, terminal.deck
     for line in header:
         terminal.show(Text(line, style="bold"))
     deals = game.deals()
@@ -974,10 +1075,10 @@ def replay_game(
         for entry in entries:
             if entry.round != current:
                 if current in summaries:
-                    terminal.show(render_round_summary(summaries[current], labels, lang))
+                    terminal.show(render_round_summary(summaries[current], labels, lang, deck=deck))
                 current = entry.round
                 _show_deal(terminal, current, deals, entry.seat, labels)
-            described = describe_decision(entry, labels, None, lang)
+            described = describe_decision(entry, labels, None, lang, deck=deck)
             terminal.show(Text(f"  {entry.turn}. {entry.move!s:<9} {described}"))
             if waiting:
                 try:
@@ -988,7 +1089,7 @@ def replay_game(
                 if command_for(answer.strip()) == "quit":
                     return EXIT_OK
         if current in summaries:
-            terminal.show(render_round_summary(summaries[current], labels, lang))
+            terminal.show(render_round_summary(summaries[current], labels, lang, deck=deck))
     except KeyboardInterrupt:
         terminal.show(Text(terminal.t("stopped_interrupt"), style="bold"))
         return EXIT_INTERRUPTED
@@ -1004,7 +1105,7 @@ def replay_game(
 def _show_deal(
     terminal: Terminal, number: int, deals: Sequence[Deal], starter: int, labels: tuple[str, str]
 ) -> None:
-    lang = terminal.lang
+    lang, deck = terminal.lang, terminal.deck
     terminal.show(
         Text(
             message("round_start", lang, round=number, player=labels[starter]),
@@ -1014,7 +1115,8 @@ def _show_deal(
     if number > len(deals):
         return
     deal = deals[number - 1]
-    terminal.show(Text(message("removed_card", lang, card=cards_inline((deal.removed,), lang))))
+    removed = cards_inline((deal.removed,), lang, deck=deck)
+    terminal.show(Text(message("removed_card", lang, card=removed)))
     for seat in (0, 1):
         terminal.show(
             Text(
@@ -1022,8 +1124,9 @@ def _show_deal(
                     "dealt_hand",
                     lang,
                     player=labels[seat],
-                    cards=cards_inline(deal.hands[seat], lang),
+                    cards=cards_inline(deal.hands[seat], lang, deck=deck),
                 )
             )
         )
-    terminal.show(Text(message("deck_order", lang, cards=" ".join(letters(deal.deck)))))
+    order = " ".join(with_face(card_table_item(card), letters((card,)), deck) for card in deal.deck)
+    terminal.show(Text(message("deck_order", lang, cards=order)))

@@ -161,6 +161,7 @@ __all__ += [
     "card_table_geisha",
     "card_table_item",
     "card_table_item_ranks",
+    "card_table_text",
     "check_deck",
     "suit_of",
 ]
@@ -258,6 +259,32 @@ def card_table_action(kind: MoveKind) -> str:
     if not kind.is_action:
         raise ValueError(f"{kind.name} is a response, not an action")
     return _ACTION_RANKS[kind]
+
+
+def _suits(cards: tuple[int, ...]) -> str:
+    return "".join(card_table_item(card) for card in cards)
+
+
+def card_table_text(move: Move) -> str:
+    """A decision written with the card-table deck's faces, as :meth:`Move.text` writes
+    it with letters: the action card's rank, then the suits of the cards.
+
+    >>> texts = ("S", "T:AG", "G:DDG", "C:AB/FG", "G>D", "C>FG")
+    >>> [card_table_text(Move.from_text(text)) for text in texts]
+    ['J', 'X:♣☾', 'Q:♦♦☾', 'K:♣♠/♛☾', 'Q>♦', 'K>♛☾']
+    """
+    kind = move.kind
+    if kind == MoveKind.GIFT_RESPONSE:
+        return f"{card_table_action(MoveKind.GIFT)}>{_suits(move.cards)}"
+    if kind == MoveKind.COMPETITION_RESPONSE:
+        return f"{card_table_action(MoveKind.COMPETITION)}>{_suits(move.cards)}"
+    rank = card_table_action(kind)
+    if move.hidden:
+        return rank
+    if move.pairs:
+        first, second = move.pairs
+        return f"{rank}:{_suits(first)}/{_suits(second)}"
+    return f"{rank}:{_suits(move.cards)}"
 
 
 def card_table_faces() -> dict[str, list[str]]:

@@ -20,7 +20,7 @@ from hanamikoji.interfaces.terminal import EXIT_INTERRUPTED, EXIT_OK
 from hanamikoji.interfaces.tui.play import PlayScreen
 from hanamikoji.interfaces.tui.replay import ReplayScreen
 from hanamikoji.interfaces.tui.session import Table
-from hanamikoji.notation.names import Lang
+from hanamikoji.notation.names import Deck, Lang
 
 __all__ = ["TableApp", "play_app", "play_in_app", "replay_app", "replay_in_app"]
 
@@ -56,10 +56,15 @@ def play_app(table: Table) -> TableApp:
 
 
 def replay_app(
-    game: Game, labels: tuple[str, str], lang: Lang, header: Sequence[str] = ()
+    game: Game,
+    labels: tuple[str, str],
+    lang: Lang,
+    header: Sequence[str] = (),
+    *,
+    deck: Deck = "boxed",
 ) -> TableApp:
     """The app stepping through a recorded game."""
-    return TableApp(lambda: ReplayScreen(game, labels, lang, header))
+    return TableApp(lambda: ReplayScreen(game, labels, lang, header, deck=deck))
 
 
 def _status(app: TableApp) -> int:
@@ -73,7 +78,12 @@ def play_in_app(table: Table) -> int:
 
 
 def replay_in_app(
-    game: Game, labels: tuple[str, str], lang: Lang, header: Sequence[str] = ()
+    game: Game,
+    labels: tuple[str, str],
+    lang: Lang,
+    header: Sequence[str] = (),
+    *,
+    deck: Deck = "boxed",
 ) -> int:
     """Replay ``game`` full screen; the exit status."""
-    return _status(replay_app(game, labels, lang, header))
+    return _status(replay_app(game, labels, lang, header, deck=deck))

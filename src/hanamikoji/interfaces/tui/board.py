@@ -16,9 +16,9 @@ from rich.text import Text
 
 from hanamikoji.core import ACTIONS, GEISHAS, MoveKind, RoundSummary, View
 from hanamikoji.interfaces.messages import message
-from hanamikoji.interfaces.terminal import GEISHA_STYLES, summary_line
-from hanamikoji.interfaces.tui.cards import chip, letters_with_glyphs
-from hanamikoji.notation.names import Lang, action_name, term
+from hanamikoji.interfaces.terminal import GEISHA_STYLES, action_label, summary_line
+from hanamikoji.interfaces.tui.cards import chip, geisha_rank, letters_with_glyphs
+from hanamikoji.notation.names import Deck, Lang, term
 
 __all__ = [
     "ACTION_KEYS",
@@ -87,6 +87,8 @@ def render_row(
     right: Side,
     headers: tuple[str, str],
     unseen: tuple[str, tuple[int, ...]] | None = None,
+    *,
+    deck: Deck = "boxed",
 ) -> Table:
     """The geisha row, one geisha a line: ``left``'s cards, the marker (◀ on the left
     side, ▶ on the right, · neutral on both), the geisha, ``right``'s cards; and with
@@ -101,8 +103,8 @@ def render_row(
         table.add_column(unseen[0], no_wrap=True, overflow="ellipsis", max_width=10)
     for geisha in GEISHAS:
         k = geisha.index
-        name = chip(k)
-        name.append(f" {geisha.name:<7} {geisha.charm}", style=GEISHA_STYLES[k])
+        name = chip(k, deck)
+        name.append(f" {geisha.name:<7} {geisha_rank(k, deck)}", style=GEISHA_STYLES[k])
         holder = favor[k]
         cells = [
             _placed_cell(left.placed[k], k),
@@ -118,7 +120,9 @@ def render_row(
     return table
 
 
-def render_markers(side: Side, lang: Lang, keys: bool) -> tuple[Text, list[tuple[int, int]]]:
+def render_markers(
+    side: Side, lang: Lang, keys: bool, deck: Deck = "boxed"
+) -> tuple[Text, list[tuple[int, int]]]:
     """The four action markers, used ones struck through and crossed (×), a used
     Secret or Trade-off with its cards: face up for one's own, face down (▒) for the
     other's; with ``keys`` each unused marker starts with its key. Also each marker's
@@ -129,10 +133,10 @@ def render_markers(side: Side, lang: Lang, keys: bool) -> tuple[Text, list[tuple
         if spans:
             line.append("  ")
         start = line.cell_len
-        name = action_name(kind, lang)
+        name = action_label(kind, lang, deck)
         if kind in side.used:
             line.append(f"×{name}", style="dim strike")
-            line.append_text(_face_down(side, kind))
+            line.append_text(_face_down(side, kind, deck))
         else:
             if keys:
                 line.append(ACTION_KEYS[kind].upper() + " ", style="bold reverse")
@@ -141,16 +145,16 @@ def render_markers(side: Side, lang: Lang, keys: bool) -> tuple[Text, list[tuple
     return line, spans
 
 
-def _face_down(side: Side, kind: MoveKind) -> Text:
+def _face_down(side: Side, kind: MoveKind, deck: Deck) -> Text:
     if kind not in (MoveKind.SECRET, MoveKind.TRADE_OFF):
         return Text()
     if not side.own:
         return Text(" " + "▒" * (1 if kind == MoveKind.SECRET else 2), style="dim")
     if kind == MoveKind.SECRET:
         return Text(" ").append_text(
-            letters_with_glyphs(() if side.secret is None else (side.secret,))
+            letters_with_glyphs(() if side.secret is None else (side.secret,), deck)
         )
-    return Text(" ").append_text(letters_with_glyphs(side.tradeoff))
+    return Text(" ").append_text(letters_with_glyphs(side.tradeoff, deck))
 
 
 def render_side(side: Side, lang: Lang) -> Text:
@@ -164,7 +168,12 @@ def render_side(side: Side, lang: Lang) -> Text:
 
 
 def render_scoring(
-    summary: RoundSummary, labels: tuple[str, str], viewer: int | None, lang: Lang
+    summary: RoundSummary,
+    labels: tuple[str, str],
+    viewer: int | None,
+    lang: Lang,
+    *,
+    deck: Deck = "boxed",
 ) -> Group:
     """A scored round: both Secrets and the totals in words, then the geisha row with
     each side's cards at scoring (Secrets included) and the markers after it. The
@@ -180,6 +189,6 @@ def render_scoring(
         headers = (message("marker_them", lang), message("marker_you", lang))
     return Group(
         Text(message("round_scored", lang, round=summary.round), "bold underline"),
-        Text(summary_line(summary, labels, viewer, lang)),
-        render_row(summary.favor, sides[0], sides[1], headers),
+        Text(summary_line(summary, labels, viewer, lang, deck=deck)),
+        render_row(summary.favor, sides[0], sides[1], headers, deck=deck),
     )

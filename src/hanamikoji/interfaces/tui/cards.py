@@ -1,10 +1,12 @@
 """Cards as the full-screen app draws them: readable without colour.
 
-Every card shows its letter (the notation's A-G) and an item glyph; colour, the geisha's
-own, only adds to them.
+Every card shows its letter (the notation's A-G) and an item glyph, and with the
+card-table deck its suit; colour, the geisha's own, only adds to them.
 
 >>> chip(3).plain, letters_with_glyphs((0, 6, 6)).plain
 ('D☂', 'A♪ G✿ G✿')
+>>> chip(3, "card-table").plain, card_words(3, "en", "card-table").plain
+('D☂♦', 'D☂♦ Yoko · parasol · 3♦')
 """
 
 from __future__ import annotations
@@ -15,28 +17,35 @@ from rich.text import Text
 
 from hanamikoji.core import GEISHAS
 from hanamikoji.interfaces.terminal import GEISHA_STYLES
-from hanamikoji.notation.names import Lang, item_name
+from hanamikoji.notation.names import Deck, Lang, card_table_geisha, card_table_item, item_name
 
-__all__ = ["GLYPHS", "card_words", "chip", "letters_with_glyphs"]
+__all__ = ["GLYPHS", "card_words", "chip", "geisha_rank", "letters_with_glyphs"]
 
 GLYPHS = ("♪", "◭", "§", "☂", "♫", "♨", "✿")
 """One glyph per item, in row order: flute, fan, scroll, parasol, shamisen, tea set,
 flower (each one terminal cell wide)."""
 
 
-def chip(card: int) -> Text:
-    """A card in two cells: its letter and glyph, in the geisha's colour."""
-    return Text(GEISHAS[card].letter + GLYPHS[card], style=GEISHA_STYLES[card])
+def chip(card: int, deck: Deck = "boxed") -> Text:
+    """A card in two cells, its letter and glyph, in the geisha's colour; in three with
+    the card-table deck, its suit after them."""
+    suit = card_table_item(card) if deck == "card-table" else ""
+    return Text(GEISHAS[card].letter + GLYPHS[card] + suit, style=GEISHA_STYLES[card])
 
 
-def letters_with_glyphs(cards: Iterable[int]) -> Text:
+def letters_with_glyphs(cards: Iterable[int], deck: Deck = "boxed") -> Text:
     """Cards as chips separated by spaces."""
-    return Text(" ").join(chip(card) for card in cards)
+    return Text(" ").join(chip(card, deck) for card in cards)
 
 
-def card_words(card: int, lang: Lang) -> Text:
+def geisha_rank(card: int, deck: Deck = "boxed") -> str:
+    """A geisha's charm; with the card-table deck her card, of that rank: ``3♦``."""
+    return card_table_geisha(card) if deck == "card-table" else str(GEISHAS[card].charm)
+
+
+def card_words(card: int, lang: Lang, deck: Deck = "boxed") -> Text:
     """A card in words: ``D☂ Yoko · parasol · 3``."""
     geisha = GEISHAS[card]
-    text = chip(card)
-    text.append(f" {geisha.name} · {item_name(card, lang)} · {geisha.charm}")
+    text = chip(card, deck)
+    text.append(f" {geisha.name} · {item_name(card, lang)} · {geisha_rank(card, deck)}")
     return text

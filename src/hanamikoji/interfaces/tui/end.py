@@ -31,7 +31,7 @@ __all__ = ["EndScreen", "render_end"]
 def render_end(table: Table) -> RenderableType:
     """The outcome (or the forfeit), each round's scoring and, after a game played to
     its end, the full reveal."""
-    lang = table.settings.lang
+    lang, deck = table.settings.lang, table.settings.deck
     game = table.game
     parts: list[RenderableType] = [Text(message("game_over", lang), "bold underline")]
     if table.forfeit is not None:
@@ -48,9 +48,10 @@ def render_end(table: Table) -> RenderableType:
     if outcome is not None:
         parts.append(Text(outcome_text(outcome, table.labels, lang), "bold green"))
     for summary in game.summaries():
-        parts.append(render_scoring(summary, table.labels, None, lang))
+        parts.append(render_scoring(summary, table.labels, None, lang, deck=deck))
     if outcome is not None:
-        parts.append(render_reveal(game.reveal(), game.summaries(), table.labels, lang))
+        reveal = render_reveal(game.reveal(), game.summaries(), table.labels, lang, deck=deck)
+        parts.append(reveal)
     return Group(*parts)
 
 
@@ -85,7 +86,9 @@ class EndScreen(Screen[str]):
             self._save()
         elif what == "review":
             table = self._table
-            self.app.push_screen(ReplayScreen(table.game, table.labels, table.settings.lang))
+            settings = table.settings
+            review = ReplayScreen(table.game, table.labels, settings.lang, deck=settings.deck)
+            self.app.push_screen(review)
         else:
             self.dismiss(what)
 

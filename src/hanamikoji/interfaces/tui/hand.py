@@ -17,7 +17,7 @@ from hanamikoji.interfaces.messages import message
 from hanamikoji.interfaces.tui.board import Side, render_markers
 from hanamikoji.interfaces.tui.cards import card_words, chip
 from hanamikoji.interfaces.tui.decision import Draft
-from hanamikoji.notation.names import Lang
+from hanamikoji.notation.names import Deck, Lang
 
 __all__ = ["CELL", "ActionBar", "HandBar", "render_hand"]
 
@@ -31,7 +31,7 @@ def _drawn_slot(view: View) -> int | None:
     return max(slot for slot, card in enumerate(view.hand) if card == view.drawn)
 
 
-def render_hand(view: View, draft: Draft | None, lang: Lang) -> Text:
+def render_hand(view: View, draft: Draft | None, lang: Lang, deck: Deck = "boxed") -> Text:
     """Three lines: keys, cards, the card under the cursor in words."""
     keys, cards = Text(), Text()
     chosen = draft.chosen if draft is not None and not draft.answering else []
@@ -41,20 +41,21 @@ def render_hand(view: View, draft: Draft | None, lang: Lang) -> Text:
         mark = "▸" if slot == cursor else " "
         star = "*" if slot == drawn else " "
         keys.append(f"{mark}{slot + 1}{star}".center(CELL), style="bold" if mark != " " else "dim")
-        face = chip(card)
+        face = chip(card, deck)
+        pad = " " * (CELL - 2 - face.cell_len)
         if slot in chosen:
             face.stylize("reverse")
             cards.append("[", style="bold")
             cards.append_text(face)
-            cards.append("] ", style="bold")
+            cards.append("]" + pad, style="bold")
         else:
             cards.append(" ")
             cards.append_text(face)
-            cards.append("  ")
+            cards.append(" " + pad)
     words = Text(message("tui_hand", lang, count=len(view.hand)), style="dim")
     if cursor is not None and 0 <= cursor < len(view.hand):
         words = Text("▸ ")
-        words.append_text(card_words(view.hand[cursor], lang))
+        words.append_text(card_words(view.hand[cursor], lang, deck))
         if cursor == drawn:
             words.append(f" ({message('drawn', lang)})", style="italic")
     return Text("\n").join((keys, cards, words))
@@ -87,8 +88,8 @@ class ActionBar(Static):
         self._spans: list[tuple[int, int]] = []
         self._active = False
 
-    def show_side(self, side: Side, lang: Lang, active: bool) -> None:
-        line, self._spans = render_markers(side, lang, keys=active)
+    def show_side(self, side: Side, lang: Lang, active: bool, deck: Deck = "boxed") -> None:
+        line, self._spans = render_markers(side, lang, keys=active, deck=deck)
         self._active = active
         self.update(line)
 

@@ -17,7 +17,7 @@ from rich.text import Text
 from hanamikoji.core import LogEntry, RoundSummary
 from hanamikoji.interfaces.messages import message
 from hanamikoji.interfaces.terminal import describe_decision, summary_line
-from hanamikoji.notation.names import Lang
+from hanamikoji.notation.names import Deck, Lang
 
 __all__ = ["render_log"]
 
@@ -29,26 +29,32 @@ def render_log(
     viewer: int | None,
     lang: Lang,
     current: int | None = None,
+    *,
+    deck: Deck = "boxed",
 ) -> Text:
     """Every decision ``entries`` holds (as ``viewer`` saw them; all of them for
     ``None``), round by round, each scored round's summary after it; the decision at
     index ``current`` marked (a replay's)."""
-    scored = {summary.round: summary for summary in summaries}
+    scored = {
+        summary.round: summary_line(summary, labels, viewer, lang, deck=deck)
+        for summary in summaries
+    }
     lines: list[Text] = []
     shown_round = 0
     for index, entry in enumerate(entries):
         if entry.round != shown_round:
             if shown_round in scored:
-                lines.append(Text(summary_line(scored[shown_round], labels, viewer, lang), "dim"))
+                lines.append(Text(scored[shown_round], "dim"))
             shown_round = entry.round
             lines.append(Text(message("round_heading", lang, round=shown_round), "bold"))
         mark = "▸" if index == current else " "
-        line = Text(f"{mark}{entry.turn}. {describe_decision(entry, labels, viewer, lang)}")
+        described = describe_decision(entry, labels, viewer, lang, deck=deck)
+        line = Text(f"{mark}{entry.turn}. {described}")
         if index == current:
             line.stylize("bold reverse")
         lines.append(line)
     if shown_round in scored:
-        lines.append(Text(summary_line(scored[shown_round], labels, viewer, lang), "dim"))
+        lines.append(Text(scored[shown_round], "dim"))
     if not lines:
         lines.append(Text(message("log_empty", lang), "dim"))
     return Text("\n").join(lines)

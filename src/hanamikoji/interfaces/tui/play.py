@@ -80,6 +80,7 @@ class PlayScreen(Screen[None]):
         super().__init__()
         self.table = table
         self.lang = table.settings.lang
+        self.deck = table.settings.deck
         self.draft: Draft | None = None
         self.refusal: Refusal | None = None
         self.hidden = table.settings.hotseat
@@ -128,7 +129,7 @@ class PlayScreen(Screen[None]):
             summary = summaries[self.shown_rounds]
             self.shown_rounds += 1
             self.redraw()
-            shown = render_scoring(summary, table.labels, table.facing, self.lang)
+            shown = render_scoring(summary, table.labels, table.facing, self.lang, deck=self.deck)
             hint = message("tui_continue", self.lang)
             self.app.push_screen(ShowScreen(shown, hint), lambda _: self.advance())
             return
@@ -234,7 +235,7 @@ class PlayScreen(Screen[None]):
         return self.table.game.view(self.table.viewer())
 
     def redraw(self) -> None:
-        table, lang = self.table, self.lang
+        table, lang, deck = self.table, self.lang, self.deck
         view = self._view()
         me = view.player
         them = view.opponent
@@ -243,18 +244,18 @@ class PlayScreen(Screen[None]):
         theirs = side_of(view, them, table.labels[them])
         self.query_one("#status", Static).update(self._status(view))
         self.query_one("#top-side", Static).update(render_side(theirs, lang))
-        self.query_one("#top-markers", ActionBar).show_side(theirs, lang, False)
+        self.query_one("#top-markers", ActionBar).show_side(theirs, lang, False, deck)
         headers = (message("marker_them", lang), message("marker_you", lang))
         unseen = (message("tui_unseen", lang), view.unseen()) if private and self.tracker else None
-        row = render_row(view.favor, theirs, mine, headers, unseen)
+        row = render_row(view.favor, theirs, mine, headers, unseen, deck=deck)
         self.query_one("#row", Static).update(row)
         self.query_one("#bottom-side", Static).update(render_side(mine, lang))
         deciding = self.draft is not None and not self.draft.answering
-        self.query_one("#bottom-markers", ActionBar).show_side(mine, lang, deciding)
-        hand = render_hand(view, self.draft, lang) if private else Text("")
+        self.query_one("#bottom-markers", ActionBar).show_side(mine, lang, deciding, deck)
+        hand = render_hand(view, self.draft, lang, deck) if private else Text("")
         self.query_one("#hand", HandBar).update(hand)
         entries = view.log if private else _public(view.log)
-        shown_log = render_log(entries, view.rounds, table.labels, me, lang)
+        shown_log = render_log(entries, view.rounds, table.labels, me, lang, deck=deck)
         self.query_one("#log", Static).update(shown_log)
         self.query_one("#log-scroll", VerticalScroll).scroll_end(animate=False)
         self._show_prompt()
@@ -289,7 +290,8 @@ class PlayScreen(Screen[None]):
             return
         news = self._news()
         opponent = table.labels[1 - table.viewer()]
-        panel.show_prompt(render_prompt(self.draft, opponent, self.lang, self.refusal, news))
+        prompt = render_prompt(self.draft, opponent, self.lang, self.refusal, news, deck=self.deck)
+        panel.show_prompt(prompt)
 
     def _news(self) -> list[Text]:
         """The other player's decision, when it is the last one played and the person
@@ -302,7 +304,8 @@ class PlayScreen(Screen[None]):
         log, seat = draft.view.log, draft.view.player
         if not log or log[-1].seat == seat:
             return []
-        return [Text(describe_decision(log[-1], self.table.labels, seat, self.lang), "italic")]
+        said = describe_decision(log[-1], self.table.labels, seat, self.lang, deck=self.deck)
+        return [Text(said, "italic")]
 
     # -- keys and clicks --------------------------------------------------------------
 

@@ -17,9 +17,10 @@ from textual.widgets import Static
 
 from hanamikoji.core import Move, MoveKind, Phase
 from hanamikoji.interfaces.messages import message
+from hanamikoji.interfaces.terminal import action_label, move_words
 from hanamikoji.interfaces.tui.cards import letters_with_glyphs
 from hanamikoji.interfaces.tui.decision import Draft, Refusal
-from hanamikoji.notation.names import Lang, action_name, card_label, describe_move
+from hanamikoji.notation.names import Deck, Lang, action_name, card_label
 
 __all__ = ["SPINNER", "Prompt", "PromptPanel", "refusal_text", "render_prompt"]
 
@@ -49,8 +50,8 @@ def refusal_text(refusal: Refusal, lang: Lang) -> str:
     return message(refusal.key, lang, **fields)
 
 
-def _pair_line(move: Move) -> Text:
-    line = Text("  /  ").join(letters_with_glyphs(pair) for pair in move.pairs)
+def _pair_line(move: Move, deck: Deck) -> Text:
+    line = Text("  /  ").join(letters_with_glyphs(pair, deck) for pair in move.pairs)
     return line
 
 
@@ -70,15 +71,16 @@ def _choice_lines(lines: list[Text], choices: list[Text], current: int) -> tuple
     return start, len(choices)
 
 
-def _answer(draft: Draft, opponent: str, lang: Lang, lines: list[Text]) -> tuple[int, int]:
+def _answer(
+    draft: Draft, opponent: str, lang: Lang, lines: list[Text], deck: Deck
+) -> tuple[int, int]:
     pending = draft.view.pending
     assert pending is not None
     key = "answer_gift" if draft.view.phase == Phase.GIFT_RESPONSE else "answer_competition"
-    lines.append(
-        Text(message(key, lang, player=opponent, offer=describe_move(pending, lang)), style="bold")
-    )
+    offer = move_words(pending, lang, deck)
+    lines.append(Text(message(key, lang, player=opponent, offer=offer), style="bold"))
     options = [
-        letters_with_glyphs(move.cards).append(
+        letters_with_glyphs(move.cards, deck).append(
             "  " + " + ".join(card_label(c, lang) for c in move.cards)
         )
         for move in draft.options()
@@ -86,17 +88,17 @@ def _answer(draft: Draft, opponent: str, lang: Lang, lines: list[Text]) -> tuple
     return _choice_lines(lines, options, draft.cursor)
 
 
-def _turn(draft: Draft, lang: Lang, lines: list[Text]) -> tuple[int, int]:
+def _turn(draft: Draft, lang: Lang, lines: list[Text], deck: Deck) -> tuple[int, int]:
     kind = draft.kind
     if kind is None:
-        left = ", ".join(action_name(k, lang) for k in draft.actions_left())
+        left = ", ".join(action_label(k, lang, deck) for k in draft.actions_left())
         lines.append(Text(message("your_turn", lang, actions=left), style="bold"))
         lines.append(Text(message("tui_how_to_act", lang), style="dim"))
         return 0, 0
-    name = action_name(kind, lang)
+    name = action_label(kind, lang, deck)
     move = draft.move()
     if move is None:
-        chosen = letters_with_glyphs(draft.cards())
+        chosen = letters_with_glyphs(draft.cards(), deck)
         line = Text(message("tui_choose_cards", lang, action=name, count=draft.needed()) + " ")
         line.stylize("bold", 0, len(name))
         lines.append(line.append_text(chosen))
@@ -104,8 +106,9 @@ def _turn(draft: Draft, lang: Lang, lines: list[Text]) -> tuple[int, int]:
         return 0, 0
     if kind == MoveKind.COMPETITION:
         lines.append(Text(message("tui_pairs", lang, action=name), style="bold"))
-        return _choice_lines(lines, [_pair_line(m) for m in draft.pairings()], draft.pairing)
-    lines.append(Text(describe_move(move, lang), style="bold"))
+        pairings = [_pair_line(m, deck) for m in draft.pairings()]
+        return _choice_lines(lines, pairings, draft.pairing)
+    lines.append(Text(move_words(move, lang, deck), style="bold"))
     return 0, 0
 
 
@@ -115,6 +118,8 @@ def render_prompt(
     lang: Lang,
     refusal: Refusal | None = None,
     head: Sequence[Text] = (),
+    *,
+    deck: Deck = "boxed",
 ) -> Prompt:
     """What the person deciding (``draft``) is asked, after the lines of ``head`` (news,
     or the spinner); ``opponent`` names the other player."""
@@ -123,9 +128,9 @@ def render_prompt(
     confirm = -1
     if draft is not None:
         if draft.answering:
-            choices = _answer(draft, opponent, lang, lines)
+            choices = _answer(draft, opponent, lang, lines, deck)
         else:
-            choices = _turn(draft, lang, lines)
+            choices = _turn(draft, lang, lines, deck)
         if draft.move() is not None:
             confirm = len(lines)
             key = "tui_answer_keys" if draft.answering else "tui_enter_plays"

@@ -36,7 +36,7 @@ from hanamikoji.interfaces.tui.board import (
 )
 from hanamikoji.interfaces.tui.cards import letters_with_glyphs
 from hanamikoji.interfaces.tui.panels import render_log
-from hanamikoji.notation.names import Lang
+from hanamikoji.notation.names import Deck, Lang
 
 __all__ = ["ReplayScreen", "Stepper"]
 
@@ -104,12 +104,19 @@ class ReplayScreen(Screen[None]):
     ]
 
     def __init__(
-        self, game: Game, labels: tuple[str, str], lang: Lang, header: Sequence[str] = ()
+        self,
+        game: Game,
+        labels: tuple[str, str],
+        lang: Lang,
+        header: Sequence[str] = (),
+        *,
+        deck: Deck = "boxed",
     ) -> None:
         super().__init__()
         self.stepper = Stepper(game)
         self.labels = labels
         self.lang = lang
+        self.deck: Deck = deck
         self.header = " · ".join(header)
 
     def compose(self) -> ComposeResult:
@@ -147,7 +154,7 @@ class ReplayScreen(Screen[None]):
     # -- drawing ----------------------------------------------------------------------
 
     def show(self) -> None:
-        stepper, lang = self.stepper, self.lang
+        stepper, lang, deck = self.stepper, self.lang, self.deck
         game = stepper.game
         step = message("tui_replay_step", lang, step=stepper.step, total=stepper.total)
         title = message("board_title", lang, round=game.round, variant=game.variant.name)
@@ -158,15 +165,15 @@ class ReplayScreen(Screen[None]):
         for place, seat in (("top", 1), ("bottom", 0)):
             side = sides[seat]
             shown = render_side(side, lang)
-            shown.append("\n").append_text(letters_with_glyphs(side.hand))
+            shown.append("\n").append_text(letters_with_glyphs(side.hand, deck))
             self.query_one(f"#{place}-side", Static).update(shown)
-            self.query_one(f"#{place}-markers", Static).update(render_markers(side, lang, False)[0])
+            markers, _ = render_markers(side, lang, False, deck)
+            self.query_one(f"#{place}-markers", Static).update(markers)
         self.query_one("#row", Static).update(self._row(sides))
         self.query_one("#prompt", Static).update(self._words())
         current = stepper.step - 1 if stepper.step else None
-        log = render_log(
-            stepper.entries[: stepper.step], game.summaries(), self.labels, None, lang, current
-        )
+        entries = stepper.entries[: stepper.step]
+        log = render_log(entries, game.summaries(), self.labels, None, lang, current, deck=deck)
         self.query_one("#log", Static).update(log)
         self.query_one("#log-scroll", VerticalScroll).scroll_end(animate=False)
 
@@ -175,24 +182,24 @@ class ReplayScreen(Screen[None]):
         scored = stepper.scored_here()
         if scored is not None:
             summary = stepper.game.summaries()[scored - 1]
-            return render_scoring(summary, self.labels, None, self.lang)
+            return render_scoring(summary, self.labels, None, self.lang, deck=self.deck)
         headers = (self.labels[1], self.labels[0])
-        return render_row(stepper.game.favor(), sides[1], sides[0], headers)
+        return render_row(stepper.game.favor(), sides[1], sides[0], headers, deck=self.deck)
 
     def _words(self) -> Text:
-        stepper, lang = self.stepper, self.lang
+        stepper, lang, deck = self.stepper, self.lang, self.deck
         game = stepper.game
         lines: list[Text] = []
         if stepper.step:
             entry = stepper.entries[stepper.step - 1]
-            described = describe_decision(entry, self.labels, None, lang)
+            described = describe_decision(entry, self.labels, None, lang, deck=deck)
             lines.append(Text(f"{entry.turn}. {entry.move}  {described}", "bold"))
         else:
             starter = self.labels[game.round_starter]
             lines.append(Text(message("round_start", lang, round=1, player=starter), "bold"))
         deals = game.deals()
         if deals and not game.is_over():
-            removed = cards_inline((deals[-1].removed,), lang)
+            removed = cards_inline((deals[-1].removed,), lang, deck=deck)
             lines.append(Text(message("removed_card", lang, card=removed), "dim"))
         outcome = game.outcome
         if outcome is not None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from hanamikoji.bots import Bot
 from hanamikoji.core import Game, Move, Variant, View
 from hanamikoji.interfaces.terminal import Player, release_bots, save_game
-from hanamikoji.notation.names import Lang
+from hanamikoji.notation.names import Deck, Lang
 from hanamikoji.protocol import GameObserver
 
 __all__ = ["Seating", "Table", "TableSettings"]
@@ -38,6 +38,7 @@ class TableSettings:
     seating: Seating
     hotseat: bool = False
     save_path: Path | None = None
+    deck: Deck = "boxed"
 
 
 class Table:

@@ -1,0 +1,199 @@
+"""The card-table deck as a deck style (docs/rules.md, "The card-table deck"): the mapping
+of notation/names.py against the rules page and the developers' digest of the rulebooks,
+``--deck`` on ``play`` and ``replay`` (the line interface and the full-screen app), and
+the web page's Deck preference in Chromium.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_tui import bot_seating, finished_game, run, screen_text
+
+from hanamikoji.core import GEISHAS, Game, MoveKind, Variant
+from hanamikoji.interfaces.cli import Streams, run_command
+from hanamikoji.interfaces.terminal import EXIT_OK, EXIT_USAGE
+from hanamikoji.interfaces.tui import Table, TableSettings
+from hanamikoji.interfaces.tui.app import TableApp, play_app, replay_app
+from hanamikoji.interfaces.tui.cards import chip
+from hanamikoji.interfaces.tui.hand import CELL
+from hanamikoji.interfaces.tui.play import PlayScreen
+from hanamikoji.notation.names import (
+    ACTION_SUITS,
+    SUITS,
+    card_table_action,
+    card_table_faces,
+    card_table_geisha,
+    card_table_item,
+    card_table_item_ranks,
+    suit_of,
+)
+from hanamikoji.notation.records import GameRecord, write_record
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+DIGEST = ROOT.parent / "shared" / "RULES.md"
+"""The developers' digest of the rulebooks, beside the checkout where it exists."""
+
+ACTION_ROWS = {
+    "Trade-off": MoveKind.TRADE_OFF,
+    "Secret": MoveKind.SECRET,
+    "Gift": MoveKind.GIFT,
+    "Competition": MoveKind.COMPETITION,
+}
+
+
+def table_rows(text: str, heading: str) -> list[list[str]]:
+    """The body rows of every Markdown table under ``heading`` (up to the next one)."""
+    start = text.index(heading + "\n")
+    end = text.find("\n## ", start + len(heading))
+    rows = []
+    for line in text[start : end if end >= 0 else len(text)].splitlines():
+        if line.startswith("|") and not line.startswith("|---"):
+            rows.append([cell.strip() for cell in line.strip("|").split("|")])
+    return rows
+
+
+# -- the mapping --------------------------------------------------------------------------
+
+
+def test_each_geisha_is_her_suit_s_card_of_her_charm_and_her_items_its_lower_ranks() -> None:
+    geisha_rows = [row for row in table_rows(RULES, "## The card-table deck") if len(row) == 4]
+    assert geisha_rows[0] == ["geisha", "her card", "her item cards", "item"]
+    assert [row[0] for row in geisha_rows[1:]] == [g.name for g in GEISHAS]
+    for geisha, (_, card, items, item) in zip(GEISHAS, geisha_rows[1:], strict=True):
+        suit = suit_of(geisha.index)
+        assert card == f"{card_table_geisha(geisha.index)} ({suit.name})"
+        assert card_table_geisha(geisha.index) == f"{geisha.charm}{suit.symbol}"
+        ranks = card_table_item_ranks(geisha.index)
+        assert ranks == tuple(str(rank) for rank in range(geisha.charm))
+        assert items.split() == [rank + card_table_item(geisha.index) for rank in ranks]
+        assert item == geisha.item
+    assert len({suit.symbol for suit in SUITS}) == len({suit.name for suit in SUITS}) == 7
+
+
+def test_the_action_cards_and_the_players_suits() -> None:
+    action_rows = [row for row in table_rows(RULES, "## The card-table deck") if len(row) == 2]
+    assert action_rows[0] == ["action card", "action"]
+    for letter, action in action_rows[1:]:
+        name = action.split(" (")[0]
+        assert card_table_action(ACTION_ROWS[name]) == letter
+    assert {row[1].split(" (")[0] for row in action_rows[1:]} == set(ACTION_ROWS)
+    assert [suit.name for suit in ACTION_SUITS] == ["clubs", "spades"]
+    with pytest.raises(ValueError, match="GIFT_RESPONSE is a response"):
+        card_table_action(MoveKind.GIFT_RESPONSE)
+    faces = card_table_faces()
+    assert faces["actions"] == ["J", "X", "Q", "K"]
+    assert faces["geishas"][6] == "5☾" and faces["items"][3] == "♦"
+
+
+def test_the_suits_are_the_digest_s_suit_column() -> None:
+    if not DIGEST.exists():
+        pytest.skip(f"no rulebook digest at {DIGEST}")
+    rows = table_rows(DIGEST.read_text(encoding="utf-8"), "## Components")
+    header, body = rows[0], rows[1:]
+    suit_column = next(i for i, cell in enumerate(header) if cell.startswith("suit"))
+    names = {row[1]: row[suit_column] for row in body}
+    assert list(names) == [g.name for g in GEISHAS]
+    for geisha in GEISHAS:
+        listed = names[geisha.name]
+        # Ruri's row leaves moons or stars open; this project takes the moons.
+        choices = re.findall(r"\w+", listed.split("(")[0])
+        assert suit_of(geisha.index).name in choices, (geisha.name, listed)
+
+
+# -- the command line ---------------------------------------------------------------------
+
+
+def test_an_unknown_deck_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    streams = Streams(io.StringIO(), io.StringIO(), io.StringIO())
+    assert run_command(["play", "--deck", "tarot"], streams) == EXIT_USAGE
+    assert "argument --deck: unknown deck 'tarot'; known: boxed, card-table" in (
+        capsys.readouterr().err
+    )
+    assert run_command(["replay", "game.hkr", "--deck", ""], streams) == EXIT_USAGE
+
+
+def play_lines(*options: str) -> str:
+    out = io.StringIO()
+    typed = io.StringIO("S:A\nquit\n")
+    argv = ["play", "--seed", "4", "--first", "you", "--plain", *options]
+    assert run_command(argv, Streams(typed, out, io.StringIO())) == EXIT_OK
+    return out.getvalue()
+
+
+def test_the_line_interface_shows_the_card_table_faces_beside_the_names() -> None:
+    shown = play_lines("--deck", "card-table")
+    for geisha in GEISHAS:
+        k = geisha.index
+        assert f"{card_table_geisha(k)} {geisha.letter} {geisha.name}" in shown
+        assert f"{card_table_item(k)} {geisha.item}" in shown
+    assert "♣ A Ayane flute x2" in shown  # the hand
+    assert "J Secret, X Trade-off, Q Gift, K Competition" in shown
+    assert "Secret: flute (Ayane) [J:♣]" in shown
+    assert re.search(r"\[Q:[♣♠♥♦◉♛☾]{3}\]", shown), "the bot's Gift, with its suits"
+    boxed = play_lines()
+    assert not set("♣♠♥♦◉♛☾") & set(boxed) and "J Secret" not in boxed
+
+
+def test_a_replay_in_the_line_interface_with_the_card_table_deck(tmp_path: Path) -> None:
+    record = tmp_path / "game.hkr"
+    write_record(record, GameRecord.from_game(finished_game()))
+    out = io.StringIO()
+    argv = ["replay", str(record), "--plain", "--deck", "card-table"]
+    assert run_command(argv, Streams(io.StringIO(), out, io.StringIO())) == EXIT_OK
+    shown = out.getvalue()
+    assert "5☾ G Ruri" in shown and re.search(r"\[[JXQK][:>]", shown)
+
+
+# -- the full-screen app ------------------------------------------------------------------
+
+
+def card_table_table() -> Table:
+    seating = bot_seating(1)
+    settings = TableSettings(Variant.by_name("classic"), "en", seating, deck="card-table")
+    game = Game(settings.variant, seed=7, first_player=0)
+    return Table(settings, game, seating(random.Random(7)))
+
+
+def test_the_app_shows_ranks_suits_and_action_letters_at_80x24() -> None:
+    table = card_table_table()
+
+    async def script(app: TableApp, pilot: Any) -> None:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        text = screen_text(app)
+        for geisha in GEISHAS:
+            assert re.search(rf"{geisha.name}\s+{card_table_geisha(geisha.index)}", text)
+        names = ("Secret", "Trade-off", "Gift", "Competition")
+        for letter, name in zip("JXQK", names, strict=True):
+            assert f"{letter} {name}" in text
+        chips = [chip(card, "card-table").plain for card in table.game.view(0).hand]
+        assert all(face in text for face in chips)
+        # The wider cards keep their columns: a click on the third one chooses it.
+        await pilot.press("s")
+        await pilot.click("#hand", offset=(2 * CELL + 2, 1))
+        assert screen.draft is not None and screen.draft.chosen == [2]
+        assert screen.query_one("#table").max_scroll_y == 0
+
+    run(play_app(table), script, (80, 24))
+
+
+def test_a_replay_in_the_app_with_the_card_table_deck() -> None:
+    game = finished_game()
+
+    async def script(app: TableApp, pilot: Any) -> None:
+        await pilot.press("end")
+        text = screen_text(app)
+        assert "J Secret" in text and "5☾" in text
+        await pilot.press("q")
+
+    app = replay_app(game, ("Ann (Player 1)", "Ben (Player 2)"), "en", deck="card-table")
+    run(app, script, (100, 30))
+    assert app.return_value == EXIT_OK
