@@ -1128,5 +1128,6 @@ def _show_deal(
                 )
             )
         )
-    order = " ".join(with_face(card_table_item(card), letters((card,)), deck) for card in deal.deck)
-    terminal.show(Text(message("deck_order", lang, cards=order)))
+    faces = [with_face(card_table_item(card), GEISHAS[card].letter, deck) for card in deal.deck]
+    order = (", " if deck == "card-table" else " ").join(faces)
+    terminal.show(Text(message("deck_order", lang, cards=order)))    terminal.show(Text(message("deck_order", lang, cards=order)))
