@@ -1130,4 +1130,4 @@ def _show_deal(
         )
     faces = [with_face(card_table_item(card), GEISHAS[card].letter, deck) for card in deal.deck]
     order = (", " if deck == "card-table" else " ").join(faces)
-    terminal.show(Text(message("deck_order", lang, cards=order)))    terminal.show(Text(message("deck_order", lang, cards=order)))
+    terminal.show(Text(message("deck_order", lang, cards=order)))
