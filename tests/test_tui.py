@@ -424,7 +424,7 @@ def test_cards_and_actions_by_arrows_space_and_clicks() -> None:
         # A full Trade-off refuses a third card, saying why.
         await pilot.press("t", "right", "space", "right", "space", "right", "space")
         assert draft.cards() == (3, 4)
-        assert "! Trade-off takes 2 card(s)." in screen_text(app)
+        assert "! Trade-off takes 2 cards." in screen_text(app)
         await pilot.press("escape")
         assert draft.kind is None and draft.chosen == []
         # Clicks: the Gift marker, then three cards (5 columns each), then "play".

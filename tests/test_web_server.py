@@ -20,7 +20,7 @@ from starlette.websockets import WebSocketDisconnect
 from hanamikoji.core import Game, Move, MoveKind, turn_moves
 from hanamikoji.core.cards import FULL_SET, counts, from_counts, pack
 from hanamikoji.interfaces.web import bots as web_bots
-from hanamikoji.interfaces.web.catalog import UI, client_catalog, text
+from hanamikoji.interfaces.web.catalog import client_catalog, text
 from hanamikoji.interfaces.web.hub import rebuild
 from hanamikoji.interfaces.web.payload import KIND_NAMES, PublicGame, seat_state
 from hanamikoji.interfaces.web.storage import Store
@@ -735,12 +735,6 @@ def _keys(value: Any) -> set[str]:
 
 
 # -- the catalog ------------------------------------------------------------------------------
-
-
-def test_every_sentence_has_the_same_fields_in_every_language() -> None:
-    for key, sentences in UI.items():
-        fields = [sorted(re.findall(r"\{(\w+)\}", sentence)) for sentence in sentences]
-        assert fields[0] == fields[1] == fields[2], key
 
 
 def test_every_sentence_the_page_asks_for_exists(client: TestClient) -> None:

@@ -365,7 +365,7 @@ def _tally(
             player=_seat_label(labels, seat, viewer, lang),
             charm_term=term("charm", lang),
             charm=charm[seat],
-            geishas=geishas[seat],
+            geishas=message("n_geishas", lang, n=geishas[seat]),
         )
         for seat in (0, 1)
     )
@@ -419,7 +419,7 @@ def render_board(
             message(
                 "deck_and_hands",
                 lang,
-                deck=view.deck_size,
+                deck=message("deck_cards", lang, n=view.deck_size),
                 me=me_label,
                 mine=view.hand_sizes[me],
                 them=opp_label,
@@ -446,10 +446,10 @@ def render_board(
     parts.append(
         Text(
             message(
-                "your_hand",
+                "hand_cards",
                 lang,
                 letters=letters(view.hand, sort=True) or "-",
-                count=len(view.hand),
+                n=len(view.hand),
             ),
             style="bold",
         )

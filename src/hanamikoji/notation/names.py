@@ -2,7 +2,8 @@
 
 ``en`` uses the 2016 English terms (Trade-off, Victory Marker), ``en-2018`` the 2018
 Deep Water Games terms (Discard, Favor Marker), ``es`` the Spanish and ``fr`` the
-French edition's terms (docs/rules.md, "Names in each edition").
+French edition's terms, ``zh-Hant`` those of the Taiwanese first edition and ``ja`` the
+Japanese ones (docs/rules.md, "Names in each edition").
 
 >>> action_name(MoveKind.TRADE_OFF, "en-2018")
 'Discard'
@@ -31,7 +32,7 @@ __all__ = [
     "term",
 ]
 
-Lang = Literal["en", "en-2018", "es", "fr"]
+Lang = Literal["en", "en-2018", "es", "fr", "ja", "zh-Hant"]
 LANGUAGES: tuple[Lang, ...] = get_args(Lang)
 
 _ACTIONS: dict[Lang, tuple[str, str, str, str]] = {
@@ -39,6 +40,8 @@ _ACTIONS: dict[Lang, tuple[str, str, str, str]] = {
     "en-2018": ("Secret", "Discard", "Gift", "Competition"),
     "es": ("Secreto", "Renuncia", "Regalo", "Competición"),
     "fr": ("Secret", "Dépôt", "Offre", "Échange"),
+    "ja": ("密約", "破棄", "贈呈", "競争"),
+    "zh-Hant": ("密約", "取捨", "贈予", "競爭"),
 }
 
 _ITEMS: dict[Lang, tuple[str, ...]] = {
@@ -46,6 +49,8 @@ _ITEMS: dict[Lang, tuple[str, ...]] = {
     "en-2018": ("flute", "fan", "scroll", "parasol", "shamisen", "tea set", "flower"),
     "es": ("Flauta", "Abanico", "Pergamino", "Sombrilla", "Shamisen", "Juego de té", "Flor"),
     "fr": ("Flûte", "Éventail", "Papier", "Ombrelle", "Luth", "Service à thé", "Fleur"),
+    "ja": ("笛", "扇", "巻物", "和傘", "三味線", "茶器", "花かんざし"),
+    "zh-Hant": ("笛", "扇", "卷軸", "紙傘", "三味線", "茶具", "花簪"),
 }
 
 _TERMS: dict[Lang, dict[str, str]] = {
@@ -80,6 +85,22 @@ _TERMS: dict[Lang, dict[str, str]] = {
         "take_competition": "Prend dans l’Échange",
         "hidden": "face cachée",
         "colon": " :",
+    },
+    "ja": {
+        "charm": "魅力ポイント",
+        "marker": "勝利マーカー",
+        "take_gift": "贈呈から取る",
+        "take_competition": "競争から取る",
+        "hidden": "裏向き",
+        "colon": "：",
+    },
+    "zh-Hant": {
+        "charm": "魅力值",
+        "marker": "勝利標記",
+        "take_gift": "從贈予中拿取",
+        "take_competition": "從競爭中拿取",
+        "hidden": "蓋牌",
+        "colon": "：",
     },
 }
 

@@ -161,7 +161,11 @@ def render_side(side: Side, lang: Lang) -> Text:
     """A seat's name, charm and geishas."""
     head = Text(side.label, style="bold")
     tally = message(
-        "tui_side", lang, charm=side.charm, charm_term=term("charm", lang), geishas=side.geishas
+        "tui_side",
+        lang,
+        charm=side.charm,
+        charm_term=term("charm", lang),
+        geishas=message("n_geishas", lang, n=side.geishas),
     )
     head.append(" · " + tally)
     return head

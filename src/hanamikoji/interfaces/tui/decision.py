@@ -38,7 +38,7 @@ class Refusal:
 
     key: str
     action: MoveKind | None = None
-    count: int | None = None
+    n: int | None = None
 
 
 @dataclass(slots=True)
@@ -94,7 +94,7 @@ class Draft:
         if self.answering:
             return self.pick(slot)
         if not 0 <= slot < len(self.view.hand):
-            return Refusal("tui_no_card", count=len(self.view.hand))
+            return Refusal("tui_no_card", n=len(self.view.hand))
         self.cursor = slot
         self.pairing = 0
         if slot in self.chosen:
@@ -103,7 +103,7 @@ class Draft:
         needed = self.needed()
         if needed is not None and len(self.chosen) >= needed:
             if needed != 1:
-                return Refusal("err_card_count", action=self.kind, count=needed)
+                return Refusal("err_card_count", action=self.kind, n=needed)
             self.chosen.clear()
         self.chosen.append(slot)
         return None
@@ -112,7 +112,7 @@ class Draft:
         """Highlight answer ``index`` to the offer."""
         count = len(self.options())
         if not 0 <= index < count:
-            return Refusal("tui_no_option", count=count)
+            return Refusal("tui_no_option", n=count)
         self.cursor = index
         return None
 
@@ -176,4 +176,4 @@ class Draft:
         """What the decision still lacks (when :meth:`move` is ``None``)."""
         if self.kind is None:
             return Refusal("tui_choose_action")
-        return Refusal("err_card_count", action=self.kind, count=self.needed())
+        return Refusal("err_card_count", action=self.kind, n=self.needed())

@@ -52,7 +52,7 @@ def render_hand(view: View, draft: Draft | None, lang: Lang, deck: Deck = "boxed
             cards.append(" ")
             cards.append_text(face)
             cards.append(" " + pad)
-    words = Text(message("tui_hand", lang, count=len(view.hand)), style="dim")
+    words = Text(message("tui_hand", lang, n=len(view.hand)), style="dim")
     if cursor is not None and 0 <= cursor < len(view.hand):
         words = Text("▸ ")
         words.append_text(card_words(view.hand[cursor], lang, deck))

@@ -267,7 +267,7 @@ class PlayScreen(Screen[None]):
             message(
                 "deck_and_hands",
                 lang,
-                deck=view.deck_size,
+                deck=message("deck_cards", lang, n=view.deck_size),
                 me=message("marker_you", lang),
                 mine=view.hand_sizes[view.player],
                 them=message("marker_them", lang),

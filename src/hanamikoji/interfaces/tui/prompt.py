@@ -45,8 +45,8 @@ def refusal_text(refusal: Refusal, lang: Lang) -> str:
     fields: dict[str, object] = {}
     if refusal.action is not None:
         fields["action"] = action_name(refusal.action, lang)
-    if refusal.count is not None:
-        fields["count"] = refusal.count
+    if refusal.n is not None:
+        fields["n"] = refusal.n
     return message(refusal.key, lang, **fields)
 
 
@@ -99,7 +99,7 @@ def _turn(draft: Draft, lang: Lang, lines: list[Text], deck: Deck) -> tuple[int,
     move = draft.move()
     if move is None:
         chosen = letters_with_glyphs(draft.cards(), deck)
-        line = Text(message("tui_choose_cards", lang, action=name, count=draft.needed()) + " ")
+        line = Text(message("tui_choose_cards", lang, action=name, n=draft.needed()) + " ")
         line.stylize("bold", 0, len(name))
         lines.append(line.append_text(chosen))
         lines.append(Text(message("tui_how_to_choose", lang), style="dim"))

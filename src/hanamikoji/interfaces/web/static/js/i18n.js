@@ -3,7 +3,7 @@
 
 import { store } from "./dom.js";
 
-export const LANGS = ["en", "en-2018", "es", "fr"];
+export const LANGS = ["en", "en-2018", "es", "fr", "ja", "zh-Hant"];
 export const KINDS = ["secret", "trade-off", "gift", "competition"];
 export const KIND_LETTERS = { secret: "S", "trade-off": "T", gift: "G", competition: "C" };
 export const CARDS_PER_ACTION = { secret: 1, "trade-off": 2, gift: 3, competition: 4 };
@@ -13,15 +13,16 @@ let catalog = null;
 export function preferredLang() {
   const saved = store(localStorage, "hanamikoji.lang");
   if (LANGS.includes(saved)) return saved;
-  const browser = (navigator.language || "en").slice(0, 2).toLowerCase();
-  return LANGS.includes(browser) ? browser : "en";
+  const browser = (navigator.language || "en").toLowerCase();
+  if (/^zh-(hant|tw|hk|mo)/.test(browser)) return "zh-Hant";
+  return LANGS.includes(browser.slice(0, 2)) ? browser.slice(0, 2) : "en";
 }
 
 export async function loadCatalog(lang) {
   const response = await fetch(`/api/i18n/${encodeURIComponent(lang)}`);
   if (!response.ok) throw new Error(`catalog ${lang}: HTTP ${response.status}`);
   catalog = await response.json();
-  document.documentElement.lang = lang.slice(0, 2);
+  document.documentElement.lang = lang === "en-2018" ? "en" : lang;
   store(localStorage, "hanamikoji.lang", lang);
   return catalog;
 }
@@ -34,16 +35,28 @@ export function languages() {
   return catalog.languages;
 }
 
-export function t(key, fields = {}) {
-  const template = catalog.ui[key] ?? key;
+function fill(template, fields) {
   return template.replace(/\{(\w+)\}/g, (hole, name) => (name in fields ? String(fields[name]) : hole));
 }
 
-// The sentence for a count: KEY_one or KEY_other, as the language's plural rules say.
-export function tCount(key, n) {
-  const category = new Intl.PluralRules(catalog.lang.split("-")[0]).select(n);
-  const chosen = `${key}_${category}` in catalog.ui ? `${key}_${category}` : `${key}_other`;
-  return t(chosen, { n });
+export function t(key, fields = {}) {
+  return fill(catalog.ui[key] ?? key, fields);
+}
+
+// Which form of a counted sentence a number takes: the gettext plural rule of the
+// language's catalog (scripts/i18n compiles the forms in that rule's order).
+const PLURAL_FORMS = {
+  "(n != 1)": (n) => (n !== 1 ? 1 : 0),
+  "(n > 1)": (n) => (n > 1 ? 1 : 0),
+  "0": () => 0,
+};
+
+// A counted sentence: the form the language's plural rule picks for n, with {n} filled.
+export function tCount(key, n, fields = {}) {
+  const forms = catalog.ui[key];
+  if (!Array.isArray(forms)) return t(key, { ...fields, n });
+  const index = PLURAL_FORMS[catalog.plural](n);
+  return fill(forms[Math.min(index, forms.length - 1)], { ...fields, n });
 }
 
 export function term(key) {
@@ -79,7 +92,7 @@ export function cardLabel(card) {
 }
 
 function colon() {
-  return currentLang() === "fr" ? " :" : ":";
+  return term("colon");
 }
 
 // A decision in words, as notation/names.py describe_move says it.
