@@ -13,7 +13,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from serving import Server
 from test_tui import bot_seating, finished_game, run, screen_text
+from test_web_e2e import (
+    CHROMIUM,
+    Page,
+    browser,
+    page,
+    server,
+    start_game,
+    wait_for_my_decision,
+)
 
 from hanamikoji.core import GEISHAS, Game, MoveKind, Variant
 from hanamikoji.interfaces.cli import Streams, run_command
@@ -34,6 +44,8 @@ from hanamikoji.notation.names import (
     suit_of,
 )
 from hanamikoji.notation.records import GameRecord, write_record
+
+__all__ = ["browser", "page", "server"]  # the e2e fixtures the page's test uses
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
@@ -197,3 +209,34 @@ def test_a_replay_in_the_app_with_the_card_table_deck() -> None:
     app = replay_app(game, ("Ann (Player 1)", "Ben (Player 2)"), "en", deck="card-table")
     run(app, script, (100, 30))
     assert app.return_value == EXIT_OK
+
+
+# -- the web page -------------------------------------------------------------------------
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+def test_the_deck_preference_puts_the_card_table_faces_on_the_table(
+    page: Page, server: Server
+) -> None:
+    start_game(page, server, opponent="bot", level="1", variant="classic", first="me")
+    wait_for_my_decision(page)
+    assert not page.locator(".row .geisha .face").first.is_visible()
+    page.select_option("#deck-select", "card-table")
+    shown = page.locator(".row .geisha .face").all_inner_texts()
+    assert shown == [card_table_geisha(g.index) for g in GEISHAS]
+    markers = page.locator(".side.me .action-marker .face").all_inner_texts()
+    assert markers == [card_table_action(kind) for kind in list(MoveKind)[:4]]
+    letters = [g.letter for g in GEISHAS]
+    hand = page.eval_on_selector_all(".hand button.card", "els => els.map(e => e.dataset.card)")
+    suits = page.locator(".hand button.card .face").all_inner_texts()
+    assert suits == [card_table_item(letters.index(letter)) for letter in hand]
+    # The usual names stay beside the faces.
+    assert page.locator(".row .geisha .name").first.inner_text() == "Ayane"
+    # Remembered like the theme: a reload keeps the choice.
+    page.reload()
+    page.wait_for_selector(".game")
+    assert page.eval_on_selector("#deck-select", "el => el.value") == "card-table"
+    assert page.locator(".row .geisha .face").last.inner_text() == "5☾"
+    page.select_option("#deck-select", "boxed")
+    assert not page.locator(".row .geisha .face").last.is_visible()

@@ -30,7 +30,14 @@ from hanamikoji.interfaces.i18n import (
     ui_lang,
 )
 from hanamikoji.interfaces.messages import MESSAGES
-from hanamikoji.notation.names import LANGUAGES, Lang, action_name, item_name, term
+from hanamikoji.notation.names import (
+    LANGUAGES,
+    Lang,
+    action_name,
+    card_table_faces,
+    item_name,
+    term,
+)
 
 __all__ = ["LANGUAGE_NAMES", "UI", "client_catalog", "text"]
 
@@ -94,6 +101,9 @@ UI = sentences(
     sentence("theme_auto", "System"),
     sentence("theme_light", "Light"),
     sentence("theme_dark", "Dark"),
+    sentence("deck_label", "Deck"),
+    sentence("deck_boxed", "Boxed game"),
+    sentence("deck_card_table", "Card table"),
     sentence("start_button", "Start the game"),
     sentence(
         "no_seat",
@@ -270,8 +280,8 @@ def text(key: str, lang: Lang, **fields: object) -> str:
 
 def client_catalog(lang: Lang) -> dict[str, Any]:
     """Everything a page needs to speak ``lang``: sentences (with ``{field}`` holes; a
-    counted one as the list of its forms, with the rule that picks a form) and the
-    edition's terms."""
+    counted one as the list of its forms, with the rule that picks a form), the
+    edition's terms and the card-table deck's faces (the same in every language)."""
     compiled = page_sentences(ui_lang(lang))
     return {
         "lang": lang,
@@ -284,6 +294,7 @@ def client_catalog(lang: Lang) -> dict[str, Any]:
         "charms": [geisha.charm for geisha in GEISHAS],
         "colours": [geisha.colour for geisha in GEISHAS],
         "letters": [geisha.letter for geisha in GEISHAS],
+        "deck": card_table_faces(),
         "terms": {
             key: term(key, lang)
             for key in ("charm", "marker", "take_gift", "take_competition", "hidden", "colon")

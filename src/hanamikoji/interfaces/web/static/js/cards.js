@@ -1,7 +1,33 @@
-// Cards readable without colour: charm, an item glyph and the item's name on every card.
+// Cards readable without colour: charm, an item glyph and the item's name on every card;
+// with the Deck preference "Card table", the card-table deck's face too (docs/rules.md,
+// "The card-table deck"): an item card's suit, a geisha's rank and suit, an action's rank.
 
-import { h, fromMarkup } from "./dom.js";
-import { charmOf, colourOf, geishaName, itemName, letterOf, t, term } from "./i18n.js";
+import { h, fromMarkup, store } from "./dom.js";
+import { KINDS, cardTableFaces, charmOf, colourOf, geishaName, itemName, letterOf, t, term } from "./i18n.js";
+
+// The deck styles, as the terminal's --deck names them. The faces are always drawn;
+// html[data-deck] shows them (style.css), so changing the preference redraws nothing.
+export const DECKS = ["boxed", "card-table"];
+
+export function preferredDeck() {
+  const saved = store(localStorage, "hanamikoji.deck");
+  return DECKS.includes(saved) ? saved : "boxed";
+}
+
+export function setDeck(deck) {
+  document.documentElement.dataset.deck = deck;
+  store(localStorage, "hanamikoji.deck", deck);
+}
+
+// A face of the card-table deck, from the server's catalog ("deck": notation/names.py's
+// card_table_faces). Only a visual aid: the names beside it say the same to everyone.
+function face(text) {
+  return h("span", { class: "face", "aria-hidden": "true" }, text);
+}
+
+export function actionFace(kind) {
+  return face(cardTableFaces().actions[KINDS.indexOf(kind)]);
+}
 
 const STROKE = 'fill="none" stroke="currentColor" stroke-width="1.6" stroke-linecap="round" stroke-linejoin="round"';
 
@@ -28,6 +54,7 @@ export function itemCard(card, { onclick, selected, key, badge, fkey, small, dis
   const label = `${itemName(card)}, ${geishaName(card)}, ${charmOf(card)} ${term("charm")}`;
   const body = [
     h("span", { class: "charm", "aria-hidden": "true" }, charmOf(card)),
+    face(cardTableFaces().items[card]),
     key ? h("kbd", { class: "key", "aria-hidden": "true" }, key) : null,
     glyph(card),
     h("span", { class: "item" }, itemName(card)),
@@ -53,6 +80,7 @@ export function tile(card) {
     "span",
     { class: `tile c${card}`, title: `${itemName(card)} (${geishaName(card)})`, dataset: { card: letterOf(card) } },
     glyph(card),
+    face(cardTableFaces().items[card]),
   );
 }
 
@@ -67,6 +95,7 @@ export function geishaCard(card, favor, viewer) {
     "div",
     { class: `geisha c${card}`, dataset: { favor: side, card: letterOf(card) } },
     h("span", { class: "charm big", "aria-hidden": "true" }, charmOf(card)),
+    face(cardTableFaces().geishas[card]),
     glyph(card),
     h("span", { class: "name" }, geishaName(card)),
     h("span", { class: "item" }, itemName(card)),

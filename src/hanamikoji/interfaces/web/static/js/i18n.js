@@ -87,6 +87,11 @@ export function letterOf(card) {
   return catalog.letters[card];
 }
 
+// The card-table deck's faces (geishas, items, actions), the same in every language.
+export function cardTableFaces() {
+  return catalog.deck;
+}
+
 export function cardLabel(card) {
   return `${itemName(card)} (${geishaName(card)})`;
 }

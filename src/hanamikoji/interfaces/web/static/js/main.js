@@ -3,6 +3,7 @@
 // bookmark) opens the same seat.
 
 import { h, store, toast } from "./dom.js";
+import { preferredDeck, setDeck } from "./cards.js";
 import { languages, loadCatalog, preferredLang, t } from "./i18n.js";
 import { renderStart } from "./start.js";
 import { TableView } from "./table.js";
@@ -79,6 +80,10 @@ function translateChrome() {
   headerLang.replaceChildren(...Object.entries(languages()).map(([code, name]) => h("option", { value: code, selected: code === lang }, name)));
   const theme = document.getElementById("theme-select");
   for (const option of theme.options) option.textContent = t(`theme_${option.value}`);
+  document.getElementById("deck-label").textContent = t("deck_label");
+  for (const option of document.getElementById("deck-select").options) {
+    option.textContent = t(`deck_${option.value.replace("-", "_")}`);
+  }
   if (connection !== null) setConnection(connection);
 }
 
@@ -96,6 +101,11 @@ async function boot() {
     window.hanamikojiSetTheme(theme.value);
     store(localStorage, "hanamikoji.theme", theme.value);
   });
+  // The card-table deck's faces beside the usual names, or not (cards.js).
+  const deck = document.getElementById("deck-select");
+  deck.value = preferredDeck();
+  setDeck(deck.value);
+  deck.addEventListener("change", () => setDeck(deck.value));
   translateChrome();
   window.addEventListener("popstate", route);
   route();

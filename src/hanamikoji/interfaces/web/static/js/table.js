@@ -3,7 +3,7 @@
 // checks every one.
 
 import { h, hideToast, store, toast } from "./dom.js";
-import { cardBack, favorText, geishaCard, itemCard, tile } from "./cards.js";
+import { actionFace, cardBack, favorText, geishaCard, itemCard, tile } from "./cards.js";
 import {
   CARDS_PER_ACTION, KINDS, KIND_LETTERS, actionName, cardLabel, charmOf, describeMove,
   geishaName, itemName, letterOf, outcomeSentence, seatName, t, term,
@@ -306,6 +306,7 @@ export class TableView {
         const used = s.used[seat].includes(kind);
         const label = `${actionName(kind)} (${CARDS_PER_ACTION[kind]}) · ${used ? t("action_used") : t("action_free")}`;
         const content = [
+          actionFace(kind),
           h("span", { class: "marker-name" }, actionName(kind)),
           h("span", { class: "marker-count", "aria-hidden": "true" }, "●".repeat(CARDS_PER_ACTION[kind])),
           mine && !used ? h("kbd", { "aria-hidden": "true" }, KIND_LETTERS[kind]) : null,
