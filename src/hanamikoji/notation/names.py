@@ -60,7 +60,7 @@ _TERMS: dict[Lang, dict[str, str]] = {
         "take_gift": "Takes from the Gift",
         "take_competition": "Takes from the Competition",
         "hidden": "face down",
-        "colon": ":",
+        "colon": ": ",
     },
     "en-2018": {
         "charm": "Charm Points",
@@ -68,7 +68,7 @@ _TERMS: dict[Lang, dict[str, str]] = {
         "take_gift": "Takes from the Gift",
         "take_competition": "Takes from the Competition",
         "hidden": "face down",
-        "colon": ":",
+        "colon": ": ",
     },
     "es": {
         "charm": "Puntos de Carisma",
@@ -76,7 +76,7 @@ _TERMS: dict[Lang, dict[str, str]] = {
         "take_gift": "Toma del Regalo",
         "take_competition": "Toma de la Competición",
         "hidden": "boca abajo",
-        "colon": ":",
+        "colon": ": ",
     },
     "fr": {
         "charm": "points Art",
@@ -84,7 +84,7 @@ _TERMS: dict[Lang, dict[str, str]] = {
         "take_gift": "Prend dans l’Offre",
         "take_competition": "Prend dans l’Échange",
         "hidden": "face cachée",
-        "colon": " :",
+        "colon": " : ",
     },
     "ja": {
         "charm": "魅力ポイント",
@@ -145,9 +145,9 @@ def describe_move(move: Move, lang: Lang = "en") -> str:
     colon = _TERMS[lang]["colon"]
     kind = move.kind
     if kind == MoveKind.GIFT_RESPONSE:
-        return f"{term('take_gift', lang)}{colon} {_cards(move.cards, lang)}"
+        return f"{term('take_gift', lang)}{colon}{_cards(move.cards, lang)}"
     if kind == MoveKind.COMPETITION_RESPONSE:
-        return f"{term('take_competition', lang)}{colon} " + " + ".join(
+        return f"{term('take_competition', lang)}{colon}" + " + ".join(
             card_label(c, lang) for c in move.cards
         )
     name = action_name(kind, lang)
@@ -156,8 +156,8 @@ def describe_move(move: Move, lang: Lang = "en") -> str:
     if kind == MoveKind.COMPETITION and move.pairs:
         first, second = move.pairs
         halves = [" + ".join(card_label(c, lang) for c in pair) for pair in (first, second)]
-        return f"{name}{colon} {halves[0]} / {halves[1]}"
-    return f"{name}{colon} {_cards(move.cards, lang)}"
+        return f"{name}{colon}{halves[0]} / {halves[1]}"
+    return f"{name}{colon}{_cards(move.cards, lang)}"
 
 
 # -- the card-table deck (docs/rules.md, "The card-table deck") ------------------------------

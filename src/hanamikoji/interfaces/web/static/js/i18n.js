@@ -103,17 +103,17 @@ function colon() {
 // A decision in words, as notation/names.py describe_move says it.
 export function describeMove(move) {
   const cards = (list) => list.map(cardLabel).join(", ");
-  if (move.kind === "gift-response") return `${term("take_gift")}${colon()} ${cards(move.cards)}`;
+  if (move.kind === "gift-response") return `${term("take_gift")}${colon()}${cards(move.cards)}`;
   if (move.kind === "competition-response") {
-    return `${term("take_competition")}${colon()} ${move.cards.map(cardLabel).join(" + ")}`;
+    return `${term("take_competition")}${colon()}${move.cards.map(cardLabel).join(" + ")}`;
   }
   const name = actionName(move.kind);
   if (move.hidden) return `${name} (${term("hidden")})`;
   if (move.kind === "competition" && move.pairs.length === 2) {
     const [first, second] = move.pairs.map((pair) => pair.map(cardLabel).join(" + "));
-    return `${name}${colon()} ${first} / ${second}`;
+    return `${name}${colon()}${first} / ${second}`;
   }
-  return `${name}${colon()} ${cards(move.cards)}`;
+  return `${name}${colon()}${cards(move.cards)}`;
 }
 
 // "You", "Player 2", "Bot (level 3)": how a seat is named on this page.
