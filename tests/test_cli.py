@@ -593,7 +593,7 @@ def test_the_rules_are_at_hand_with_the_variant_played(
     assert status == 0
     flat = " ".join(output.split())
     assert flat.startswith("Variante de esta partida, french: Como mucho 3 rondas")
-    assert "The rules of Hanamikoji" in flat and "Competition" in flat
+    assert "Las reglas de Hanamikoji" in flat and "Competición" in flat
     status, _, _ = run(["rules", "--variant", "nope"])
     assert status == 2 and "unknown variant 'nope'" in capsys.readouterr().err
 

@@ -691,5 +691,7 @@ register_command(
     Command("replay", "replay a game record decision by decision", _configure_replay, _run_replay)
 )
 register_command(Command("variants", "list the rules variants", _configure_listing, _run_variants))
-register_command(Command("rules", "the rules of the game", _configure_rules, _run_rules))
+register_command(
+    Command("rules", "the rules of the game, in --lang's language", _configure_rules, _run_rules)
+)
 register_command(Command("bots", "list the bots", _configure_listing, _run_bots))

@@ -633,13 +633,12 @@ def render_help(view: View, lang: Lang, *, deck: Deck = "boxed") -> RenderableTy
 
 
 def render_rules(variant: Variant, lang: Lang) -> RenderableType:
-    """The rules (docs/rules.md, the one source of their text), after a line saying which
-    variant is played and how it ends."""
+    """The rules in ``lang`` (docs/rules.md or its translation, the one source of their
+    text), after a line saying which variant is played and how it ends."""
     description = variant_description(variant.name, variant.description, lang)
     return Group(
         Text(message("rules_variant", lang, variant=variant.name, description=description)),
-        Text(message("rules_english", lang), style="dim"),
-        Markdown(rules_markdown()),
+        Markdown(rules_markdown(lang)),
     )
 
 

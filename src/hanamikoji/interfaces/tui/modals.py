@@ -23,7 +23,8 @@ __all__ = ["HelpScreen", "PassScreen", "QuitScreen", "SaveScreen", "ShowScreen"]
 
 
 class HelpScreen(ModalScreen[None]):
-    """The keys, then the rules (docs/rules.md) as Markdown; Esc, q or ? closes."""
+    """The keys, then the rules in the game's language (docs/rules.md or its translation)
+    as Markdown; Esc, q or ? closes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q,question_mark", "close", show=False),
@@ -39,7 +40,7 @@ class HelpScreen(ModalScreen[None]):
             yield Static(Text(message("tui_help_title", self._lang), "bold underline"))
             yield Static(self._keys, id="help-keys")
             yield Static(Text(message("tui_help_close", self._lang), "dim"))
-            yield Markdown(rules_markdown(), id="rules")
+            yield Markdown(rules_markdown(self._lang), id="rules")
 
     def action_close(self) -> None:
         self.dismiss(None)
