@@ -1,6 +1,8 @@
 """The arena: seeded, seat-swapped matches and round-robins between bots, with
-confidence intervals, game records, and process or Ray backends (``docs/arena.md``)."""
+confidence intervals, game records, and process or Ray backends (``docs/arena.md``);
+Glicko-2 ratings (:mod:`hanamikoji.arena.glicko2`)."""
 
+from hanamikoji.arena import glicko2
 from hanamikoji.arena.backends import BACKENDS, Backend, ProcessBackend, RayBackend, make_backend
 from hanamikoji.arena.games import Batch, Forfeit, GameResult, MatchConfig, play_batch, play_game
 from hanamikoji.arena.players import PlayerSpec, players_from_names
@@ -27,6 +29,7 @@ __all__ = [
     "default_records_dir",
     "elo_difference",
     "elo_interval",
+    "glicko2",
     "make_backend",
     "play_batch",
     "play_game",
