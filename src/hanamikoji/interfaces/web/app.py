@@ -5,8 +5,10 @@ and in the first message over the WebSocket, never in a URL the server sees):
 
 ==========================================  =============================================
 ``GET /``, ``GET /g/{id}``                  the page (the seat token is in the fragment)
+``GET /learn``                              the page: learn to play, a scripted round
 ``GET /static/...``                         HTML, CSS and ES modules
 ``GET /api/i18n/{lang}``                    sentences and edition terms of a language
+``GET /api/tutorial?step=N``                step N of the lesson, from the learner's seat
 ``POST /api/games``                         a new game against a bot or a friend
 ``GET /api/games/{id}``                     the seat's state (TOKEN)
 ``GET /api/games/{id}/record?format=text``  the record, ``text`` or ``json``, once over
@@ -63,6 +65,7 @@ from hanamikoji.interfaces.web.schema import (
     decode_new_game,
 )
 from hanamikoji.interfaces.web.storage import Store
+from hanamikoji.interfaces.web.tutorial import parse_step, tutorial_step
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 __all__ = ["STATIC", "ServerConfig", "create_app"]
@@ -150,8 +153,10 @@ def create_app(config: ServerConfig) -> Starlette:
     routes = [
         Route("/", _page),
         Route("/g/{game_id}", _page),
+        Route("/learn", _page),
         Route("/api/i18n/{lang}", _catalog),
         Route("/api/options", _options),
+        Route("/api/tutorial", _tutorial),
         Route("/api/games", _create_game, methods=["POST"]),
         Route("/api/games/{game_id}", _game_state),
         Route("/api/games/{game_id}/record", _record),
@@ -267,6 +272,15 @@ async def _catalog(request: Request) -> Response:
     except Refused as refusal:
         return _refusal(refusal, "en", 404)
     return JSONResponse(client_catalog(lang), headers={"Cache-Control": "max-age=300"})
+
+
+async def _tutorial(request: Request) -> Response:
+    lang = _request_lang(request)
+    try:
+        index = parse_step(request.query_params.get("step", "0"))
+    except Refused as refusal:
+        return _refusal(refusal, lang, 400)
+    return JSONResponse(tutorial_step(index, lang), headers={"Cache-Control": "no-store"})
 
 
 async def _options(request: Request) -> Response:

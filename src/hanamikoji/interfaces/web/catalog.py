@@ -82,6 +82,7 @@ UI = sentences(
     # -- the start page
     sentence("tagline", "The two-player card game of geishas and their favors."),
     sentence("new_game", "New game"),
+    sentence("learn_button", "Learn to play"),
     sentence("opponent_label", "Opponent"),
     sentence("opponent_bot", "A bot"),
     sentence("opponent_friend", "A friend, with a link"),

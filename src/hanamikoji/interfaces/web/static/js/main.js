@@ -1,4 +1,4 @@
-// The page: a start screen at "/", a game table at "/g/ID#t=TOKEN". The seat token stays
+// The page: a start screen at "/", the lesson at "/learn", a game table at "/g/ID#t=TOKEN". The seat token stays
 // in the address's fragment, which browsers never send to a server, so a reload (or a
 // bookmark) opens the same seat.
 
@@ -7,6 +7,7 @@ import { preferredDeck, setDeck } from "./cards.js";
 import { languages, loadCatalog, preferredLang, t } from "./i18n.js";
 import { renderStart } from "./start.js";
 import { TableView } from "./table.js";
+import { TutorialView } from "./tutorial.js";
 
 let table = null;
 let lang = preferredLang();
@@ -25,6 +26,12 @@ function route() {
   const root = document.getElementById("app");
   const match = location.pathname.match(/^\/g\/([A-Za-z0-9_-]{1,32})\/?$/);
   setConnection(null);
+  if (/^\/learn\/?$/.test(location.pathname)) {
+    document.title = `Hanamikoji · ${t("learn_button")}`;
+    table = new TutorialView(root, { navigate });
+    table.start();
+    return;
+  }
   if (!match) {
     document.title = "Hanamikoji";
     renderStart(root, { navigate, langControl: () => languageSelect("start-lang") });

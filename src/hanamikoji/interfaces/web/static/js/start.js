@@ -76,7 +76,8 @@ export function renderStart(root, { navigate, langControl }) {
       h("div", { class: "hero" },
         h("div", { class: "hero-glyphs", "aria-hidden": "true" }, [0, 1, 2, 3, 4, 5, 6].map((card) => h("span", { class: `tile c${card}` }, glyph(card)))),
         h("h1", {}, "Hanamikoji"),
-        h("p", {}, t("tagline"))),
+        h("p", {}, t("tagline")),
+        h("a", { href: "/learn", class: "button", id: "learn-button", onclick: (event) => { event.preventDefault(); navigate("/learn"); } }, t("learn_button"))),
       h("h2", {}, t("new_game")),
       form),
   );

@@ -18,7 +18,9 @@ const PAIRINGS = [[[0, 1], [2, 3]], [[0, 2], [1, 3]], [[0, 3], [1, 2]]];
 const KEY_ACTIONS = { s: "secret", t: "trade-off", g: "gift", c: "competition" };
 
 export class TableView {
-  constructor(root, { gameId, token, navigate, setConnection }) {
+  // transport(handlers) makes what carries decisions: the game's WebSocket unless given
+  // (the lesson at /learn passes its script, which answers with states and errors).
+  constructor(root, { gameId, token, navigate, setConnection, transport }) {
     this.root = root;
     this.gameId = gameId;
     this.token = token;
@@ -29,7 +31,8 @@ export class TableView {
     this.online = false;
     this.resetSelection();
     this.onKey = this.onKey.bind(this);
-    this.socket = new GameSocket(gameId, token, {
+    const connect = transport || ((handlers) => new GameSocket(gameId, token, handlers));
+    this.socket = connect({
       onMessage: (message) => this.onMessage(message),
       onStatus: (online) => { this.online = online; this.setConnection(online); if (this.state) this.render(); },
       onFatal: () => this.renderNoSeat(),

@@ -1,0 +1,179 @@
+// Learn to play (/learn): a scripted first round on the table the real game uses. The
+// server sends one step at a time (GET /api/tutorial?step=N): the learner's states since
+// the step before, the decision expected and the step's sentences. The table is driven by
+// this script instead of a socket: a decision is checked against the step's, anything
+// else is refused with the step's hint, and the right one plays the states that follow.
+
+import { h, toast } from "./dom.js";
+import { api } from "./net.js";
+import { TableView } from "./table.js";
+
+const PAUSE_MS = 700;
+
+const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+// A decision's text with the letters of each part in order and a Competition's pairs in
+// order, so that "C:GB/EG" and "C:BG/EG" are one decision, as the engine reads them.
+export function canonical(text) {
+  const match = /^([A-Za-z])([:>])([A-Za-z/]*)$/.exec(text.trim());
+  if (!match) return text;
+  const parts = match[3].toUpperCase().split("/").map((part) => [...part].sort().join(""));
+  return `${match[1].toUpperCase()}${match[2]}${parts.sort().join("/")}`;
+}
+
+export class TutorialView {
+  constructor(root, { navigate }) {
+    this.root = root;
+    this.navigate = navigate;
+    this.run = 0; // raised by each (re)start and by stop: older fetches and pauses then do nothing
+    this.step = null;
+    this.table = null;
+    this.handlers = null;
+    this.moving = false;
+    this.hintShown = false;
+  }
+
+  start() {
+    this.restart();
+  }
+
+  // Leaves nothing behind: no table, no panel whose buttons could still be pressed.
+  stop() {
+    this.run += 1;
+    if (this.table) this.table.stop();
+    this.table = null;
+    this.root.replaceChildren();
+  }
+
+  async setLang() {
+    if (!this.step) return;
+    const run = this.run;
+    const step = await this.load(this.step.step, run);
+    if (!step) return;
+    this.step = step;
+    this.renderPanel();
+    if (this.table) this.table.setLang();
+  }
+
+  async restart() {
+    this.stop();
+    const run = this.run;
+    this.step = null;
+    this.moving = false;
+    this.panel = h("section", { class: "lesson", "aria-labelledby": "lesson-title", "data-testid": "lesson" });
+    const tableRoot = h("div", { class: "lesson-table" });
+    this.root.replaceChildren(h("div", { class: "learn" }, this.panel, tableRoot));
+    const first = await this.load(0, run);
+    if (!first) return;
+    this.table = new TableView(tableRoot, {
+      gameId: "tutorial",
+      token: "",
+      navigate: this.navigate,
+      setConnection: () => {},
+      transport: (handlers) => this.transport(handlers),
+    });
+    this.table.start();
+    await this.show(first, run);
+  }
+
+  // What the table sends decisions through: this script, always "online".
+  transport(handlers) {
+    this.handlers = handlers;
+    return {
+      connect: () => handlers.onStatus(true),
+      close: () => {},
+      send: (message) => {
+        // The table marks itself busy once send returns: answer after that.
+        if (message.type === "move") setTimeout(() => this.decide(message.move), 0);
+        return true;
+      },
+    };
+  }
+
+  async load(index, run) {
+    try {
+      const step = await api(`/api/tutorial?step=${index}`);
+      return run === this.run ? step : null;
+    } catch (error) {
+      if (run === this.run) toast(error.message);
+      return null;
+    }
+  }
+
+  // The step's states, one decision at a time, then its sentences.
+  async show(step, run) {
+    for (const [index, state] of step.frames.entries()) {
+      if (index > 0) await pause(PAUSE_MS);
+      if (run !== this.run) return;
+      this.handlers.onMessage(state);
+    }
+    this.step = step;
+    this.hintShown = false;
+    this.moving = false;
+    this.renderPanel();
+    // The new step's words, wherever the last decision left the page scrolled.
+    if (step.step > 0) this.panel.scrollIntoView({ block: "nearest" });
+  }
+
+  decide(text) {
+    const step = this.step;
+    if (this.moving || !step) return;
+    if (!step.move || canonical(text) !== canonical(step.move.text)) {
+      this.hintShown = true;
+      this.renderPanel();
+      this.handlers.onMessage({ type: "error", message: step.hint });
+      return;
+    }
+    this.next();
+  }
+
+  async next() {
+    if (this.moving || !this.step || this.step.last) return;
+    const run = this.run;
+    this.moving = true;
+    this.renderPanel();
+    const step = await this.load(this.step.step + 1, run);
+    if (!step) {
+      if (run === this.run) this.moving = false;
+      return;
+    }
+    await this.show(step, run);
+  }
+
+  async playForReal() {
+    try {
+      const created = await api("/api/games", {
+        method: "POST",
+        body: { opponent: "bot", level: 1, variant: "classic", first: "me" },
+      });
+      this.navigate(`/g/${created.id}#t=${created.token}`);
+    } catch (error) {
+      toast(error.message);
+    }
+  }
+
+  renderPanel() {
+    const step = this.step;
+    if (!step) return;
+    const labels = step.labels;
+    const forward = step.last
+      ? h("button", { type: "button", class: "primary", id: "lesson-play", onclick: () => this.playForReal() }, labels.play)
+      : step.move
+        ? null
+        : h("button", { type: "button", class: "primary", id: "lesson-next", disabled: this.moving, onclick: () => this.next() }, labels.next);
+    this.panel.dataset.step = String(step.step);
+    this.panel.dataset.moving = this.moving ? "yes" : "no";
+    const parts = [
+      h("p", { class: "lesson-progress" }, step.progress),
+      h("h2", { id: "lesson-title" }, step.title),
+      h("p", { class: "lesson-do", "aria-live": "polite" }, step.do),
+      h("p", { class: "lesson-why" }, step.why),
+      this.hintShown ? h("p", { class: "lesson-hint", role: "alert", "data-testid": "lesson-hint" }, step.hint) : null,
+      h("div", { class: "buttons" },
+        forward,
+        h("button", { type: "button", id: "lesson-restart", onclick: () => this.restart() }, labels.restart),
+        h("button", { type: "button", id: "lesson-leave", onclick: () => this.navigate("/") }, labels.leave)),
+    ];
+    this.panel.replaceChildren(...parts.filter((part) => part !== null));
+  }
+}

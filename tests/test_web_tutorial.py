@@ -1,0 +1,366 @@
+"""Learn to play (``/learn``, ``web/tutorial.py``): the script against the engine, what the
+learner's states may hold, the route, and the lesson in Chromium, from the start page to
+the end of a real game against level 1.
+
+With ``HANAMIKOJI_SCREENSHOTS=DIR`` the browser tests save ``tutorial-desktop-light``,
+``tutorial-phone-light``, ``tutorial-desktop-dark`` and ``tutorial-phone-dark`` in DIR.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from serving import Server, app_client, free_port
+
+from hanamikoji.core.cards import FULL_SET, ITEM_LETTERS, counts, from_counts, pack
+from hanamikoji.core.game import Game
+from hanamikoji.core.moves import Move, MoveKind
+from hanamikoji.interfaces.web.payload import KIND_NAMES
+from hanamikoji.interfaces.web.tutorial import (
+    LEARNER,
+    SCRIPT,
+    SENTENCES,
+    learner_views,
+    step_plies,
+    tutorial_game,
+    tutorial_step,
+)
+from hanamikoji.notation.names import LANGUAGES, Lang
+
+try:
+    from test_web_e2e import (
+        CHROMIUM,
+        DESKTOP,
+        PHONE,
+        Page,
+        browser,  # noqa: F401  (a fixture)
+        close_summaries,
+        page,  # noqa: F401  (a fixture)
+        play_until_over,
+        shoot,
+    )
+
+    BROWSER = CHROMIUM.exists()
+except pytest.skip.Exception:  # no Playwright: the browser tests are skipped
+    BROWSER = False
+
+OPPONENT = 1 - LEARNER
+ACTIONS = (MoveKind.SECRET, MoveKind.TRADE_OFF, MoveKind.GIFT, MoveKind.COMPETITION)
+JSONDict = dict[str, Any]
+
+e2e = pytest.mark.skipif(not BROWSER, reason="needs Playwright and Debian's chromium")
+
+
+# -- the script against the engine ------------------------------------------------------------
+
+
+def played_script() -> Iterator[tuple[int, Game, str, int]]:
+    """Each decision of the script in a fresh game: the step, the game before it, the
+    decision and the seat that must make it (the learner's first in each step)."""
+    game = tutorial_game()
+    for index, step in enumerate(SCRIPT):
+        for n, text in enumerate(step.decisions()):
+            yield index, game, text, LEARNER if n == 0 and step.decision else OPPONENT
+            game.push_text(text)
+
+
+def test_every_decision_of_the_script_is_legal_for_its_seat() -> None:
+    seen = 0
+    for _, game, text, seat in played_script():
+        assert game.to_move == seat, text
+        assert Move.from_text(text) in game.legal_moves(), text
+        seen += 1
+    assert seen == sum(len(step.decisions()) for step in SCRIPT) == 12
+
+
+def test_the_learner_plays_each_action_once_and_answers_a_gift_and_a_competition() -> None:
+    each_once = sorted((*ACTIONS, MoveKind.GIFT_RESPONSE, MoveKind.COMPETITION_RESPONSE))
+    learner = [Move.from_text(step.decision) for step in SCRIPT if step.decision]
+    assert sorted(move.kind for move in learner) == each_once
+    replies = [Move.from_text(text) for step in SCRIPT for text in step.replies]
+    assert sorted(move.kind for move in replies) == each_once
+
+
+def test_the_round_ends_as_the_sentences_say() -> None:
+    """The scoring and winning steps name who won which geisha, the ties, the opponent's
+    Secret, who starts round 2 and the learner's totals: the engine agrees."""
+    game = tutorial_game()
+    for step in SCRIPT:
+        for text in step.decisions():
+            game.push_text(text)
+    (summary,) = game.summaries()
+    ruri, yoko, iroha, ayane, chiharu, anju, tomoyo = 6, 3, 1, 0, 4, 5, 2
+    assert summary.sides[LEARNER][ruri] == 3 and summary.sides[OPPONENT][ruri] == 1
+    assert summary.sides[LEARNER][yoko] == 2 and summary.sides[OPPONENT][yoko] == 1
+    assert summary.sides[LEARNER][iroha] == 1 and summary.sides[OPPONENT][iroha] == 0
+    assert summary.sides[LEARNER][anju] == summary.sides[OPPONENT][anju] == 2
+    assert summary.sides[LEARNER][tomoyo] == summary.sides[OPPONENT][tomoyo] == 0
+    assert summary.secrets[OPPONENT] == anju
+    assert [summary.favor[g] for g in (ruri, yoko, iroha)] == [LEARNER] * 3
+    assert [summary.favor[g] for g in (ayane, chiharu)] == [OPPONENT] * 2
+    assert summary.favor[anju] is summary.favor[tomoyo] is None
+    view = game.view(LEARNER)
+    assert not game.is_over() and view.round == 2 and view.to_move == OPPONENT
+    assert view.favor == summary.favor  # the markers stayed
+    assert (view.geishas(LEARNER), view.charm(LEARNER)) == (3, 10)
+    # Three geishas: one more is four, which wins.
+    last = tutorial_step(len(SCRIPT) - 1, "en")
+    assert "3 geishas and 10 charm" in last["why"]
+
+
+def test_each_step_shows_the_states_since_the_step_before_once_each() -> None:
+    plies = [frame["ply"] for index in range(len(SCRIPT)) for frame in frames(index)]
+    assert plies == list(range(len(learner_views())))
+    for index, ply in enumerate(step_plies()):
+        shown = [frame["ply"] for i in range(index + 1) for frame in frames(i)]
+        assert shown[-1] == ply
+        step = SCRIPT[index]
+        if step.decision is not None:
+            assert learner_views()[ply].to_move == LEARNER
+
+
+def frames(index: int) -> list[JSONDict]:
+    found: list[JSONDict] = tutorial_step(index, "en")["frames"]
+    return found
+
+
+# -- hidden information -------------------------------------------------------------------------
+
+
+HIDDEN_TEXT = re.compile(r"[ST]:[A-G]{1,2}")
+
+
+def test_the_learner_never_receives_a_card_hidden_from_their_seat() -> None:
+    """Each frame is the learner's View at its ply, checked field by field against a
+    game replayed here; nothing names the opponent's hand, deck or removed card, the
+    opponent's Secret and Trade-off carry no cards, and only the learner's own hidden
+    decisions appear in the notation. The steps' other fields hold no cards but the
+    decision expected of the learner."""
+    texts = [text for step in SCRIPT for text in step.decisions()]
+    for index in range(len(SCRIPT)):
+        step = tutorial_step(index, "en")
+        for frame in step["frames"]:
+            replayed = tutorial_game()
+            for text in texts[: frame["ply"]]:
+                replayed.push_text(text)
+            audit_frame(frame, replayed)
+        rest = {key: value for key, value in step.items() if key not in ("frames", "move")}
+        assert not HIDDEN_TEXT.search(json.dumps(rest)), rest
+        if step["move"] is not None:
+            assert step["move"]["text"] == Move.from_text(SCRIPT[index].decision or "").text()
+
+
+def audit_frame(frame: JSONDict, truth: Game) -> None:
+    view = truth.view(LEARNER)
+    assert frame["hand"] == list(truth.hand(LEARNER)) == list(view.hand)
+    assert frame["secret"] == view.secret and frame["tradeoff"] == list(view.tradeoff)
+    assert frame["placed"] == [list(view.placed[0]), list(view.placed[1])]
+    assert frame["hand_sizes"] == [len(truth.hand(0)), len(truth.hand(1))]
+    assert frame["reveal"] is None and frame["outcome"] is None
+    keys = keys_of({key: value for key, value in frame.items() if key != "rounds"})
+    assert not {"hands", "removed", "deck_cards", "secrets", "tradeoffs"} & keys
+    for entry in frame["log"]:
+        if entry["seat"] == OPPONENT and entry["kind"] in ("secret", "trade-off"):
+            assert entry["hidden"] and entry["cards"] == [] and entry["text"] in ("S", "T")
+    own = {entry.move.text() for entry in truth.log(LEARNER) if entry.seat == LEARNER}
+    for found in HIDDEN_TEXT.finditer(json.dumps(frame)):
+        assert found.group(0) in own, found.group(0)
+    seen = pack(frame["hand"]) + pack(frame["tradeoff"])
+    if frame["secret"] is not None:
+        seen += pack([frame["secret"]])
+    seen += from_counts(frame["placed"][0]) + from_counts(frame["placed"][1])
+    if frame["pending"] is not None:
+        seen += Move.from_text(frame["pending"]["text"]).packed
+    assert frame["unseen"] == list(counts(FULL_SET - seen))
+
+
+def keys_of(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return set(value).union(*(keys_of(inner) for inner in value.values()))
+    if isinstance(value, list):
+        return set().union(*(keys_of(inner) for inner in value))
+    return set()
+
+
+# -- sentences -------------------------------------------------------------------------------
+
+
+def test_every_step_has_its_sentences_and_every_sentence_is_used() -> None:
+    used = {f"tutorial_{name}" for name in ("progress", "next", "restart", "leave", "play")}
+    used.add("tutorial_read_hint")
+    for index, step in enumerate(SCRIPT):
+        used |= {f"tutorial_{step.name}_{part}" for part in ("title", "do", "why")}
+        if step.decision is not None or index == len(SCRIPT) - 1:
+            used.add(f"tutorial_{step.name}_hint")
+    assert used == set(SENTENCES)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_step_reads_in_every_language(lang: Lang) -> None:
+    english = [tutorial_step(index, "en") for index in range(len(SCRIPT))]
+    for index in range(len(SCRIPT)):
+        step = tutorial_step(index, lang)
+        texts = [step[part] for part in ("title", "do", "why", "hint", "progress")]
+        texts += list(step["labels"].values())
+        for text in texts:
+            assert text and "{" not in text and "}" not in text, (lang, index, text)
+        assert step["frames"] == english[index]["frames"]
+        if lang not in ("en", "en-2018"):
+            assert step["do"] != english[index]["do"], (lang, index)
+
+
+def test_the_edition_names_the_actions() -> None:
+    assert tutorial_step(2, "en")["title"].startswith("Trade-off")
+    assert tutorial_step(2, "en-2018")["title"].startswith("Discard")
+    assert tutorial_step(2, "es")["title"].startswith("Renuncia")
+
+
+# -- the route ---------------------------------------------------------------------------------
+
+
+def test_the_route_serves_each_step_in_the_asked_language_and_the_page_at_learn() -> None:
+    with app_client() as client:
+        page_html = client.get("/learn")
+        assert page_html.status_code == 200 and "text/html" in page_html.headers["content-type"]
+        assert client.get("/api/tutorial").json() == tutorial_step(0, "en")
+        assert client.get("/api/tutorial?step=4&lang=es").json() == tutorial_step(4, "es")
+        asked = client.get("/api/tutorial?step=9", headers={"X-Hanamikoji-Lang": "fr"})
+        assert asked.json() == tutorial_step(9, "fr")
+        for wrong in ("10", "-1", "x", "1.5", "٣"):
+            refused = client.get(f"/api/tutorial?step={wrong}&lang=es")
+            assert refused.status_code == 400
+            assert refused.json()["code"] == "err_bad_field"
+
+
+# -- in the browser ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The server, its bots at once and no limit on messages: the real game is played by
+    keyboard as fast as the bot answers, faster than ten decisions a second."""
+    options = ("--bot-delay", "0", "--bot-processes", "0", "--message-rate", "off")
+    running = Server(tmp_path_factory.mktemp("web") / "games.sqlite3", free_port(), *options)
+    running.start()
+    yield running
+    running.stop()
+
+
+def lesson_step(page: Page) -> int:
+    return int(page.get_attribute("[data-testid=lesson]", "data-step") or "-1")
+
+
+def wait_for_step(page: Page, index: int) -> None:
+    page.wait_for_selector(f"[data-testid=lesson][data-step='{index}'][data-moving=no]")
+
+
+def make_decision(page: Page, text: str) -> None:
+    """Choose ``text`` on the table by mouse: the action and its cards (a Competition's
+    in pair order, so the first split offered is the one meant), or the answer; confirm."""
+    move = Move.from_text(text)
+    if move.is_response:
+        page.click(f".offer button.option[data-move='{move.text()}']")
+    else:
+        page.click(f"button.action-marker[data-kind={KIND_NAMES[move.kind]}]")
+        order = [card for pair in move.pairs for card in pair] if move.pairs else move.cards
+        for card in order:
+            letter = ITEM_LETTERS[card]
+            page.locator(f".hand button.card[data-card={letter}]:not(.selected)").first.click()
+    page.click("#confirm")
+
+
+def take_the_lesson(page: Page, start: int = 0, *, until: int | None = None) -> None:
+    """Play the lesson from step ``start`` to step ``until`` (the last by default)."""
+    end = len(SCRIPT) - 1 if until is None else until
+    for index in range(start, end):
+        wait_for_step(page, index)
+        decision = SCRIPT[index].decision
+        if decision is None:
+            page.click("#lesson-next")
+        else:
+            make_decision(page, decision)
+        if index + 1 == scoring_step():
+            page.wait_for_selector("dialog[open]")  # the round's scoring
+            close_summaries(page)
+    wait_for_step(page, end)
+
+
+def scoring_step() -> int:
+    """The step whose states include the round's scoring (the page shows its summary)."""
+    return next(i for i in range(len(SCRIPT)) if any(f["rounds"] for f in frames(i)))
+
+
+def shoot_both_sizes(page: Page, scheme: str) -> None:
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, f"tutorial-desktop-{scheme}", full=True)
+    page.set_viewport_size(PHONE)
+    page.evaluate("window.scrollTo(0, 0)")
+    shoot(page, f"tutorial-phone-{scheme}")
+    page.set_viewport_size(DESKTOP)
+
+
+@e2e
+@pytest.mark.e2e
+def test_learning_to_play_then_a_real_game_against_level_1(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.click("#learn-button")
+    wait_for_step(page, 0)
+    assert page.url == server.url + "/learn"
+    assert page.inner_text("#lesson-title") == "Your first round"
+    page.click("#lesson-next")
+    wait_for_step(page, 1)
+    # A decision that is not the step's is refused with its hint, and nothing is played.
+    page.click("button.action-marker[data-kind=secret]")
+    page.locator(".hand button.card[data-card=A]").click()
+    page.click("#confirm")
+    hint = page.wait_for_selector("[data-testid=lesson-hint]")
+    assert hint is not None and hint.inner_text() == "Choose Secret with one flower (Ruri)."
+    assert page.get_attribute(".game", "data-ply") == "0"
+    page.wait_for_selector(".game[data-busy=no]")
+    page.click("#clear")
+    take_the_lesson(page, 1, until=3)
+    assert page.locator(".offer button.option").count() == 3
+    shoot_both_sizes(page, "light")
+    take_the_lesson(page, 3)
+    assert page.inner_text("#lesson-title") == "What wins"
+    # The markers stayed: round 2, the learner's three geishas still theirs.
+    assert page.locator(".geisha[data-favor=you]").count() == 3
+    page.click("#lesson-play")
+    page.wait_for_url(re.compile(r"/g/[\w-]+#t="))
+    page.wait_for_selector("[data-testid=lesson]", state="detached")
+    play_until_over(page, by_mouse=False)
+    assert page.locator("[data-testid=end] h2").inner_text() in ("You win!", "You lose.")
+
+
+@e2e
+@pytest.mark.e2e
+def test_the_lesson_restarts_and_reads_in_spanish(browser: Any, server: Server) -> None:
+    context = browser.new_context(viewport=DESKTOP, color_scheme="dark", locale="en-GB")
+    dark = context.new_page()
+    errors: list[str] = []
+    dark.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        dark.goto(server.url + "/learn")
+        take_the_lesson(dark, until=3)
+        shoot_both_sizes(dark, "dark")
+        dark.click("#lesson-restart")
+        wait_for_step(dark, 0)
+        assert dark.get_attribute(".game", "data-ply") == "0"
+        assert dark.locator("dialog[open]").count() == 0
+        dark.select_option("#lang-select", "es")
+        spanish = tutorial_step(0, "es")
+        dark.wait_for_selector(f"#lesson-title >> text={spanish['title']}")
+        take_the_lesson(dark)
+        last = tutorial_step(len(SCRIPT) - 1, "es")
+        assert dark.inner_text("#lesson-title") == last["title"]
+        assert dark.inner_text("#lesson-play") == last["labels"]["play"]
+        dark.click("#lesson-leave")
+        dark.wait_for_selector("#learn-button")
+        assert dark.url == server.url + "/"
+    finally:
+        context.close()
+    assert not errors, errors
