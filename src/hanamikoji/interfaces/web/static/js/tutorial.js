@@ -37,6 +37,11 @@ export class TutorialView {
     this.restart();
   }
 
+  // The state on the table, as a game's page has it (the page's Rules marks its variant).
+  get state() {
+    return this.table ? this.table.state : null;
+  }
+
   // Leaves nothing behind: no table, no panel whose buttons could still be pressed.
   stop() {
     this.run += 1;
