@@ -90,7 +90,7 @@ def shoot(page: Page, name: str, *, full: bool = False) -> None:
 # -- driving the page as a person would ------------------------------------------------------
 
 CARDS_PER_ACTION = {"secret": 1, "trade-off": 2, "gift": 3, "competition": 4}
-ACTION_KEYS = {"secret": "s", "trade-off": "t", "gift": "g", "competition": "c"}
+ACTION_KEYS = {"secret": "1", "trade-off": "2", "gift": "3", "competition": "4"}
 
 
 def game_data(page: Page) -> dict[str, str]:
@@ -219,8 +219,8 @@ def test_a_whole_game_against_a_bot_through_the_page(page: Page, server: Server)
     wait_for_my_decision(page)
     assert game_data(page)["mine"] == "yes"
     shoot(page, "table-start")
-    # Keyboard: S, a card, Esc clears; then the mouse and the keyboard take turns.
-    page.keyboard.press("s")
+    # Keyboard: 1 (Secret), a card, Esc clears; then the mouse and the keyboard take turns.
+    page.keyboard.press("1")
     page.keyboard.press("1")
     assert page.locator(".hand button.card.selected").count() == 1
     page.keyboard.press("Escape")
@@ -360,7 +360,7 @@ def test_phone_screen_and_dark_theme(browser: Any, server: Server) -> None:
         assert background == "rgb(22, 24, 29)"  # the dark theme follows the system
         # Nothing sticks out sideways on a phone-sized screen.
         assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-        phone.keyboard.press("g")
+        phone.keyboard.press("3")
         for key in "123":
             phone.keyboard.press(key)
         shoot(phone, "phone-dark", full=True)

@@ -130,8 +130,6 @@ UI = sentences(
     # -- the table
     sentence("round_of", "Round {round}"),
     sentence("round_of_max", "Round {round} of {max}"),
-    sentence("deck_count", "Deck: {count}"),
-    sentence("hand_count", "{count} card(s) in hand"),
     sentence("your_hand", "Your hand"),
     sentence("your_hidden", "Your face-down cards"),
     sentence("their_hidden", "Their face-down cards"),
@@ -144,7 +142,6 @@ UI = sentences(
     sentence("favor_them", "Her favor is your opponent's"),
     sentence("favor_neutral", "Her favor is neutral"),
     sentence("favor_moved", "moved"),
-    sentence("score_line", "{charm} {charm_term} · {geishas} geisha(s)"),
     sentence("actions_title", "Action markers"),
     sentence("action_used", "used"),
     sentence("action_free", "available"),
@@ -155,16 +152,112 @@ UI = sentences(
     sentence("status_waiting_answer", "Waiting for {player} to answer your {action}…"),
     sentence("status_over", "The game is over."),
     sentence("choose_action", "Choose an action marker."),
-    sentence("choose_cards", "{action}: choose {count} card(s) from your hand ({chosen} chosen)."),
     sentence("choose_split", "{action}: how are the two pairs made?"),
-    sentence("ready_to_confirm", "Press Confirm (Enter) to play: {move}"),
     sentence("confirm", "Confirm"),
     sentence("clear", "Clear"),
     sentence("pair_n", "Pair {n}"),
     sentence("offer_title", "On offer"),
     sentence("take", "Take"),
+    # -- the table explains itself (table.js: the numbers, the last decisions, tooltips)
+    sentence("variant_name_classic", "classic"),
+    sentence("variant_name_three_rounds", "three rounds"),
+    sentence("variant_name_french", "French"),
+    plural("n_cards", "{n} card", "{n} cards"),
+    plural("n_cards_in_hand", "{n} card in hand", "{n} cards in hand"),
+    sentence("score_counts", "{charm} {charm_term} · {geishas}"),
+    sentence("choose_cards_n", "{action}: choose {cards} from your hand ({chosen}/{count})"),
+    sentence("ready_to_play", "Ready to play: {move}"),
     sentence(
-        "keys_help", "Keys: S T G C choose an action, 1-7 choose cards, Enter confirms, Esc clears."
+        "keys_help",
+        "Keys: 1-4 choose an action, then 1-9 its cards; P changes the pairs; Enter confirms, "
+        "Esc clears.",
+    ),
+    sentence("last_decision", "Last decision: {moves}"),
+    sentence("tip_last_theirs", "Part of {player}'s last decision."),
+    sentence("tip_last_mine", "Part of your last decision."),
+    sentence(
+        "tip_action_secret",
+        "{action} (1 card): its player puts one card face down. At the end of the round it is "
+        "turned up and scores for that player; the other player does not see it before.",
+    ),
+    sentence(
+        "tip_action_trade_off",
+        "{action} (2 cards): its player puts two cards face down, out of the round. They "
+        "score for nobody, and the other player never sees them.",
+    ),
+    sentence(
+        "tip_action_gift",
+        "{action} (3 cards): its player offers three cards face up. The other player takes "
+        "one for their side; the other two go to the offerer's side.",
+    ),
+    sentence(
+        "tip_action_competition",
+        "{action} (4 cards): its player offers four cards face up in two pairs. The other "
+        "player takes one pair for their side; the other pair goes to the offerer's side.",
+    ),
+    sentence("tip_action_used", "Used this round."),
+    sentence("tip_action_free", "Not used yet this round: each action is used once per round."),
+    sentence("tip_card", "{geisha}'s {item}: winning her is worth {charm} {charm_term}."),
+    sentence("tip_in_hand", "In your hand: only you see it. Play it with an action."),
+    sentence(
+        "tip_on_my_side",
+        "On your side: when the round is scored, whoever has more of {geisha}'s items wins "
+        "her favor.",
+    ),
+    sentence(
+        "tip_on_their_side",
+        "On {player}'s side: when the round is scored, whoever has more of {geisha}'s items "
+        "wins her favor.",
+    ),
+    sentence(
+        "tip_offer_take", "On offer: what you take goes to your side, the rest to {player}'s side."
+    ),
+    sentence(
+        "tip_offer_wait", "On offer: what {player} takes goes to their side, the rest to yours."
+    ),
+    sentence(
+        "tip_my_secret",
+        "Your {action}: face down. It is turned up and scores for you at the end of the round.",
+    ),
+    sentence(
+        "tip_my_trade_off", "Your {action}: face down and out of this round; it scores for nobody."
+    ),
+    sentence(
+        "tip_their_secret",
+        "{player}'s {action}: a face-down card you cannot see. It scores for them at the end "
+        "of the round.",
+    ),
+    sentence(
+        "tip_their_trade_off",
+        "{player}'s {action}: face-down cards out of this round. You never see them.",
+    ),
+    sentence("tip_their_hand", "{player}'s hand: {cards} you cannot see."),
+    sentence(
+        "tip_geisha",
+        "{geisha} ({item}) is worth {charm} {charm_term} to the player who wins her favor.",
+    ),
+    sentence(
+        "tip_favor_you",
+        "Her {marker} is on your side. It stays there from round to round, and moves only if "
+        "{player} has more of {geisha}'s items at a scoring.",
+    ),
+    sentence(
+        "tip_favor_them",
+        "Her {marker} is on {player}'s side. It stays there from round to round, and moves "
+        "only if you have more of {geisha}'s items at a scoring.",
+    ),
+    sentence(
+        "tip_favor_neutral",
+        "Her {marker} is in the middle: at a scoring, the player with more of {geisha}'s "
+        "items wins it; a tie leaves it where it is. Once won, it stays from round to round.",
+    ),
+    sentence(
+        "tip_score", "{player}: {score}, counted from the geishas whose markers are on that side."
+    ),
+    sentence(
+        "tip_goal",
+        "After a round is scored, a player with 4 geishas or 11 {charm_term} wins; 11 "
+        "{charm_term} beats 4 geishas.",
     ),
     sentence("tracker_title", "Card tracker"),
     sentence(
@@ -246,6 +339,8 @@ UI = sentences(
 
 _REUSED_MESSAGES = (
     "player",
+    "deck_cards",
+    "n_geishas",
     "col_geisha",
     "log_title",
     "log_empty",

@@ -59,6 +59,11 @@ export function tCount(key, n, fields = {}) {
   return fill(forms[Math.min(index, forms.length - 1)], { ...fields, n });
 }
 
+// A rules variant's name (classic, three-rounds, french) in the page's language.
+export function variantName(name) {
+  return t(`variant_name_${name.replace("-", "_")}`);
+}
+
 export function term(key) {
   return catalog.terms[key];
 }

@@ -3,7 +3,7 @@
 
 import { h } from "./dom.js";
 import { favorText, tile } from "./cards.js";
-import { cardLabel, charmOf, geishaName, seatName, t, term } from "./i18n.js";
+import { cardLabel, charmOf, geishaName, seatName, t, tCount, term } from "./i18n.js";
 
 const ROW = [0, 1, 2, 3, 4, 5, 6];
 
@@ -15,6 +15,11 @@ export function showDialog(content, name) {
   dialog.showModal();
   close.focus();
   return dialog;
+}
+
+// A player's score in words: "7 charm · 2 geishas", each count in its plural form.
+export function scoreText(charm, geishas) {
+  return t("score_counts", { charm, charm_term: term("charm"), geishas: tCount("n_geishas", geishas) });
 }
 
 export function renderSummary(s, summary, previousFavor) {
@@ -38,8 +43,8 @@ export function renderSummary(s, summary, previousFavor) {
         h("td", {}, summary.sides[them][card]),
         h("td", {}, arrow(card)))))),
     h("p", {}, t("summary_totals", {
-      mine: t("score_line", { charm: summary.charm[me], charm_term: term("charm"), geishas: summary.geishas[me] }),
-      theirs: t("score_line", { charm: summary.charm[them], charm_term: term("charm"), geishas: summary.geishas[them] }),
+      mine: scoreText(summary.charm[me], summary.geishas[me]),
+      theirs: scoreText(summary.charm[them], summary.geishas[them]),
     })));
 }
 

@@ -6,16 +6,22 @@ import { h, hideToast, store, toast } from "./dom.js";
 import { actionFace, cardBack, favorText, geishaCard, itemCard, tile } from "./cards.js";
 import {
   CARDS_PER_ACTION, KINDS, KIND_LETTERS, actionName, cardLabel, charmOf, describeMove,
-  geishaName, itemName, letterOf, outcomeSentence, seatName, t, term,
+  geishaName, itemName, letterOf, outcomeSentence, seatName, t, tCount, term, variantName,
 } from "./i18n.js";
 import { GameSocket, api } from "./net.js";
 import { AnalysisView } from "./analysis.js";
+import { lastMoveMarks } from "./lastmove.js";
 import { openReplay } from "./replay.js";
-import { renderSummary, showDialog } from "./summary.js";
+import { renderSummary, scoreText, showDialog } from "./summary.js";
+import { tip } from "./tooltip.js";
 
 const ROW = [0, 1, 2, 3, 4, 5, 6];
 const PAIRINGS = [[[0, 1], [2, 3]], [[0, 2], [1, 3]], [[0, 3], [1, 2]]];
-const KEY_ACTIONS = { s: "secret", t: "trade-off", g: "gift", c: "competition" };
+
+// The key of each action: its number, the same in every language (1 Secret .. 4 Competition).
+function actionKey(kind) {
+  return String(KINDS.indexOf(kind) + 1);
+}
 
 export class TableView {
   // transport(handlers) makes what carries decisions: the game's WebSocket unless given
@@ -29,6 +35,8 @@ export class TableView {
     this.state = null;
     this.busy = false;
     this.online = false;
+    // Log entries from this index on arrived with the latest state: their marks animate once.
+    this.freshFrom = Infinity;
     this.resetSelection();
     this.onKey = this.onKey.bind(this);
     const connect = transport || ((handlers) => new GameSocket(gameId, token, handlers));
@@ -79,8 +87,12 @@ export class TableView {
       this.busy = false;
       hideToast();
     }
+    this.freshFrom = previous && message.ply !== previous.ply ? previous.log.length : Infinity;
     this.state = message;
     this.render();
+    this.freshFrom = Infinity;
+    // The table opens at its top (the status line), wherever the page before was scrolled.
+    if (!previous) window.scrollTo(0, 0);
     this.showNewScoring();
   }
 
@@ -196,11 +208,7 @@ export class TableView {
         this.confirm();
       }
     } else if (/^[1-9]$/.test(key)) {
-      const index = Number(key) - 1;
-      if (this.answering()) this.chooseOption(index);
-      else this.toggleCard(index);
-    } else if (this.choosingAction() && key in KEY_ACTIONS) {
-      this.chooseAction(KEY_ACTIONS[key]);
+      this.numberKey(Number(key));
     } else if (this.choosingAction() && key === "p" && this.action === "competition" && this.picked.length === 4) {
       this.pairing = (this.pairing + 1) % PAIRINGS.length;
       this.render();
@@ -210,6 +218,14 @@ export class TableView {
     event.preventDefault();
   }
 
+  // The number keys: an answer to an offer; else an action (1-4) until one is chosen, then
+  // the cards of the hand (1-9).
+  numberKey(number) {
+    if (this.answering()) this.chooseOption(number - 1);
+    else if (this.action) this.toggleCard(number - 1);
+    else if (number <= KINDS.length) this.chooseAction(KINDS[number - 1]);
+  }
+
   // -- drawing -------------------------------------------------------------------------
 
   render() {
@@ -217,6 +233,7 @@ export class TableView {
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fkey : null;
     const me = s.seat;
     const opponent = 1 - me;
+    this.marks = lastMoveMarks(s, this.freshFrom);
     this.root.replaceChildren(
       h("section", {
         class: "game",
@@ -294,11 +311,42 @@ export class TableView {
     return h("div", { class: "status" },
       h("div", { class: "facts" },
         h("span", {}, round),
-        h("span", {}, s.variant),
-        h("span", { class: "deck", "data-testid": "deck" }, t("deck_count", { count: s.deck })),
+        h("span", { "data-testid": "variant" }, variantName(s.variant)),
+        h("span", { class: "deck", "data-testid": "deck" }, tCount("deck_cards", s.deck)),
         h("span", {}, t("you_are", { player: t("player", { number: s.seat + 1 }) }))),
       h("p", { class: `turn${this.myTurn() ? " mine" : ""}`, role: "status", "aria-live": "polite", id: "status-text" }, this.statusText()),
       away ? h("p", { class: "away" }, t("opponent_away")) : null);
+  }
+
+  // -- the last decisions ----------------------------------------------------------------
+
+  // The sentence a marked element's explanation ends with: whose last decision moved it.
+  lastTip(mark) {
+    if (!mark) return "";
+    return mark.by === "theirs" ? t("tip_last_theirs", { player: seatName(this.state, 1 - this.state.seat) }) : t("tip_last_mine");
+  }
+
+  // Classes of an element the latest decisions marked (the animation only as they arrive).
+  lastClass(mark) {
+    if (!mark) return "";
+    return ` last last-${mark.by}${mark.fresh ? " arrive" : ""}`;
+  }
+
+  renderLastDecision(seat) {
+    const run = this.marks.runs[seat];
+    if (!run.length) return null;
+    const mine = seat === this.state.seat;
+    return h("p", { class: `last-move last-${mine ? "mine" : "theirs"}`, "data-testid": mine ? "my-last" : "their-last" },
+      t("last_decision", { moves: run.map(({ entry }) => describeMove(entry)).join(" · ") }));
+  }
+
+  // -- the sides ---------------------------------------------------------------------------
+
+  markerTip(kind, used, mark) {
+    return joinTips(
+      t(`tip_action_${kind.replace("-", "_")}`, { action: actionName(kind) }),
+      used ? t("tip_action_used") : t("tip_action_free"),
+      this.lastTip(mark));
   }
 
   renderMarkers(seat) {
@@ -307,67 +355,146 @@ export class TableView {
     return h("div", { class: "markers", role: mine ? "group" : null, "aria-label": t("actions_title") },
       KINDS.map((kind) => {
         const used = s.used[seat].includes(kind);
+        const mark = this.marks.markers[seat][kind];
         const label = `${actionName(kind)} (${CARDS_PER_ACTION[kind]}) · ${used ? t("action_used") : t("action_free")}`;
+        const choosable = mine && this.choosingAction() && !used;
         const content = [
           actionFace(kind),
           h("span", { class: "marker-name" }, actionName(kind)),
           h("span", { class: "marker-count", "aria-hidden": "true" }, "●".repeat(CARDS_PER_ACTION[kind])),
-          mine && !used ? h("kbd", { "aria-hidden": "true" }, KIND_LETTERS[kind]) : null,
+          choosable && !this.action ? h("kbd", { "aria-hidden": "true" }, actionKey(kind)) : null,
           used ? h("span", { class: "used-mark" }, t("action_used")) : null,
         ];
-        if (!mine || !this.choosingAction()) {
-          return h("span", { class: `action-marker${used ? " used" : ""}`, dataset: { kind }, "aria-label": label }, content);
-        }
-        return h("button", {
-          type: "button",
-          class: `action-marker${used ? " used" : ""}${this.action === kind ? " selected" : ""}`,
-          dataset: { kind, fkey: `action-${kind}` },
-          disabled: used,
-          "aria-pressed": this.action === kind ? "true" : "false",
-          "aria-label": label,
-          onclick: () => this.chooseAction(kind),
-        }, content);
+        const classes = `action-marker${used ? " used" : ""}${this.action === kind ? " selected" : ""}${this.lastClass(mark)}`;
+        const marker = choosable
+          ? h("button", {
+            type: "button",
+            class: classes,
+            dataset: { kind, fkey: `action-${kind}` },
+            "aria-pressed": this.action === kind ? "true" : "false",
+            "aria-keyshortcuts": actionKey(kind),
+            "aria-label": label,
+            onclick: () => this.chooseAction(kind),
+          }, content)
+          : h("span", { class: classes, role: "img", dataset: { kind, fkey: `marker-${seat}-${kind}` }, "aria-label": label }, content);
+        return tip(marker, this.markerTip(kind, used, mark));
       }));
+  }
+
+  cardTip(card, ...more) {
+    return joinTips(
+      t("tip_card", { item: itemName(card), geisha: geishaName(card), charm: charmOf(card), charm_term: term("charm") }),
+      ...more);
+  }
+
+  renderHand() {
+    const s = this.state;
+    const drawnAt = s.drawn === null ? -1 : s.hand.lastIndexOf(s.drawn);
+    const choosing = this.choosingAction();
+    return h("div", { class: "hand", role: "group", "aria-label": t("your_hand") },
+      s.hand.map((card, index) => tip(itemCard(card, {
+        key: choosing && this.action && index < 9 ? String(index + 1) : null,
+        selected: this.picked.includes(index),
+        badge: index === drawnAt ? t("drawn_card") : null,
+        fkey: `hand-${index}`,
+        disabled: choosing && this.busy,
+        onclick: choosing ? () => this.toggleCard(index) : undefined,
+      }), this.cardTip(card, t("tip_in_hand")))));
+  }
+
+  renderTheirHand(seat) {
+    const s = this.state;
+    const cards = tCount("n_cards_in_hand", s.hand_sizes[seat]);
+    return tip(h("div", { class: "hand backs", role: "img", "aria-label": cards, dataset: { fkey: `hand-${seat}` } },
+      Array.from({ length: s.hand_sizes[seat] }, () => h("span", { class: "mini-back", "aria-hidden": "true" })),
+      h("span", { class: "count", "aria-hidden": "true" }, cards)),
+    t("tip_their_hand", { player: seatName(s, seat), cards: tCount("n_cards", s.hand_sizes[seat]) }));
+  }
+
+  // The face-down cards of a side: the page's own shown to it, the opponent's as backs.
+  renderFaceDown(seat) {
+    const s = this.state;
+    const mine = seat === s.seat;
+    const marks = this.marks.facedown[seat];
+    const player = seatName(s, seat);
+    const one = (kind, card) => {
+      const mark = marks[kind];
+      const action = actionName(kind);
+      const about = t(`tip_${mine ? "my" : "their"}_${kind.replace("-", "_")}`, { action, player });
+      const shown = mine ? itemCard(card, { small: true, badge: action }) : cardBack(action);
+      if (mark) shown.className += this.lastClass(mark);
+      return tip(shown, mine ? this.cardTip(card, about, this.lastTip(mark)) : joinTips(about, this.lastTip(mark)));
+    };
+    const cards = [];
+    if (mine) {
+      if (s.secret !== null) cards.push(one("secret", s.secret));
+      for (const card of s.tradeoff) cards.push(one("trade-off", card));
+    } else if (!s.outcome) {
+      if (s.used[seat].includes("secret")) cards.push(one("secret", null));
+      if (s.used[seat].includes("trade-off")) cards.push(one("trade-off", null), one("trade-off", null));
+    }
+    if (!cards.length) return null;
+    const title = mine ? t("your_hidden") : t("their_hidden");
+    return h("div", { class: "facedown", "aria-label": title }, h("span", { class: "label" }, title), cards);
+  }
+
+  renderScore(seat) {
+    const s = this.state;
+    const text = scoreText(s.charm[seat], s.geishas[seat]);
+    return tip(h("span", { class: "score", dataset: { fkey: `score-${seat}` } }, text),
+      joinTips(t("tip_score", { player: seatName(s, seat), score: text }), t("tip_goal", { charm_term: term("charm") }),
+        t(`variant_${s.variant.replace("-", "_")}`)));
   }
 
   renderSide(seat) {
     const s = this.state;
     const mine = seat === s.seat;
-    const hidden = [];
-    if (mine) {
-      if (s.secret !== null) hidden.push(itemCard(s.secret, { small: true, badge: actionName("secret") }));
-      for (const card of s.tradeoff) hidden.push(itemCard(card, { small: true, badge: actionName("trade-off") }));
-    } else if (!s.outcome) {
-      if (s.used[seat].includes("secret")) hidden.push(cardBack(actionName("secret")));
-      if (s.used[seat].includes("trade-off")) hidden.push(cardBack(actionName("trade-off")), cardBack(actionName("trade-off")));
-    }
-    const score = t("score_line", { charm: s.charm[seat], charm_term: term("charm"), geishas: s.geishas[seat] });
-    let hand;
-    if (mine) {
-      const drawnAt = s.drawn === null ? -1 : s.hand.lastIndexOf(s.drawn);
-      hand = h("div", { class: "hand", role: "group", "aria-label": t("your_hand") },
-        s.hand.map((card, index) => itemCard(card, {
-          key: index < 9 ? String(index + 1) : null,
-          selected: this.picked.includes(index),
-          badge: index === drawnAt ? t("drawn_card") : null,
-          fkey: `hand-${index}`,
-          disabled: !this.choosingAction() || this.busy,
-          onclick: () => this.toggleCard(index),
-        })));
-    } else {
-      hand = h("div", { class: "hand backs", "aria-label": t("hand_count", { count: s.hand_sizes[seat] }) },
-        Array.from({ length: s.hand_sizes[seat] }, () => h("span", { class: "mini-back", "aria-hidden": "true" })),
-        h("span", { class: "count" }, t("hand_count", { count: s.hand_sizes[seat] })));
-    }
+    const playing = !s.outcome;
     return h("div", { class: `side ${mine ? "me" : "them"}`, "data-testid": mine ? "my-side" : "their-side" },
       h("div", { class: "side-head" },
         h("h2", {}, seatName(s, seat, { you: false }), mine ? ` · ${t("you")}` : ""),
-        h("span", { class: "score" }, score)),
-      s.outcome ? null : this.renderMarkers(seat),
-      mine && !s.outcome ? hand : null,
-      hidden.length ? h("div", { class: "facedown", "aria-label": mine ? t("your_hidden") : t("their_hidden") },
-        h("span", { class: "label" }, mine ? t("your_hidden") : t("their_hidden")), hidden) : null,
-      mine || s.outcome ? null : hand);
+        this.renderScore(seat)),
+      playing ? this.renderMarkers(seat) : null,
+      playing ? this.renderLastDecision(seat) : null,
+      mine && playing ? this.renderHand() : null,
+      this.renderFaceDown(seat),
+      !mine && playing ? this.renderTheirHand(seat) : null);
+  }
+
+  // -- the geisha row ----------------------------------------------------------------------
+
+  // Where a geisha's favor marker is, from the page's side: the whole sentence.
+  favorTip(card, favor) {
+    const s = this.state;
+    const fields = { marker: term("marker"), player: seatName(s, 1 - s.seat), geisha: geishaName(card) };
+    if (favor === null) return t("tip_favor_neutral", fields);
+    return favor === s.seat ? t("tip_favor_you", fields) : t("tip_favor_them", fields);
+  }
+
+  // The cards of one side under a geisha, the ones the latest decisions put there marked:
+  // the opponent's last, the page's own before them.
+  renderPile(seat, card, count) {
+    const s = this.state;
+    const pile = this.marks.placed[seat][card] || {};
+    const moved = [
+      ...Array.from({ length: pile.mine ? pile.mine.count : 0 }, () => ({ by: "mine", fresh: pile.mine.fresh })),
+      ...Array.from({ length: pile.theirs ? pile.theirs.count : 0 }, () => ({ by: "theirs", fresh: pile.theirs.fresh })),
+    ];
+    const marks = moved.slice(Math.max(0, moved.length - count));
+    const where = seat === s.seat
+      ? t("tip_on_my_side", { geisha: geishaName(card) })
+      : t("tip_on_their_side", { geisha: geishaName(card), player: seatName(s, seat) });
+    const side = seat === s.seat ? "me" : "them";
+    return h("div", { class: `placed ${side}`, "data-count": count },
+      Array.from({ length: count }, (_, index) => {
+        const last = marks[index - (count - marks.length)] || null;
+        const one = tile(card);
+        one.className += this.lastClass(last);
+        one.setAttribute("role", "img");
+        one.setAttribute("aria-label", cardLabel(card));
+        one.dataset.fkey = `pile-${seat}-${card}-${index}`;
+        return tip(one, this.cardTip(card, where, this.lastTip(last)));
+      }));
   }
 
   renderRow() {
@@ -386,15 +513,22 @@ export class TableView {
           favor: favorText(favor, me), mine, theirs,
         });
         const marker = (side) => (favor !== null && (favor === me) === (side === "me")
-          ? h("span", { class: "marker", "aria-hidden": "true" }, "◆") : null);
+          ? tip(h("span", { class: "marker", role: "img", "aria-label": term("marker"), dataset: { fkey: `favor-${card}` } }, "◆"), this.favorTip(card, favor))
+          : null);
+        const geisha = geishaCard(card, favor, me);
+        geisha.dataset.fkey = `geisha-${card}`;
         return h("div", { class: "column", role: "listitem", "aria-label": label, dataset: { card: letterOf(card) } },
-          h("div", { class: "placed them", "data-count": theirs }, Array.from({ length: theirs }, () => tile(card))),
+          this.renderPile(opponent, card, theirs),
           h("div", { class: "slot them" }, marker("them")),
-          geishaCard(card, favor, me),
+          tip(geisha, joinTips(
+            t("tip_geisha", { geisha: geishaName(card), charm: charmOf(card), charm_term: term("charm"), item: itemName(card) }),
+            this.favorTip(card, favor))),
           h("div", { class: "slot me" }, marker("me")),
-          h("div", { class: "placed me", "data-count": mine }, Array.from({ length: mine }, () => tile(card))));
+          this.renderPile(me, card, mine));
       }));
   }
+
+  // -- choosing ----------------------------------------------------------------------------
 
   renderComposer() {
     const s = this.state;
@@ -412,9 +546,12 @@ export class TableView {
     if (!this.action) {
       prompt = t("choose_action");
     } else if (this.picked.length < CARDS_PER_ACTION[this.action]) {
-      prompt = t("choose_cards", { action: actionName(this.action), count: CARDS_PER_ACTION[this.action], chosen: this.picked.length });
+      prompt = t("choose_cards_n", {
+        action: actionName(this.action), cards: tCount("n_cards", CARDS_PER_ACTION[this.action]),
+        chosen: this.picked.length, count: CARDS_PER_ACTION[this.action],
+      });
     } else {
-      prompt = t("ready_to_confirm", { move: describeMove(move) });
+      prompt = t("ready_to_play", { move: describeMove(move) });
     }
     const pairing = this.action === "competition" && this.picked.length === 4 ? this.renderPairings() : null;
     return h("div", { class: "composer" },
@@ -445,16 +582,22 @@ export class TableView {
       h("button", { type: "button", id: "clear", onclick: () => this.clear() }, t("clear"), " ", h("kbd", {}, "Esc")));
   }
 
+  // The cards on offer: choosable (the page answers) or shown (the page waits for the
+  // answer). Each card or pair says where it goes if taken.
   renderOffer(pending, choosable) {
-    const options = pending.options;
-    return h("div", { class: "offer", role: choosable ? "radiogroup" : null, "aria-label": t("offer_title") },
-      options.map((option, index) => {
+    const s = this.state;
+    const player = seatName(s, 1 - s.seat);
+    const where = choosable ? t("tip_offer_take", { player }) : t("tip_offer_wait", { player });
+    const mark = this.marks.offer;
+    return h("div", { class: `offer${this.lastClass(mark)}`, role: choosable ? "radiogroup" : null, "aria-label": t("offer_title") },
+      pending.options.map((option, index) => {
         const selected = this.option === index;
         const content = option.kind === "gift-response"
           ? itemCard(option.cards[0], { small: true })
           : h("span", { class: "pair" }, option.cards.map((card) => itemCard(card, { small: true })));
-        if (!choosable) return h("div", { class: "option" }, content);
-        return h("button", {
+        const about = joinTips(...option.cards.map((card) => this.cardTip(card)), where, this.lastTip(mark));
+        if (!choosable) return tip(h("div", { class: "option", role: "img", "aria-label": describeMove(option), dataset: { fkey: `option-${index}` } }, content), about);
+        return tip(h("button", {
           type: "button",
           role: "radio",
           class: `option${selected ? " selected" : ""}`,
@@ -463,7 +606,7 @@ export class TableView {
           dataset: { fkey: `option-${index}`, move: option.text },
           disabled: this.busy,
           onclick: () => this.chooseOption(index),
-        }, h("kbd", { "aria-hidden": "true" }, String(index + 1)), content);
+        }, h("kbd", { "aria-hidden": "true" }, String(index + 1)), content), about);
       }));
   }
 
@@ -473,7 +616,7 @@ export class TableView {
     return h("div", { class: "composer answer" },
       h("p", { class: "prompt", id: "prompt" }, describeMove(s.pending)),
       this.renderOffer(s.pending, true),
-      move ? h("p", { class: "prompt" }, t("ready_to_confirm", { move: describeMove(move) })) : null,
+      move ? h("p", { class: "prompt" }, t("ready_to_play", { move: describeMove(move) })) : null,
       this.renderButtons(move),
       h("p", { class: "keys" }, t("keys_help")));
   }
@@ -535,8 +678,8 @@ export class TableView {
       : (outcome.winner === s.seat ? t("you_win") : t("you_lose"));
     const me = s.seat;
     const totals = t("summary_totals", {
-      mine: t("score_line", { charm: outcome.charm[me], charm_term: term("charm"), geishas: outcome.geishas[me] }),
-      theirs: t("score_line", { charm: outcome.charm[1 - me], charm_term: term("charm"), geishas: outcome.geishas[1 - me] }),
+      mine: scoreText(outcome.charm[me], outcome.geishas[me]),
+      theirs: scoreText(outcome.charm[1 - me], outcome.geishas[1 - me]),
     });
     const download = (format) => async () => {
       try {
@@ -552,8 +695,9 @@ export class TableView {
     };
     return h("section", { class: "end", "aria-labelledby": "end-title", "data-testid": "end" },
       h("h2", { id: "end-title" }, headline),
+      // Who won and how, in words (the record's "1-0" is for programs).
       h("p", { class: "why" }, outcomeSentence(s)),
-      h("p", {}, totals, " · ", t("rounds_played", { rounds: outcome.rounds }), " · ", outcome.result),
+      h("p", {}, totals, " · ", t("rounds_played", { rounds: outcome.rounds })),
       s.rematch && s.players[1 - s.seat] === "human" ? h("p", { class: "rematch-ready", role: "status" }, t("rematch_ready")) : null,
       h("div", { class: "buttons" },
         h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.rematch() }, t("rematch")),
@@ -585,6 +729,11 @@ export class TableView {
       toast(error.message);
     }
   }
+}
+
+// Explanations said one after the other (empty ones left out).
+function joinTips(...parts) {
+  return parts.filter(Boolean).join(" ");
 }
 
 function cardsLine(cards) {
