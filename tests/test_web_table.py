@@ -207,7 +207,8 @@ def switch_language(page: Page, lang: str, word: str) -> None:
 
 def test_everything_on_the_table_explains_itself(browser: Any, server: Server) -> None:
     with scripted(browser, server) as table:
-        table.show(last_moves_position())
+        game = last_moves_position()
+        table.show(game)
         page = table.page
         # Every marker, card, geisha, favor marker, score and pile has its explanation for
         # screen readers, and a keyboard can reach it.
@@ -252,6 +253,13 @@ def test_everything_on_the_table_explains_itself(browser: Any, server: Server) -
         )
         page.keyboard.press("Escape")
         page.wait_for_selector("#tooltip", state="hidden")
+        # The page's own offer, waiting for the answer: each card or pair says where it goes.
+        table.show(play(game, MoveKind.GIFT))
+        page.hover(".offer .option .card >> nth=0")
+        assert "On offer: what Bot (level 2) takes goes to their side" in tooltip_text(page)
+        options = page.locator(".offer .option")
+        assert options.count() >= 2
+        assert page.locator(".offer .option[aria-describedby]").count() == options.count()
 
 
 def test_a_long_press_explains_a_card_without_choosing_it(browser: Any, server: Server) -> None:

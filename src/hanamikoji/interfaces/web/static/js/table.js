@@ -595,7 +595,7 @@ export class TableView {
         const content = option.kind === "gift-response"
           ? itemCard(option.cards[0], { small: true })
           : h("span", { class: "pair" }, option.cards.map((card) => itemCard(card, { small: true })));
-        const about = joinTips(...option.cards.map((card) => this.cardTip(card)), where, this.lastTip(mark));
+        const about = joinTips(...[...new Set(option.cards)].map((card) => this.cardTip(card)), where, this.lastTip(mark));
         if (!choosable) return tip(h("div", { class: "option", role: "img", "aria-label": describeMove(option), dataset: { fkey: `option-${index}` } }, content), about);
         return tip(h("button", {
           type: "button",

@@ -1,8 +1,9 @@
 // One tooltip for the whole page. `tip(element, text)` gives an element a short
 // explanation: it shows on hover (a mouse), on keyboard focus and on a long press (touch),
 // and screen readers hear it as the element's description (`aria-describedby` names a
-// hidden copy of the text inside the element). Escape, a scroll or a touch elsewhere
-// hides it; so does the element leaving the page (the table is drawn anew on each change).
+// hidden copy of the text inside the element). Escape, the pointer or the focus leaving,
+// or a touch elsewhere hides it; so does the element leaving the page (the table is drawn
+// anew on each change). A scroll moves it along with its element.
 
 import { h } from "./dom.js";
 
@@ -76,6 +77,11 @@ function place(target) {
   bubble.style.left = `${Math.round(left)}px`;
   bubble.style.top = `${Math.round(top)}px`;
   bubble.dataset.side = top === below ? "below" : "above";
+}
+
+// The page scrolled or changed size: the bubble stays by its element.
+function follow() {
+  if (shownFor && bubble && !bubble.hidden) place(shownFor);
 }
 
 function hide() {
@@ -172,6 +178,6 @@ function install() {
   document.addEventListener("click", onClick, true);
   document.addEventListener("contextmenu", onContextMenu);
   document.addEventListener("keydown", onKeyDown);
-  window.addEventListener("scroll", hide, { passive: true });
-  window.addEventListener("resize", hide);
+  window.addEventListener("scroll", follow, { passive: true });
+  window.addEventListener("resize", follow);
 }
