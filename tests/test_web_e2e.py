@@ -84,6 +84,7 @@ def page(browser: Any) -> Iterator[Page]:
 def shoot(page: Page, name: str, *, full: bool = False) -> None:
     if SCREENSHOTS:
         Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+        page.mouse.move(0, 0)  # no tooltip of whatever the mouse last pointed at
         page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=full)
 
 
