@@ -6,6 +6,10 @@ writers can never both append the same ply, and a game is rebuilt by replaying i
 decisions. The same SQLAlchemy Core code runs on SQLite (the default) and PostgreSQL
 (``postgresql+psycopg://...``).
 
+The tables below are the model the code queries; the database gets them from the Alembic
+migrations in ``migrations/versions/``, which :func:`upgrade_schema` runs whenever a
+:class:`Store` opens a database (``tests/test_web_migrations.py`` checks that the two agree).
+
 >>> store = Store("sqlite://")
 >>> stored = store.create_game(new_game_row("classic", 7, 0, (hash_token("a"), None), 1, 3))
 >>> store.append(stored.id, 0, "S:G")
@@ -29,6 +33,10 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from sqlalchemy import (
     BigInteger,
     Column,
@@ -41,7 +49,9 @@ from sqlalchemy import (
     create_engine,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine
@@ -53,9 +63,11 @@ __all__ = [
     "PLAYING",
     "Append",
     "PlyTakenError",
+    "SchemaError",
     "Store",
     "StoredAnalysis",
     "StoredGame",
+    "alembic_config",
     "analyses",
     "analysis_runs",
     "decisions",
@@ -65,6 +77,7 @@ __all__ = [
     "new_game_row",
     "new_token",
     "token_matches",
+    "upgrade_schema",
 ]
 
 PLAYING = "playing"
@@ -125,6 +138,27 @@ summary (JSON text). Written in the same commit as the decisions' rows."""
 
 class PlyTakenError(Exception):
     """Another writer already recorded this ply of the game: the caller's copy is stale."""
+
+
+MIGRATIONS = "hanamikoji.interfaces.web:migrations"
+"""Where Alembic finds ``env.py`` and ``versions/``: inside the package, so an installed
+wheel carries them and no ``alembic.ini`` is needed."""
+
+FIRST_REVISION = "0001"
+"""The revision of the schema made before migrations (``metadata.create_all`` at every
+start): a database with its tables and no ``alembic_version`` is stamped with it."""
+
+FIRST_TABLES = ("games", "decisions", "analyses", "analysis_runs")
+
+MIGRATION_LOCK_KEY = 0x68616E616D696B6F
+"""The PostgreSQL advisory lock that servers starting at once take in turn to upgrade."""
+
+_UPGRADING = threading.Lock()
+"""Alembic's ``context`` and ``op`` are module-wide: one upgrade at a time per process."""
+
+
+class SchemaError(RuntimeError):
+    """The database's schema is not one this code can upgrade (a newer version's, say)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +277,7 @@ class Store:
         self._serial: contextlib.AbstractContextManager[Any] = (
             threading.RLock() if in_memory else contextlib.nullcontext()
         )
-        metadata.create_all(self.engine)
+        upgrade_schema(self.engine)
 
     @contextlib.contextmanager
     def _begin(self) -> Iterator[Connection]:
@@ -438,6 +472,76 @@ class Store:
                 .where(games.c.id == item.game_id)
                 .values(status=FINISHED, result=item.result)
             )
+
+
+def upgrade_schema(engine: Engine, migrations: str = MIGRATIONS) -> None:
+    """Bring the database to the newest revision of ``migrations`` (Alembic's script
+    location: a directory, or ``package:directory``), in one transaction.
+
+    A new database gets every migration; one made before migrations is stamped with
+    :data:`FIRST_REVISION` first; one at an older revision is upgraded in place. The
+    transaction holds a lock (PostgreSQL's advisory lock :data:`MIGRATION_LOCK_KEY`,
+    SQLite's write lock), so of several servers starting at once one migrates and the
+    others then find nothing to do. Raises :class:`SchemaError`
+    for a revision this code does not know, or for some but not all of the first tables.
+    """
+    with _UPGRADING, engine.begin() as connection:
+        _lock_for_the_upgrade(connection)
+        config = alembic_config(connection, migrations)
+        current = MigrationContext.configure(connection).get_current_heads()
+        if current:
+            _refuse_unknown(current, ScriptDirectory.from_config(config))
+        elif _made_before_migrations(connection):
+            command.stamp(config, FIRST_REVISION)
+        command.upgrade(config, "head")
+
+
+def _lock_for_the_upgrade(connection: Connection) -> None:
+    """Servers starting at once on one database upgrade it in turn: the first migrates,
+    the others wait for it, then find nothing to do. The lock ends with the transaction."""
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+    elif connection.dialect.name == "sqlite":
+        # The database's write lock, taken before the first look at the schema rather than
+        # at the first write (the other servers wait out the busy timeout for it).
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def alembic_config(connection: Connection, migrations: str = MIGRATIONS) -> Config:
+    """The Alembic configuration that runs ``migrations`` on ``connection``, inside its
+    transaction (``env.py`` takes the connection from ``config.attributes``), for
+    ``alembic.command``'s functions; built in code, so no ``alembic.ini`` is needed."""
+    config = Config()
+    config.set_main_option("script_location", migrations)
+    config.set_main_option("path_separator", "os")
+    config.attributes["connection"] = connection
+    return config
+
+
+def _refuse_unknown(current: Sequence[str], script: ScriptDirectory) -> None:
+    known = {revision.revision for revision in script.walk_revisions()}
+    unknown = [revision for revision in current if revision not in known]
+    if unknown:
+        raise SchemaError(
+            f"the database's schema is at revision {', '.join(unknown)}, which this version"
+            f" of hanamikoji does not know (its newest is {script.get_current_head()}):"
+            " a newer version upgraded it; run that version, or use another database"
+        )
+
+
+def _made_before_migrations(connection: Connection) -> bool:
+    """Whether the unversioned database holds the schema made before migrations
+    (``False`` for a new one: none of its tables)."""
+    present = set(inspect(connection).get_table_names())
+    missing = [table for table in FIRST_TABLES if table not in present]
+    if len(missing) == len(FIRST_TABLES):
+        return False
+    if missing:
+        raise SchemaError(
+            "the database has no alembic_version and only some of the tables made before"
+            f" migrations (it lacks {', '.join(missing)}): it is not one this code can upgrade"
+        )
+    return True
 
 
 def _make_engine(url: str) -> Engine:
