@@ -41,6 +41,7 @@ from sqlalchemy import (
     BigInteger,
     Column,
     DateTime,
+    Index,
     Integer,
     MetaData,
     String,
@@ -71,11 +72,15 @@ __all__ = [
     "analyses",
     "analysis_runs",
     "decisions",
+    "game_seats",
     "games",
     "hash_token",
     "new_game_id",
     "new_game_row",
     "new_token",
+    "players",
+    "server_secrets",
+    "sessions",
     "token_matches",
     "upgrade_schema",
 ]
@@ -134,6 +139,57 @@ analysis_runs = Table(
 )
 """A game whose analysis is complete: its settings, the package's version, the per-player
 summary (JSON text). Written in the same commit as the decisions' rows."""
+
+# -- players (revision 0002; their queries are in player_store.py) ---------------------
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(40), nullable=False),
+    Column("name_key", String(40), nullable=True),
+    Column("password_hash", String(255), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Index("uq_players_name_key", "name_key", unique=True),
+)
+"""Guests and accounts. ``name_key`` is an account's case-folded name (unique: two
+accounts never share a name, whatever its case) and ``NULL`` for a guest, whose nickname
+need not be unique; ``password_hash`` is an account's Argon2 hash."""
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("player_id", String(16), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True), nullable=False),
+    Index("ix_sessions_player_id", "player_id"),
+    Index("ix_sessions_expires", "expires"),
+)
+"""Signed-in browsers: the SHA-256 hash of the session id their cookie carries."""
+
+game_seats = Table(
+    "game_seats",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("player_id", String(16), nullable=False),
+    Column("claimed", DateTime(timezone=True), nullable=False),
+    Index("ix_game_seats_player_id", "player_id"),
+)
+"""The player at a seat of a game; no row: a bot, or a seat nobody has named. The
+primary key means a seat is named once: of two claims at once, one wins."""
+
+server_secrets = Table(
+    "server_secrets",
+    metadata,
+    Column("name", String(40), primary_key=True),
+    Column("value", String(128), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+"""Secrets every server on the database shares (the key that signs session cookies),
+made by the first server that needs one."""
 
 
 class PlyTakenError(Exception):
