@@ -169,6 +169,15 @@ def test_the_board_shows_what_the_player_may_know() -> None:
 # -- bad input ---------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize(
+    ("lang", "label"), [("en", "Player 2 (level 1)"), ("es", "Jugador 2 (nivel 1)")]
+)
+def test_a_level_is_named_in_the_players_language(lang: str, label: str) -> None:
+    status, output, _ = run(["play", "--level", "1", "--lang", lang, "--seed", "5"], ["quit"])
+    assert status == 0
+    assert label in output
+
+
 def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
     hand = Game(seed=4, first_player=0).view(0).hand
     missing = next(letter for letter in "ABCDEFG" if letter not in cards.letters(hand, sort=True))

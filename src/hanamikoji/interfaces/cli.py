@@ -501,12 +501,20 @@ def _seat(
         label = message("named_player", lang, name=name, number=number)
     elif bot_name is not None and seat == 1:
         name = f"{bot_name} bot"
-        label = message("bot_player", lang, number=number, bot=bot_name)
+        label = message("bot_player", lang, number=number, bot=_bot_label(args, bot_name, lang))
     else:
         name = seat_name(seat)
         label = message("player", lang, number=number)
     bot = _opponent(args, bot_name, draws.getrandbits(64)) if bot_name and seat == 1 else None
     return Player(name, label, bot)
+
+
+def _bot_label(args: argparse.Namespace, bot_name: str, lang: Lang) -> str:
+    """How the bot is named beside its seat: its level in the player's language, else the
+    bot's name."""
+    if args.engine is None and args.level is not None:
+        return message("bot_level", lang, level=args.level)
+    return bot_name
 
 
 def _play_full_screen(
