@@ -112,6 +112,26 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         help="messages one page may send over its socket (default: 10/second; off: no limit)",
     )
     parser.add_argument(
+        "--login-rate",
+        type=_rate,
+        default="10/minute",
+        metavar="RATE",
+        help="sign-in attempts one client address, and one account name, may make"
+        " (default: 10/minute; off: no limit)",
+    )
+    parser.add_argument(
+        "--secure-cookies",
+        action="store_true",
+        help="mark session cookies Secure (the server is reached over https, e.g. behind a proxy)",
+    )
+    parser.add_argument(
+        "--session-days",
+        type=whole_number(1, 3650, "a number of days"),
+        default=30,
+        metavar="N",
+        help="how long a player stays signed in (default: 30)",
+    )
+    parser.add_argument(
         "--analysis-worlds",
         type=whole_number(1, 100_000, "a number of worlds"),
         metavar="N",
@@ -154,6 +174,9 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
         create_rate=args.create_rate,
         message_rate=args.message_rate,
         analysis_limit=args.analysis_limit,
+        login_rate=args.login_rate,
+        secure_cookies=args.secure_cookies,
+        session_days=args.session_days,
     )
     if args.analysis_worlds is not None:
         config = replace(config, analysis_worlds=args.analysis_worlds)

@@ -17,7 +17,13 @@ and in the first message over the WebSocket, never in a URL the server sees):
 ``POST /api/games/{id}/analysis``           start the analysis of the finished game
 ``GET /api/games/{id}/analysis``            the analysis, or how far it has got
 ``WS /ws/{id}``                             live play: ``hello`` with TOKEN, then moves
+``GET /me``, ``GET /@/{name}``              the page: my games, a player's page
 ==========================================  =============================================
+
+The players' routes (``/api/me...``, ``/api/players/{name}``, ``/api/games/{id}/claim``)
+are in :mod:`~hanamikoji.interfaces.web.player_routes`. Where no TOKEN is sent, the seat
+routes and ``hello`` open the seat the session cookie's player holds; a ``POST`` so
+authenticated carries the session's CSRF token.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +63,15 @@ from hanamikoji.interfaces.web.guards import (
 )
 from hanamikoji.interfaces.web.hub import Connection, GameHub, LiveGame, SeatTap, error_message
 from hanamikoji.interfaces.web.payload import encode
+from hanamikoji.interfaces.web.player_routes import (
+    CookieSettings,
+    acting_session,
+    copy_seats,
+    open_accounts,
+    player_routes,
+    record_seat,
+    session_seat,
+)
 from hanamikoji.interfaces.web.schema import (
     MAX_BODY_BYTES,
     Hello,
@@ -81,7 +97,12 @@ CLOSE_POLICY = 4403
 CLOSE_BAD_SEAT = 4401
 CLOSE_SERVER_ERROR = 1011
 
-STATUS = {"err_too_long": 413, "err_content_type": 415, "err_rate_limited": 429}
+STATUS = {
+    "err_too_long": 413,
+    "err_content_type": 415,
+    "err_rate_limited": 429,
+    "err_csrf": 403,
+}
 """HTTP statuses of refusals that are not a plain bad request (400)."""
 
 
@@ -106,6 +127,10 @@ class ServerConfig:
         analysis_worlds: sampled worlds per searched decision of a game's analysis
             (``bots/analysis.py``'s default unless given).
         analysis_limit: games analysed at once; more is refused with 429.
+        login_rate: sign-in attempts one client address, and one account name, may
+            make, as ``10/minute`` (``off``: no limit).
+        secure_cookies: session cookies are ``Secure`` (the server is reached over https).
+        session_days: how long a session lasts from sign-in.
     """
 
     db_url: str
@@ -119,12 +144,20 @@ class ServerConfig:
     gc_freeze_interval: float = 10.0
     analysis_worlds: int = AnalysisSettings().worlds
     analysis_limit: int = 2
+    login_rate: str = "10/minute"
+    secure_cookies: bool = False
+    session_days: int = 30
 
 
 def create_app(config: ServerConfig) -> Starlette:
     """The application. The database is opened (and its tables created) at startup.
     Raises ``ValueError`` for a rate that is not one."""
-    rates = RateGuard(parse_rate(config.create_rate), parse_rate(config.message_rate))
+    rates = RateGuard(
+        parse_rate(config.create_rate),
+        parse_rate(config.message_rate),
+        parse_rate(config.login_rate),
+    )
+    cookies = CookieSettings(config.secure_cookies, timedelta(days=config.session_days))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -139,6 +172,7 @@ def create_app(config: ServerConfig) -> Starlette:
             analysis_limit=config.analysis_limit,
         )
         app.state.hub = hub
+        app.state.accounts = await open_accounts(hub, cookies.lifetime)
         keeper = asyncio.create_task(_keep_collections_short(config.gc_freeze_interval))
         try:
             yield
@@ -154,6 +188,9 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/", _page),
         Route("/g/{game_id}", _page),
         Route("/learn", _page),
+        Route("/me", _page),
+        Route("/@/{name}", _page),
+        *player_routes(_request_lang),
         Route("/api/i18n/{lang}", _catalog),
         Route("/api/options", _options),
         Route("/api/tutorial", _tutorial),
@@ -171,6 +208,7 @@ def create_app(config: ServerConfig) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.allowed_origins = frozenset(o.rstrip("/") for o in config.allowed_origins)
     app.state.rates = rates
+    app.state.cookies = cookies
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts))
     app.add_middleware(_SecurityHeaders)
     return app
@@ -246,10 +284,17 @@ def _bearer(request: Request) -> str | None:
 
 
 async def _seat(request: Request) -> tuple[LiveGame, int]:
+    """The seat a request opens: by its token, or without one the seat of the session's
+    player (a ``POST`` then carries the session's CSRF token)."""
     token = _bearer(request)
+    game_id = request.path_params["game_id"]
     found = None
-    if token is not None and len(token) <= 128:
-        found = await _hub(request).authenticate(request.path_params["game_id"], token)
+    if token is None:
+        if request.method != "GET":
+            await acting_session(request)
+        found = await session_seat(request, game_id)
+    elif len(token) <= 128:
+        found = await _hub(request).authenticate(game_id, token)
     if found is None:
         raise Refused("err_bad_token")
     return found
@@ -302,6 +347,7 @@ async def _create_game(request: Request) -> Response:
         if media != "application/json":
             raise Refused("err_content_type")
         settings = decode_new_game(await read_body(request, MAX_BODY_BYTES))
+        session = await acting_session(request)
         client = request.client.host if request.client is not None else ""
         wait = _rates(request).allow_create(client)
         if wait is not None:
@@ -314,6 +360,8 @@ async def _create_game(request: Request) -> Response:
     created = await _hub(request).create(
         settings.variant, first_player, settings.level if bot else None
     )
+    if session is not None:
+        await record_seat(request, created.id, 0, session.player)
     return JSONResponse(
         {
             "id": created.id,
@@ -338,7 +386,7 @@ def _seated(route: SeatRoute) -> Callable[[Request], Awaitable[Response]]:
         try:
             live, seat = await _seat(request)
         except Refused as refusal:
-            return _refusal(refusal, lang, 404)
+            return _refused(refusal, lang, 404)
         try:
             return await route(request, lang, live, seat)
         except Refused as refusal:
@@ -384,6 +432,7 @@ async def _rematch(request: Request, lang: Lang, live: LiveGame, seat: int) -> R
     if not _origin_allowed(request):
         return _refusal(Refused("err_origin"), lang, 403)
     new_id = await _hub(request).rematch(live)
+    await copy_seats(request, live.id, new_id)
     return JSONResponse({"id": new_id})
 
 
@@ -432,7 +481,10 @@ async def _open_seat(websocket: WebSocket) -> None:
             lang = message.lang
         if not isinstance(message, Hello):
             raise Refused("err_hello_first")
-        found = await hub.authenticate(game_id, message.token)
+        if message.token is None:
+            found = await session_seat(websocket, game_id)
+        else:
+            found = await hub.authenticate(game_id, message.token)
         if found is None:
             raise Refused("err_bad_token")
     except Refused as refusal:

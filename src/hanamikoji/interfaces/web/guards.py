@@ -8,8 +8,9 @@ answers, bodies read with their limit, and rate limits.
 * **Origins.** A browser page may call only from the server's own origin (the allowed
   ``Host`` with the server's scheme) or an origin named by ``--allow-origin``.
 * **Bodies** are read as they stream in, and refused as soon as they pass the limit.
-* **Rates.** New games per client address and messages per socket are limited
-  (``limits``' moving window); what goes over is refused, and nothing else is harmed.
+* **Rates.** New games per client address, messages per socket, and sign-in attempts
+  per client address and per account name are limited (``limits``' moving window); what
+  goes over is refused, and nothing else is harmed.
 
 >>> loopback_hosts("0.0.0.0")[:3]
 ('localhost', '127.0.0.1', '[::1]')
@@ -122,16 +123,24 @@ def parse_rate(text: str) -> RateLimitItem | None:
 
 
 class RateGuard:
-    """Counts new games per client address and messages per socket.
+    """Counts new games per client address, messages per socket, and sign-in attempts.
 
     Args:
         create: new games one address may create (``None``: no limit).
         messages: messages one socket may send (``None``: no limit).
+        login: sign-in attempts (signing in, registering, a guest's nickname) one address
+            may make, and attempts to sign in to one account name (``None``: no limit).
     """
 
-    def __init__(self, create: RateLimitItem | None, messages: RateLimitItem | None) -> None:
+    def __init__(
+        self,
+        create: RateLimitItem | None,
+        messages: RateLimitItem | None,
+        login: RateLimitItem | None = None,
+    ) -> None:
         self.create = create
         self.messages = messages
+        self.login = login
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
 
     def allow_create(self, address: str) -> float | None:
@@ -143,6 +152,16 @@ class RateGuard:
         """``None`` if the socket may send a message now (counting it), else the
         seconds to wait."""
         return self._hit(self.messages, "message", socket_key)
+
+    def allow_login(self, address: str, account: str | None = None) -> float | None:
+        """``None`` if a sign-in attempt from ``address`` (to the account whose
+        case-folded name is ``account``) may go on now, counting it against both; else
+        the seconds to wait."""
+        waits = [self._hit(self.login, "login-address", address)]
+        if account is not None:
+            waits.append(self._hit(self.login, "login-account", account))
+        refused = [wait for wait in waits if wait is not None]
+        return max(refused) if refused else None
 
     def _hit(self, rate: RateLimitItem | None, *key: str) -> float | None:
         if rate is None or self._limiter.hit(rate, *key):

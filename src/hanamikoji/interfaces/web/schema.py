@@ -39,12 +39,16 @@ __all__ = [
     "MAX_BODY_BYTES",
     "MAX_MESSAGE_CHARS",
     "ClientMessage",
+    "Credentials",
+    "GuestRequest",
     "Hello",
     "LangMessage",
     "MoveMessage",
     "NewGameRequest",
     "Ping",
     "decode_client_message",
+    "decode_credentials",
+    "decode_guest",
     "decode_new_game",
 ]
 
@@ -69,10 +73,28 @@ class NewGameRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 
 class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True, frozen=True):
-    """The first message of a socket: the seat it opens, and the page's language."""
+    """The first message of a socket: the seat it opens (by its token, or without one
+    the seat the session cookie's player holds), and the page's language."""
 
-    token: Token
+    token: Token | None = None
     lang: Lang = "en"
+
+
+Text = Annotated[str, msgspec.Meta(max_length=1024)]
+
+
+class Credentials(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """``POST /api/me/register`` and ``/api/me/login``: an account's name and password
+    (their rules are checked by ``players.py``, which says which one is broken)."""
+
+    name: Text
+    password: Text
+
+
+class GuestRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """``POST /api/me/guest``: the nickname a guest plays under."""
+
+    nickname: Text
 
 
 class MoveMessage(msgspec.Struct, tag="move", forbid_unknown_fields=True, frozen=True):
@@ -98,6 +120,8 @@ ClientMessage = Hello | MoveMessage | LangMessage | Ping
 _T = TypeVar("_T")
 
 _NEW_GAME = msgspec.json.Decoder(NewGameRequest)
+_CREDENTIALS = msgspec.json.Decoder(Credentials)
+_GUEST = msgspec.json.Decoder(GuestRequest)
 _CLIENT_MESSAGE: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)
 _FIELD = re.compile(r"at `\$\.(\w+)`|field `(\w+)`")
 
@@ -111,6 +135,16 @@ def decode_new_game(body: bytes) -> NewGameRequest:
     if request.variant not in VARIANTS:
         raise Refused("err_bad_field", field="variant")
     return request
+
+
+def decode_credentials(body: bytes) -> Credentials:
+    """A name and a password to register or sign in with."""
+    return _decode(_CREDENTIALS, body, tagged=False)
+
+
+def decode_guest(body: bytes) -> GuestRequest:
+    """A guest's nickname."""
+    return _decode(_GUEST, body, tagged=False)
 
 
 def decode_client_message(text: str) -> ClientMessage:

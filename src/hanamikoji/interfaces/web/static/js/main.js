@@ -1,10 +1,13 @@
 // The page: a start screen at "/", the lesson at "/learn", a game table at "/g/ID#t=TOKEN". The seat token stays
 // in the address's fragment, which browsers never send to a server, so a reload (or a
-// bookmark) opens the same seat.
+// bookmark) opens the same seat. A signed-in player's own seats open without a token
+// ("/g/ID", from My games at "/me"); a player's page is at "/@/NAME".
 
+import { claimSeat, currentPlayer, initAccount, onPlayerChange, renderAccountButton } from "./account.js";
 import { h, store, toast } from "./dom.js";
 import { preferredDeck, setDeck } from "./cards.js";
 import { languages, loadCatalog, preferredLang, t } from "./i18n.js";
+import { renderMyGames, renderPlayer } from "./mygames.js";
 import { renderStart } from "./start.js";
 import { TableView } from "./table.js";
 import { TutorialView } from "./tutorial.js";
@@ -32,6 +35,17 @@ function route() {
     table.start();
     return;
   }
+  if (/^\/me\/?$/.test(location.pathname)) {
+    document.title = `Hanamikoji · ${t("my_games")}`;
+    renderMyGames(root, { navigate });
+    return;
+  }
+  const player = location.pathname.match(/^\/@\/([A-Za-z0-9_-]{1,40})\/?$/);
+  if (player) {
+    document.title = "Hanamikoji";
+    renderPlayer(root, player[1]);
+    return;
+  }
   if (!match) {
     document.title = "Hanamikoji";
     renderStart(root, { navigate, langControl: () => languageSelect("start-lang") });
@@ -41,12 +55,21 @@ function route() {
   const token = new URLSearchParams(location.hash.slice(1)).get("t");
   document.title = `Hanamikoji · ${gameId}`;
   table = new TableView(root, { gameId, token: token || "", navigate, setConnection });
-  if (!token) {
+  if (!token && !currentPlayer()) {
     table.renderNoSeat();
     table = null;
     return;
   }
+  // Without a token the server opens the seat the session's player holds, if any.
   table.start();
+  claimSeat(gameId, token);
+}
+
+// Someone signed in or out: pages that show the player's games are drawn again, and a
+// seat opened by its link becomes the player's.
+function playerChanged() {
+  if (table && table.token) claimSeat(table.gameId, table.token);
+  else if (/^\/(me\/?$|@\/|g\/)/.test(location.pathname)) route();
 }
 
 function setConnection(online) {
@@ -92,6 +115,7 @@ function translateChrome() {
     option.textContent = t(`deck_${option.value.replace("-", "_")}`);
   }
   if (connection !== null) setConnection(connection);
+  renderAccountButton();
 }
 
 async function boot() {
@@ -101,6 +125,8 @@ async function boot() {
     lang = "en";
     await loadCatalog(lang);
   }
+  await initAccount({ navigate });
+  onPlayerChange(playerChanged);
   document.getElementById("lang-select").addEventListener("change", (event) => changeLanguage(event.target.value));
   const theme = document.getElementById("theme-select");
   theme.value = document.documentElement.dataset.theme || "auto";

@@ -4,9 +4,18 @@
 
 import { currentLang } from "./i18n.js";
 
+// The signed-in session's CSRF token (account.js sets it): every request that changes
+// something carries it, since the session's cookie comes with every request.
+let csrfToken = null;
+
+export function setCsrfToken(token) {
+  csrfToken = token || null;
+}
+
 export async function api(path, { method = "GET", token, body } = {}) {
   const headers = { "X-Hanamikoji-Lang": currentLang() };
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (csrfToken && method !== "GET") headers["X-CSRF-Token"] = csrfToken;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(path, {
     method,
@@ -25,6 +34,7 @@ export async function api(path, { method = "GET", token, body } = {}) {
 
 const BAD_SEAT = 4401;
 const POLICY = 4403;
+const NO_GAME = 4404;
 
 export class GameSocket {
   constructor(gameId, token, { onMessage, onStatus, onFatal }) {
@@ -45,10 +55,12 @@ export class GameSocket {
   connect() {
     if (this.closed) return;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.gameId)}`);
+    const ws = new WebSocket(`${scheme}//${location.host}${this.path()}`);
     this.ws = ws;
     ws.onopen = () => {
-      ws.send(JSON.stringify({ type: "hello", token: this.token, lang: currentLang() }));
+      // Without a token, the server opens the seat the session's player holds.
+      const hello = this.token ? { type: "hello", token: this.token, lang: currentLang() } : { type: "hello", lang: currentLang() };
+      ws.send(JSON.stringify(hello));
       this.lastHeard = Date.now();
       this.startPings();
     };
@@ -70,7 +82,7 @@ export class GameSocket {
       if (this.ws !== ws) return;
       this.stopPings();
       this.setOnline(false);
-      if (event.code === BAD_SEAT || event.code === POLICY) {
+      if (event.code === BAD_SEAT || event.code === POLICY || event.code === NO_GAME) {
         this.closed = true;
         this.onFatal(event.code);
         return;
@@ -78,6 +90,11 @@ export class GameSocket {
       this.scheduleReconnect();
     };
     ws.onerror = () => { /* onclose follows and reconnects */ };
+  }
+
+  // Where the socket connects: a seat's game socket (a spectator's, in watch.js).
+  path() {
+    return `/ws/${encodeURIComponent(this.gameId)}`;
   }
 
   scheduleReconnect() {
@@ -123,6 +140,9 @@ export class GameSocket {
     this.closed = true;
     clearTimeout(this.retryTimer);
     this.stopPings();
-    if (this.ws) this.ws.close();
+    // Forgotten before it closes: its close event then tells nobody the page went offline.
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close();
   }
 }

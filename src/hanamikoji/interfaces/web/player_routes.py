@@ -1,0 +1,423 @@
+"""The players' routes, and what the game routes ask of a session.
+
+==========================================  =============================================
+``GET /api/me``                             who is signed in, and the session's CSRF token
+``POST /api/me/register``                   an account (a signed-in guest becomes it)
+``POST /api/me/login``                      sign in to an account
+``POST /api/me/guest``                      play as a guest under a nickname
+``POST /api/me/logout``                     sign out (the session is deleted)
+``GET /api/me/games``                       the player's ongoing and finished games
+``GET /api/players/{name}``                 an account's page: recent games
+``POST /api/games/{id}/claim``              name the session's player at a token's seat
+==========================================  =============================================
+
+Every ``POST`` here passes the Origin check, and one that a session cookie comes with
+carries that session's CSRF token in ``X-CSRF-Token``. Sign-in attempts (registering,
+signing in, a guest's nickname) are limited per client address, and signing in also per
+account name (``--login-rate``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from hanamikoji.interfaces.web.checks import Refused
+from hanamikoji.interfaces.web.guards import RateGuard, origin_allowed, read_body
+from hanamikoji.interfaces.web.hub import GameHub, LiveGame, error_message, rebuild
+from hanamikoji.interfaces.web.player_store import (
+    GameEntry,
+    Player,
+    PlayerStore,
+    name_key,
+)
+from hanamikoji.interfaces.web.players import Accounts, Passwords, Session, SessionKeys
+from hanamikoji.interfaces.web.schema import (
+    MAX_BODY_BYTES,
+    decode_credentials,
+    decode_guest,
+)
+from hanamikoji.interfaces.web.storage import FINISHED, PLAYING, Store
+from hanamikoji.notation.names import Lang
+
+__all__ = [
+    "CSRF_HEADER",
+    "CookieSettings",
+    "acting_session",
+    "copy_seats",
+    "current_session",
+    "open_accounts",
+    "player_routes",
+    "record_seat",
+    "session_seat",
+]
+
+CSRF_HEADER = "x-csrf-token"
+
+SESSION_SECRET = "session-cookies"
+"""The name of the server secret that signs session cookies (``server_secrets``)."""
+
+ONGOING_LIMIT = 100
+FINISHED_LIMIT = 50
+PLAYER_PAGE_GAMES = 20
+
+STATUS = {
+    "err_origin": 403,
+    "err_csrf": 403,
+    "err_signed_out": 401,
+    "err_login_failed": 401,
+    "err_name_taken": 409,
+    "err_already_account": 409,
+    "err_seat_taken": 409,
+    "err_claim_both": 409,
+    "err_bad_token": 404,
+    "err_no_player": 404,
+    "err_too_long": 413,
+    "err_content_type": 415,
+    "err_rate_limited": 429,
+    "err_login_rate": 429,
+}
+"""HTTP statuses of the players' refusals (400 for any other)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CookieSettings:
+    """The session cookie: ``Secure`` (and named with the ``__Host-`` prefix) when the
+    server is reached over https, and how long a session lasts."""
+
+    secure: bool
+    lifetime: timedelta
+
+    @property
+    def name(self) -> str:
+        return "__Host-hanamikoji_session" if self.secure else "hanamikoji_session"
+
+
+async def open_accounts(
+    hub: GameHub, lifetime: timedelta, passwords: Passwords | None = None
+) -> Accounts:
+    """The accounts of the hub's database: its players' tables, and the key that signs
+    session cookies (made by the first server to start on the database)."""
+    store = PlayerStore(hub.store)
+    secret = await hub.writer.call(lambda: store.secret(SESSION_SECRET))
+    return Accounts(store, hub.writer, SessionKeys(secret), passwords or Passwords(), lifetime)
+
+
+LangOf = Callable[[Request], Lang]
+
+
+# -- sessions, for every route --------------------------------------------------------------
+
+
+def _accounts(connection: HTTPConnection) -> Accounts:
+    accounts: Accounts = connection.app.state.accounts
+    return accounts
+
+
+def _cookies(connection: HTTPConnection) -> CookieSettings:
+    settings: CookieSettings = connection.app.state.cookies
+    return settings
+
+
+def _hub(connection: HTTPConnection) -> GameHub:
+    hub: GameHub = connection.app.state.hub
+    return hub
+
+
+async def current_session(connection: HTTPConnection) -> Session | None:
+    """The session the request's (or the WebSocket handshake's) cookie opens."""
+    cookie = connection.cookies.get(_cookies(connection).name)
+    return await _accounts(connection).session(cookie)
+
+
+async def acting_session(request: Request) -> Session | None:
+    """The session of a request that changes something: ``None`` without one, and
+    :class:`Refused` (``err_csrf``) when its CSRF token is missing or wrong."""
+    session = await current_session(request)
+    if session is not None and not _accounts(request).keys.csrf_ok(
+        session.id, request.headers.get(CSRF_HEADER)
+    ):
+        raise Refused("err_csrf")
+    return session
+
+
+async def session_seat(connection: HTTPConnection, game_id: str) -> tuple[LiveGame, int] | None:
+    """The game and the seat of it that the session's player holds, or ``None`` (no
+    session, no such game, or no seat of it: the three are not told apart)."""
+    session = await current_session(connection)
+    if session is None:
+        return None
+    store = _accounts(connection).store
+    seat = await asyncio.to_thread(store.seat_of, game_id, session.player.id)
+    if seat is None:
+        return None
+    live = await _hub(connection).get(game_id)
+    return None if live is None else (live, seat)
+
+
+async def record_seat(request: Request, game_id: str, seat: int, player: Player) -> str:
+    """Name ``player`` at a seat of the game (see ``PlayerStore.take_seat``)."""
+    accounts = _accounts(request)
+    return await accounts.writer.call(lambda: accounts.store.take_seat(game_id, seat, player.id))
+
+
+async def copy_seats(request: Request, from_game: str, to_game: str) -> None:
+    """The rematch ``to_game`` seats the players of ``from_game`` where they sat."""
+    accounts = _accounts(request)
+    await accounts.writer.call(lambda: accounts.store.copy_seats(from_game, to_game))
+
+
+# -- the routes -----------------------------------------------------------------------------
+
+
+def player_routes(lang_of: LangOf) -> list[BaseRoute]:
+    """The players' routes; ``lang_of`` names the language a request's refusals are in."""
+
+    def endpoint(
+        route: Callable[[Request], Awaitable[Response]],
+    ) -> Callable[[Request], Awaitable[Response]]:
+        async def respond(request: Request) -> Response:
+            try:
+                return await route(request)
+            except Refused as refusal:
+                return _refused(refusal, lang_of(request))
+
+        return respond
+
+    return [
+        Route("/api/me", endpoint(_me)),
+        Route("/api/me/register", endpoint(_register), methods=["POST"]),
+        Route("/api/me/login", endpoint(_login), methods=["POST"]),
+        Route("/api/me/guest", endpoint(_guest), methods=["POST"]),
+        Route("/api/me/logout", endpoint(_logout), methods=["POST"]),
+        Route("/api/me/games", endpoint(_my_games)),
+        Route("/api/players/{name}", endpoint(_player_page)),
+        Route("/api/games/{game_id}/claim", endpoint(_claim), methods=["POST"]),
+    ]
+
+
+def _refused(refusal: Refused, lang: Lang) -> JSONResponse:
+    response = JSONResponse(error_message(refusal, lang), status_code=STATUS.get(refusal.key, 400))
+    wait = refusal.fields.get("seconds")
+    if isinstance(wait, int):
+        response.headers["Retry-After"] = str(wait)
+    return response
+
+
+def _player_json(player: Player) -> dict[str, Any]:
+    return {"id": player.id, "name": player.name, "kind": player.kind}
+
+
+def _signed_in(request: Request, session: Session, status: int = 200) -> JSONResponse:
+    """The player, the session's CSRF token, and the session's cookie."""
+    accounts = _accounts(request)
+    settings = _cookies(request)
+    response = JSONResponse(
+        {"player": _player_json(session.player), "csrf": accounts.csrf_token(session)},
+        status_code=status,
+        headers={"Cache-Control": "no-store"},
+    )
+    response.set_cookie(
+        settings.name,
+        accounts.cookie(session),
+        max_age=int(settings.lifetime.total_seconds()),
+        path="/",
+        secure=settings.secure,
+        httponly=True,
+        samesite="lax",
+    )
+    return response
+
+
+async def _changing(request: Request) -> Session | None:
+    """The Origin check and the CSRF check of a ``POST``; its session, if any."""
+    if not origin_allowed(request, request.app.state.allowed_origins):
+        raise Refused("err_origin")
+    return await acting_session(request)
+
+
+async def _json_body(request: Request) -> bytes:
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json":
+        raise Refused("err_content_type")
+    return await read_body(request, MAX_BODY_BYTES)
+
+
+def _limit_sign_in(request: Request, account: str | None = None) -> None:
+    """Count a sign-in attempt against the client's address (and the account name)."""
+    rates: RateGuard = request.app.state.rates
+    address = request.client.host if request.client is not None else ""
+    wait = rates.allow_login(address, account)
+    if wait is not None:
+        raise Refused("err_login_rate", seconds=max(1, round(wait)))
+
+
+async def _me(request: Request) -> Response:
+    session = await current_session(request)
+    if session is None:
+        return JSONResponse({"player": None}, headers={"Cache-Control": "no-store"})
+    return JSONResponse(
+        {
+            "player": _player_json(session.player),
+            "csrf": _accounts(request).csrf_token(session),
+        },
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+async def _register(request: Request) -> Response:
+    session = await _changing(request)
+    credentials = decode_credentials(await _json_body(request))
+    _limit_sign_in(request)
+    made = await _accounts(request).register(credentials.name, credentials.password, session)
+    return _signed_in(request, made, status=201)
+
+
+async def _login(request: Request) -> Response:
+    session = await _changing(request)
+    credentials = decode_credentials(await _json_body(request))
+    _limit_sign_in(request, name_key(credentials.name))
+    signed = await _accounts(request).log_in(credentials.name, credentials.password, session)
+    return _signed_in(request, signed)
+
+
+async def _guest(request: Request) -> Response:
+    session = await _changing(request)
+    wanted = decode_guest(await _json_body(request))
+    _limit_sign_in(request)
+    guest = await _accounts(request).guest(wanted.nickname, session)
+    return _signed_in(request, guest, status=201 if session is None else 200)
+
+
+async def _logout(request: Request) -> Response:
+    session = await _changing(request)
+    if session is not None:
+        await _accounts(request).log_out(session)
+    settings = _cookies(request)
+    response = JSONResponse({"player": None}, headers={"Cache-Control": "no-store"})
+    response.delete_cookie(
+        settings.name, path="/", secure=settings.secure, httponly=True, samesite="lax"
+    )
+    return response
+
+
+async def _claim(request: Request) -> Response:
+    session = await _changing(request)
+    if session is None:
+        raise Refused("err_signed_out")
+    header = request.headers.get("authorization", "")
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    found = None
+    if scheme.lower() == "bearer" and 0 < len(token) <= 128:
+        found = await _hub(request).authenticate(request.path_params["game_id"], token)
+    if found is None:
+        raise Refused("err_bad_token")
+    live, seat = found
+    claim = await record_seat(request, live.id, seat, session.player)
+    if claim == "other":
+        raise Refused("err_seat_taken")
+    if claim == "both":
+        raise Refused("err_claim_both")
+    return JSONResponse({"seat": seat, "player": _player_json(session.player)})
+
+
+# -- the player's games ---------------------------------------------------------------------
+
+
+async def _my_games(request: Request) -> Response:
+    session = await current_session(request)
+    if session is None:
+        raise Refused("err_signed_out")
+    store = _accounts(request).store
+    player_id = session.player.id
+    ongoing = await asyncio.to_thread(store.games_of, player_id, PLAYING, ONGOING_LIMIT)
+    finished = await asyncio.to_thread(store.games_of, player_id, FINISHED, FINISHED_LIMIT)
+    turns = await asyncio.to_thread(_turns, _hub(request).store, ongoing)
+    listed = [_ongoing_json(entry, *turns[entry.id]) for entry in ongoing if entry.id in turns]
+    listed.sort(key=lambda item: not item["your_turn"])  # stable: newest first within
+    return JSONResponse(
+        {
+            "player": _player_json(session.player),
+            "ongoing": listed,
+            "finished": [_finished_json(entry) for entry in finished],
+        },
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def _turns(store: Store, entries: list[GameEntry]) -> dict[str, tuple[int | None, int]]:
+    """Each ongoing game's seat to move (``None``: nobody, it is over) and decisions so
+    far, replayed from the database, which is never behind the live games."""
+    found: dict[str, tuple[int | None, int]] = {}
+    for entry in entries:
+        stored = store.load(entry.id)
+        if stored is None:
+            continue
+        game = rebuild(stored)
+        found[entry.id] = (None if game.is_over() else game.to_move, len(stored.decisions))
+    return found
+
+
+def _opponent(entry: GameEntry) -> dict[str, Any]:
+    if entry.opponent_level is not None:
+        return {"kind": "bot", "level": entry.opponent_level}
+    if entry.opponent_kind is None:
+        return {"kind": "anonymous"}
+    return {"kind": entry.opponent_kind, "name": entry.opponent_name}
+
+
+def _entry_json(entry: GameEntry) -> dict[str, Any]:
+    return {
+        "id": entry.id,
+        "variant": entry.variant,
+        "seat": entry.seat,
+        "created": entry.created.isoformat(),
+        "opponent": _opponent(entry),
+    }
+
+
+def _ongoing_json(entry: GameEntry, to_move: int | None, ply: int) -> dict[str, Any]:
+    return {**_entry_json(entry), "ply": ply, "your_turn": to_move == entry.seat}
+
+
+def _outcome(entry: GameEntry) -> str:
+    """``won``, ``lost`` or ``drawn``, from the player's seat."""
+    if entry.result == "1-0":
+        return "won" if entry.seat == 0 else "lost"
+    if entry.result == "0-1":
+        return "won" if entry.seat == 1 else "lost"
+    return "drawn"
+
+
+def _finished_json(entry: GameEntry) -> dict[str, Any]:
+    return {**_entry_json(entry), "outcome": _outcome(entry)}
+
+
+async def _player_page(request: Request) -> Response:
+    name = request.path_params["name"]
+    store: PlayerStore = _accounts(request).store
+    found = await asyncio.to_thread(store.account, name) if len(name) <= 40 else None
+    if found is None:
+        raise Refused("err_no_player", name=name[:40])
+    player, _ = found
+    recent = await asyncio.to_thread(store.games_of, player.id, FINISHED, PLAYER_PAGE_GAMES)
+    games = [
+        {key: value for key, value in _finished_json(entry).items() if key not in ("id", "seat")}
+        for entry in recent
+    ]
+    return JSONResponse(
+        {
+            "player": {"name": player.name, "kind": player.kind},
+            "since": player.created.date().isoformat(),
+            "games": games,
+        },
+        headers={"Cache-Control": "no-store"},
+    )

@@ -1,0 +1,79 @@
+// "My games" (/me): the signed-in player's ongoing games, those waiting for them first,
+// and their finished ones, each with a link back into it (/g/ID: the seat opens by the
+// session, no token needed). A player's page (/@/NAME): since when they play, and their
+// recent games.
+
+import { h, toast } from "./dom.js";
+import { currentLang, t } from "./i18n.js";
+import { api } from "./net.js";
+import { currentPlayer, openAccount } from "./account.js";
+
+export async function renderMyGames(root, { navigate }) {
+  if (!currentPlayer()) {
+    root.replaceChildren(h("section", { class: "my-games", "data-testid": "my-games-signed-out" },
+      h("h1", {}, t("my_games")),
+      h("p", {}, t("my_games_signed_out")),
+      h("p", {}, h("button", { type: "button", class: "primary", onclick: () => openAccount() }, t("account_sign_in")))));
+    return;
+  }
+  let body;
+  try {
+    body = await api("/api/me/games");
+  } catch (error) {
+    toast(error.message);
+    return;
+  }
+  const open = (id) => (event) => {
+    event.preventDefault();
+    navigate(`/g/${id}`);
+  };
+  root.replaceChildren(h("section", { class: "my-games", "data-testid": "my-games" },
+    h("h1", {}, t("my_games")),
+    h("h2", {}, t("my_games_ongoing")),
+    gameList(body.ongoing, (entry) => [
+      h("span", { class: entry.your_turn ? "game-badge turn" : "game-badge" }, t(entry.your_turn ? "my_games_your_turn" : "my_games_their_turn")),
+      h("a", { href: `/g/${entry.id}`, class: "button", "data-game": entry.id, onclick: open(entry.id) }, t("my_games_open")),
+    ]),
+    h("h2", {}, t("my_games_finished")),
+    gameList(body.finished, (entry) => [
+      h("span", { class: `game-badge ${entry.outcome}` }, t(`result_${entry.outcome}`)),
+      h("a", { href: `/g/${entry.id}`, class: "button", "data-game": entry.id, onclick: open(entry.id) }, t("my_games_open")),
+    ])));
+}
+
+export async function renderPlayer(root, name) {
+  let body;
+  try {
+    body = await api(`/api/players/${encodeURIComponent(name)}`);
+  } catch (error) {
+    root.replaceChildren(h("section", { class: "player-page" }, h("p", {}, error.message)));
+    return;
+  }
+  document.title = `Hanamikoji · ${body.player.name}`;
+  root.replaceChildren(h("section", { class: "player-page", "data-testid": "player-page" },
+    h("h1", {}, body.player.name),
+    h("p", { class: "muted" }, t("player_since", { date: shownDate(body.since) })),
+    h("h2", {}, t("player_recent")),
+    gameList(body.games, (entry) => [h("span", { class: `game-badge ${entry.outcome}` }, t(`result_${entry.outcome}`))])));
+}
+
+function gameList(entries, extra) {
+  if (!entries.length) return h("p", { class: "muted" }, t("my_games_none"));
+  return h("ul", { class: "game-list" }, entries.map((entry) =>
+    h("li", { class: "game-entry", dataset: { yourTurn: entry.your_turn ? "yes" : "no" } },
+      h("span", { class: "entry-title" }, t("my_games_entry", { variant: entry.variant, opponent: opponentName(entry.opponent) })),
+      h("span", { class: "muted" }, t("my_games_started", { date: shownDate(entry.created) })),
+      extra(entry))));
+}
+
+function opponentName(opponent) {
+  if (opponent.kind === "bot") return t("bot_name", { level: opponent.level });
+  if (opponent.kind === "guest") return t("account_guest_name", { name: opponent.name });
+  if (opponent.kind === "account") return opponent.name;
+  return t("anonymous_player");
+}
+
+function shownDate(iso) {
+  const locale = currentLang() === "en-2018" ? "en" : currentLang();
+  return new Date(iso).toLocaleDateString(locale, { year: "numeric", month: "short", day: "numeric" });
+}

@@ -1,0 +1,660 @@
+"""Players of the web app: guests and accounts, sessions and their cookies, CSRF, the
+sign-in rate limit, seats named by player (created, claimed, opened by session), my
+games and a player's page, and what no route may give away. The last test registers,
+plays and finds the game in My games in Chromium."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+from argon2 import PasswordHasher
+from serving import Server, app_client, free_port
+from sqlalchemy import select, update
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from test_web_migrations import NO_POSTGRES, POSTGRES, postgres_schemas
+from test_web_server import bearer, create, hello, play_to_the_end, receive_error, receive_state
+
+from hanamikoji.interfaces import web_cli
+from hanamikoji.interfaces.web.catalog import text
+from hanamikoji.interfaces.web.guards import RateGuard, parse_rate
+from hanamikoji.interfaces.web.players import Passwords, check_nickname, is_reserved
+from hanamikoji.interfaces.web.storage import game_seats, hash_token, players, sessions
+
+try:
+    from test_web_e2e import (
+        CHROMIUM,
+        Page,
+        browser,  # noqa: F401  (a fixture)
+        page,  # noqa: F401  (a fixture)
+    )
+
+    BROWSER = CHROMIUM.exists()
+except pytest.skip.Exception:  # no Playwright: the browser test is skipped
+    BROWSER = False
+
+JSONDict = dict[str, Any]
+COOKIE = "hanamikoji_session"
+PASSWORD = "correct horse battery"
+EVIL = "http://evil.example"
+
+
+def make_client(db_url: str = "sqlite://", **options: Any) -> TestClient:
+    """The app with no sign-in limit unless ``options`` set one."""
+    return app_client(db_url, **{"login_rate": "off", **options})
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with make_client() as test_client:
+        yield test_client
+
+
+def register(client: TestClient, name: str, password: str = PASSWORD) -> JSONDict:
+    """Register ``name`` from a browser with no session; the client keeps the cookie."""
+    client.cookies.clear()
+    response = client.post("/api/me/register", json={"name": name, "password": password})
+    assert response.status_code == 201, response.text
+    body: JSONDict = response.json()
+    return body
+
+
+def as_guest(client: TestClient, nickname: str) -> JSONDict:
+    client.cookies.clear()
+    response = client.post("/api/me/guest", json={"nickname": nickname})
+    assert response.status_code == 201, response.text
+    body: JSONDict = response.json()
+    return body
+
+
+def session_cookie(client: TestClient) -> str:
+    value = client.cookies.get(COOKIE)
+    assert value is not None
+    return value
+
+
+def use(client: TestClient, cookie: str | None) -> None:
+    """Make the client the browser whose session cookie is ``cookie`` (none: signed out)."""
+    client.cookies.clear()
+    if cookie is not None:
+        client.cookies.set(COOKIE, cookie)
+
+
+def csrf(body: JSONDict) -> dict[str, str]:
+    return {"X-CSRF-Token": body["csrf"]}
+
+
+def refusal(response: Any, status: int, code: str) -> JSONDict:
+    assert response.status_code == status, response.text
+    body: JSONDict = response.json()
+    assert body["code"] == code, body
+    return body
+
+
+def set_cookie_header(response: Any) -> str:
+    headers = [value for name, value in response.headers.multi_items() if name == "set-cookie"]
+    assert len(headers) == 1, headers
+    return str(headers[0])
+
+
+def database(client: TestClient) -> Any:
+    return client.app.state.hub.store  # type: ignore[attr-defined]
+
+
+def my_games(client: TestClient) -> JSONDict:
+    response = client.get("/api/me/games")
+    assert response.status_code == 200, response.text
+    body: JSONDict = response.json()
+    return body
+
+
+# -- accounts -------------------------------------------------------------------------------
+
+
+def test_register_sign_out_and_in_again(client: TestClient) -> None:
+    made = register(client, "Ann_1")
+    assert made["player"]["name"] == "Ann_1" and made["player"]["kind"] == "account"
+    me = client.get("/api/me").json()
+    assert me["player"] == made["player"] and me["csrf"] == made["csrf"]
+    out = client.post("/api/me/logout", headers=csrf(made))
+    assert out.status_code == 200 and client.get("/api/me").json() == {"player": None}
+    signed = client.post("/api/me/login", json={"name": "ann_1", "password": PASSWORD})
+    assert signed.status_code == 200, signed.text
+    assert signed.json()["player"] == made["player"]  # the name whatever its case
+    assert signed.json()["csrf"] != made["csrf"]  # a new session, a new token
+
+
+def test_the_cookie_is_signed_http_only_same_site_and_lasts(client: TestClient) -> None:
+    client.cookies.clear()
+    response = client.post("/api/me/register", json={"name": "Cookie", "password": PASSWORD})
+    header = set_cookie_header(response)
+    attributes = {part.strip().split("=")[0].lower() for part in header.split(";")[1:]}
+    assert {"httponly", "path", "max-age", "samesite"} <= attributes
+    assert "samesite=lax" in header.lower() and f"Max-Age={30 * 86400}" in header
+    assert "secure" not in attributes  # plain http here
+    value = session_cookie(client)
+    session_id, _, signature = value.rpartition(".")
+    assert len(session_id) >= 43 and signature
+    # A cookie whose signature is not the server's opens nothing, stored session or not.
+    use(client, f"{session_id}.{'A' * len(signature)}")
+    assert client.get("/api/me").json() == {"player": None}
+    use(client, value)
+    assert client.get("/api/me").json()["player"]["name"] == "Cookie"
+
+
+def test_behind_https_the_cookie_is_secure_and_host_bound() -> None:
+    with make_client(secure_cookies=True, session_days=2) as client:
+        response = client.post("/api/me/guest", json={"nickname": "Hana"})
+        header = set_cookie_header(response)
+    assert header.startswith("__Host-hanamikoji_session=")
+    assert "; secure" in header.lower() and f"Max-Age={2 * 86400}" in header
+    assert "domain=" not in header.lower()
+
+
+def test_only_an_argon2_hash_of_the_password_is_stored(client: TestClient) -> None:
+    made = register(client, "Hashed", "my secret passphrase")
+    store = database(client)
+    with store._connect() as connection:
+        row = connection.execute(select(players).where(players.c.id == made["player"]["id"])).one()
+        every_table = [
+            str(tuple(found))
+            for table in ("players", "sessions", "game_seats", "server_secrets", "games")
+            for found in connection.exec_driver_sql(f"SELECT * FROM {table}").all()
+        ]
+    assert row.password_hash.startswith("$argon2id$")
+    assert PasswordHasher().verify(row.password_hash, "my secret passphrase")
+    assert not any("my secret passphrase" in found for found in every_table)
+    # The session is stored only as a hash of its id.
+    session_id = session_cookie(client).rpartition(".")[0]
+    assert not any(session_id in found for found in every_table)
+
+
+def test_a_wrong_password_and_an_unknown_name_get_the_same_answer(client: TestClient) -> None:
+    register(client, "Bob")
+    client.cookies.clear()
+    wrong = client.post("/api/me/login", json={"name": "Bob", "password": "not the password"})
+    unknown = client.post("/api/me/login", json={"name": "Nobody_here", "password": PASSWORD})
+    assert refusal(wrong, 401, "err_login_failed") == refusal(unknown, 401, "err_login_failed")
+    assert wrong.json()["message"] == "Wrong name or password."
+    assert COOKIE not in client.cookies
+
+
+def test_an_unknown_name_costs_a_password_check_too(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    checked: list[str] = []
+    verify = Passwords._verify
+
+    def counting(self: Passwords, password_hash: str, password: str) -> bool:
+        checked.append(password)
+        return verify(self, password_hash, password)
+
+    monkeypatch.setattr(Passwords, "_verify", counting)
+    client.post("/api/me/login", json={"name": "Nobody_here", "password": "guess one"})
+    client.post("/api/me/login", json={"name": "Nobody_here", "password": "guess two"})
+    assert checked == ["guess one", "guess two"]
+
+
+def test_the_hash_is_redone_when_the_parameters_change(client: TestClient) -> None:
+    made = register(client, "Rehash")
+    accounts = client.app.state.accounts  # type: ignore[attr-defined]
+    accounts.passwords = Passwords(PasswordHasher(time_cost=4, memory_cost=32 * 1024))
+    client.cookies.clear()
+    signed = client.post("/api/me/login", json={"name": "Rehash", "password": PASSWORD})
+    assert signed.status_code == 200
+    found = accounts.store.account("rehash")
+    assert found is not None and found[0].id == made["player"]["id"]
+    assert "m=32768,t=4" in found[1]
+    assert PasswordHasher().verify(found[1], PASSWORD)
+
+
+def test_names_are_unique_whatever_their_case(client: TestClient) -> None:
+    register(client, "Sakura")
+    client.cookies.clear()
+    taken = client.post("/api/me/register", json={"name": "SAKURA", "password": PASSWORD})
+    assert refusal(taken, 409, "err_name_taken")["message"] == (
+        "The name 'SAKURA' is already taken."
+    )
+    # Guests' nicknames need not be unique, and do not take account names.
+    as_guest(client, "sakura")
+    as_guest(client, "sakura")
+
+
+@pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("ab", "err_name_length"),
+        ("a" * 21, "err_name_length"),
+        ("Ann Lee", "err_name_chars"),
+        ("_ann", "err_name_chars"),
+        ("Anné", "err_name_chars"),
+        ("bot-level-3", "err_name_reserved"),
+        ("Player2", "err_name_reserved"),
+        ("greedy", "err_name_reserved"),
+        ("Guest_17", "err_name_reserved"),
+        ("ADMIN", "err_name_reserved"),
+    ],
+)
+def test_name_rules_are_refused_in_words(client: TestClient, name: str, code: str) -> None:
+    client.cookies.clear()
+    response = client.post(
+        "/api/me/register",
+        json={"name": name, "password": PASSWORD},
+        headers={"X-Hanamikoji-Lang": "fr"},
+    )
+    body = refusal(response, 400, code)
+    assert body["message"] == text(code, "fr", min=3, max=20, name=name)
+
+
+def test_passwords_and_nicknames_have_rules(client: TestClient) -> None:
+    client.cookies.clear()
+    short = client.post("/api/me/register", json={"name": "Shorty", "password": "1234567"})
+    assert refusal(short, 400, "err_password_length")["message"] == (
+        "A password has 8 to 256 characters."
+    )
+    for nickname, code in [
+        ("x", "err_nickname_length"),
+        ("<script>", "err_nickname_chars"),
+        ("Bot level 5", "err_name_reserved"),
+    ]:
+        refusal(client.post("/api/me/guest", json={"nickname": nickname}), 400, code)
+    assert check_nickname(" はなみ  こじ ") == "はなみ こじ"
+    assert is_reserved("Player 1") and is_reserved("bot_3") and not is_reserved("Botanist")
+    wrong_kind = client.post("/api/me/register", json={"name": "Ann", "password": 12345678})
+    refusal(wrong_kind, 400, "err_bad_field")
+
+
+def test_a_guest_becomes_an_account_with_its_games(client: TestClient) -> None:
+    guest = as_guest(client, "Hana mi")
+    guest_cookie = session_cookie(client)
+    assert guest["player"]["kind"] == "guest" and guest["player"]["name"] == "Hana mi"
+    game = client.post("/api/games", json={"opponent": "bot", "level": 1}, headers=csrf(guest))
+    assert game.status_code == 201
+    renamed = client.post("/api/me/guest", json={"nickname": "Hanami"}, headers=csrf(guest))
+    assert renamed.status_code == 200 and renamed.json()["player"]["name"] == "Hanami"
+    made = client.post(
+        "/api/me/register", json={"name": "Hanami", "password": PASSWORD}, headers=csrf(guest)
+    )
+    assert made.status_code == 201, made.text
+    account = made.json()
+    assert account["player"] == {"id": guest["player"]["id"], "name": "Hanami", "kind": "account"}
+    assert [entry["id"] for entry in my_games(client)["ongoing"]] == [game.json()["id"]]
+    account_cookie = session_cookie(client)
+    # The guest's session ended with the change: its cookie opens nothing any more.
+    use(client, guest_cookie)
+    assert client.get("/api/me").json() == {"player": None}
+    use(client, account_cookie)
+    again = client.post(
+        "/api/me/register", json={"name": "Hanami2", "password": PASSWORD}, headers=csrf(account)
+    )
+    refusal(again, 409, "err_already_account")
+    refusal(
+        client.post("/api/me/guest", json={"nickname": "Again"}, headers=csrf(account)),
+        409,
+        "err_already_account",
+    )
+
+
+def test_signing_out_ends_the_session_on_the_server(client: TestClient) -> None:
+    made = register(client, "Leaving")
+    cookie = session_cookie(client)
+    out = client.post("/api/me/logout", headers=csrf(made))
+    assert out.status_code == 200
+    header = set_cookie_header(out)
+    assert header.startswith(f"{COOKIE}=") and ("Max-Age=0" in header or "expires=" in header)
+    use(client, cookie)  # the old cookie, kept by someone
+    assert client.get("/api/me").json() == {"player": None}
+
+
+def test_an_expired_session_opens_nothing(client: TestClient) -> None:
+    register(client, "Expired")
+    store = database(client)
+    with store._begin() as connection:
+        connection.execute(update(sessions).values(expires=sessions.c.created))
+    assert client.get("/api/me").json() == {"player": None}
+    refusal(client.get("/api/me/games"), 401, "err_signed_out")
+
+
+def test_the_cookie_key_is_in_the_database_for_every_server(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    with make_client(url) as first:
+        register(first, "Shared")
+        cookie = session_cookie(first)
+    with make_client(url) as second:
+        use(second, cookie)
+        assert second.get("/api/me").json()["player"]["name"] == "Shared"
+
+
+def test_serve_takes_the_players_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import uvicorn
+
+    started: dict[str, Any] = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app))
+    db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    options = ["--db", db, "--secure-cookies", "--login-rate", "5/minute", "--session-days", "7"]
+    assert web_cli.main(options) == 0
+    state = started["app"].state
+    assert state.cookies.secure and state.cookies.lifetime == timedelta(days=7)
+    assert state.cookies.name == "__Host-hanamikoji_session"
+    assert str(state.rates.login) == "5 per 1 minute"
+    assert web_cli.main(["--db", db]) == 0
+    state = started["app"].state
+    assert not state.cookies.secure and state.cookies.lifetime == timedelta(days=30)
+    assert str(state.rates.login) == "10 per 1 minute"
+
+
+# -- CSRF -----------------------------------------------------------------------------------
+
+
+def test_a_signed_in_post_needs_the_sessions_csrf_token(client: TestClient) -> None:
+    other = register(client, "Other")
+    made = register(client, "Csrf")
+    for headers in ({}, {"X-CSRF-Token": "forged"}, csrf(other)):
+        refusal(client.post("/api/me/logout", headers=headers), 403, "err_csrf")
+        refused = client.post("/api/games", json={"opponent": "bot"}, headers=headers)
+        refusal(refused, 403, "err_csrf")
+    assert client.get("/api/me").json()["player"]["name"] == "Csrf"
+    assert my_games(client)["ongoing"] == []
+    assert (
+        client.post("/api/games", json={"opponent": "bot"}, headers=csrf(made)).status_code == 201
+    )
+
+
+def test_a_cross_site_form_post_is_refused(client: TestClient) -> None:
+    made = register(client, "Victim")
+    form = {"Origin": EVIL, "Content-Type": "application/x-www-form-urlencoded"}
+    for path in ("/api/me/logout", "/api/me/login", "/api/me/guest", "/api/games"):
+        response = client.post(path, content=b"name=x&password=y", headers=form)
+        refusal(response, 403, "err_origin")
+    # Even with the right token (which another site cannot read), another origin is refused.
+    refusal(
+        client.post("/api/me/logout", headers={"Origin": EVIL, **csrf(made)}), 403, "err_origin"
+    )
+    assert client.get("/api/me").json()["player"]["name"] == "Victim"
+    refusal(
+        client.post("/api/me/login", content=b"name=x", headers={"Content-Type": "text/plain"}),
+        403,
+        "err_csrf",
+    )
+    client.cookies.clear()
+    plain = client.post("/api/me/login", content=b"{}", headers={"Content-Type": "text/plain"})
+    refusal(plain, 415, "err_content_type")
+
+
+# -- the sign-in rate limit -------------------------------------------------------------------
+
+
+def test_sign_in_attempts_are_limited_per_address() -> None:
+    with make_client(login_rate="3/minute") as client:
+        for _ in range(3):
+            wrong = client.post("/api/me/login", json={"name": "Someone", "password": "x" * 8})
+            refusal(wrong, 401, "err_login_failed")
+        limited = client.post("/api/me/login", json={"name": "Another", "password": "x" * 8})
+        body = refusal(limited, 429, "err_login_rate")
+        seconds = int(limited.headers["Retry-After"])
+        assert 1 <= seconds <= 60
+        assert body["message"] == f"Too many sign-in attempts: try again in {seconds} s."
+        refusal(client.post("/api/me/guest", json={"nickname": "Hana"}), 429, "err_login_rate")
+        # Games go on: only sign-in attempts are counted.
+        assert client.post("/api/games", json={"opponent": "bot"}).status_code == 201
+
+
+def test_sign_in_attempts_are_limited_per_account_name() -> None:
+    guard = RateGuard(None, None, parse_rate("2/minute"))
+    assert guard.allow_login("10.0.0.1", "ann") is None
+    assert guard.allow_login("10.0.0.2", "ann") is None
+    assert guard.allow_login("10.0.0.3", "ann") is not None  # another address, same name
+    assert guard.allow_login("10.0.0.3", "bob") is None
+    assert RateGuard(None, None, None).allow_login("10.0.0.1", "ann") is None
+
+
+# -- seats ----------------------------------------------------------------------------------
+
+
+def test_a_signed_in_creator_holds_seat_one_and_opens_it_without_its_token(
+    client: TestClient,
+) -> None:
+    made = register(client, "Creator")
+    response = client.post("/api/games", json={"opponent": "bot", "level": 1}, headers=csrf(made))
+    game = response.json()
+    state = client.get(f"/api/games/{game['id']}")  # no token: the session's seat
+    assert state.status_code == 200 and state.json()["seat"] == 0
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello", "lang": "en"}))
+        assert receive_state(ws)["seat"] == 0
+    # The seat token still opens it, for links and bots.
+    client.cookies.clear()
+    assert client.get(f"/api/games/{game['id']}", headers=bearer(game["token"])).json()["seat"] == 0
+
+
+def test_another_players_seat_does_not_open_by_session(client: TestClient) -> None:
+    made = register(client, "Owner")
+    game = client.post("/api/games", json={"opponent": "friend"}, headers=csrf(made)).json()
+    register(client, "Intruder")
+    unknown = client.get("/api/games/no-such-game")
+    theirs = client.get(f"/api/games/{game['id']}")
+    assert refusal(theirs, 404, "err_bad_token") == refusal(unknown, 404, "err_bad_token")
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello"}))
+        assert receive_error(ws)["code"] == "err_bad_token"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+        assert closed.value.code == 4401
+    client.cookies.clear()
+    refusal(client.get(f"/api/games/{game['id']}"), 404, "err_bad_token")
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello"}))
+        assert receive_error(ws)["code"] == "err_bad_token"
+
+
+def test_seats_are_claimed_with_their_token_once(client: TestClient) -> None:
+    client.cookies.clear()
+    game = create(client, opponent="friend")  # by nobody signed in
+    path = f"/api/games/{game['id']}/claim"
+    refusal(client.post(path, headers=bearer(game["token"])), 401, "err_signed_out")
+    ann = register(client, "Ann")
+    ann_cookie = session_cookie(client)
+    refusal(client.post(path, headers=bearer(game["token"])), 403, "err_csrf")
+    refusal(client.post(path, headers={**bearer("wrong"), **csrf(ann)}), 404, "err_bad_token")
+    claimed = client.post(path, headers={**bearer(game["token"]), **csrf(ann)})
+    assert claimed.status_code == 200 and claimed.json()["seat"] == 0
+    again = client.post(path, headers={**bearer(game["token"]), **csrf(ann)})
+    assert again.status_code == 200  # already hers
+    refusal(
+        client.post(path, headers={**bearer(game["friend_token"]), **csrf(ann)}),
+        409,
+        "err_claim_both",
+    )
+    bob = register(client, "Bob")
+    refusal(
+        client.post(path, headers={**bearer(game["token"]), **csrf(bob)}), 409, "err_seat_taken"
+    )
+    assert (
+        client.post(path, headers={**bearer(game["friend_token"]), **csrf(bob)}).json()["seat"] == 1
+    )
+    assert client.get(f"/api/games/{game['id']}").json()["seat"] == 1
+    opponent = my_games(client)["ongoing"][0]["opponent"]
+    assert opponent == {"kind": "account", "name": "Ann"}
+    use(client, ann_cookie)
+    assert client.get(f"/api/games/{game['id']}").json()["seat"] == 0
+    with database(client)._connect() as connection:
+        rows = connection.execute(select(game_seats.c.seat, game_seats.c.player_id)).all()
+    assert sorted(rows) == [(0, ann["player"]["id"]), (1, bob["player"]["id"])]
+
+
+def test_a_rematch_by_session_keeps_the_players_and_needs_the_token(client: TestClient) -> None:
+    made = register(client, "Rematcher")
+    game = client.post(
+        "/api/games", json={"opponent": "bot", "level": 1}, headers=csrf(made)
+    ).json()
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello"}))
+        play_to_the_end(ws, receive_state(ws), random.Random(1))
+    path = f"/api/games/{game['id']}/rematch"
+    refusal(client.post(path), 403, "err_csrf")
+    rematch = client.post(path, headers=csrf(made))
+    assert rematch.status_code == 200, rematch.text
+    new_id = rematch.json()["id"]
+    assert client.get(f"/api/games/{new_id}").json()["seat"] == 0  # by session, no token
+    listed = my_games(client)
+    assert [entry["id"] for entry in listed["ongoing"]] == [new_id]
+    assert [entry["id"] for entry in listed["finished"]] == [game["id"]]
+
+
+# -- my games and a player's page -------------------------------------------------------------
+
+
+def test_my_games_lists_mine_waiting_for_me_first(client: TestClient) -> None:
+    refusal(client.get("/api/me/games"), 401, "err_signed_out")
+    made = register(client, "Lister")
+    headers = csrf(made)
+
+    def new(**options: Any) -> JSONDict:
+        response = client.post("/api/games", json=options, headers=headers)
+        assert response.status_code == 201
+        body: JSONDict = response.json()
+        return body
+
+    mine_first = new(opponent="bot", level=1, first="me")  # my turn
+    friend = new(opponent="friend", first="opponent")  # my friend's turn
+    finished = new(opponent="bot", level=2, first="me")
+    with client.websocket_connect(f"/ws/{finished['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello"}))
+        final = play_to_the_end(ws, receive_state(ws), random.Random(2))
+    listed = my_games(client)
+    assert listed["player"]["name"] == "Lister"
+    ongoing = listed["ongoing"]
+    assert [entry["id"] for entry in ongoing] == [mine_first["id"], friend["id"]]
+    assert [entry["your_turn"] for entry in ongoing] == [True, False]
+    assert ongoing[0]["opponent"] == {"kind": "bot", "level": 1}
+    assert ongoing[1]["opponent"] == {"kind": "anonymous"}
+    assert ongoing[0]["ply"] == 0 and ongoing[0]["seat"] == 0
+    (done,) = listed["finished"]
+    result = final["outcome"]["result"]
+    wanted = {"1-0": "won", "0-1": "lost"}.get(result, "drawn")
+    assert done["id"] == finished["id"] and done["outcome"] == wanted
+    assert set(done) == {"id", "variant", "seat", "created", "opponent", "outcome"}
+    register(client, "Stranger")
+    assert my_games(client) == {
+        "player": my_games(client)["player"],
+        "ongoing": [],
+        "finished": [],
+    }
+
+
+def test_a_players_page_shows_recent_games_and_nothing_private(client: TestClient) -> None:
+    made = register(client, "Famous")
+    game = client.post(
+        "/api/games", json={"opponent": "bot", "level": 1}, headers=csrf(made)
+    ).json()
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello"}))
+        play_to_the_end(ws, receive_state(ws), random.Random(4))
+    client.cookies.clear()  # anyone may look
+    page = client.get("/api/players/FAMOUS")
+    assert page.status_code == 200
+    body = page.json()
+    assert body["player"] == {"name": "Famous", "kind": "account"}
+    (recent,) = body["games"]
+    assert set(recent) == {"variant", "created", "opponent", "outcome"}
+    assert "ratings" not in body  # until there are ratings
+    assert game["id"] not in page.text and made["player"]["id"] not in page.text
+    refusal(client.get("/api/players/nobody_at_all"), 404, "err_no_player")
+    guest = as_guest(client, "Visitor")
+    refusal(client.get(f"/api/players/{guest['player']['name']}"), 404, "err_no_player")
+    assert client.get("/@/Famous").status_code == 200 and client.get("/me").status_code == 200
+
+
+def test_no_players_route_gives_away_a_token_or_a_card(client: TestClient) -> None:
+    client.cookies.clear()
+    game = create(client, opponent="friend", first="me")
+    ann = register(client, "Holder")
+    client.post(f"/api/games/{game['id']}/claim", headers={**bearer(game["token"]), **csrf(ann)})
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        state = hello(ws, game["token"])
+    bodies = [
+        client.get("/api/me").text,
+        client.get("/api/me/games").text,
+        client.get("/api/players/Holder").text,
+        client.post(
+            f"/api/games/{game['id']}/claim", headers={**bearer(game["token"]), **csrf(ann)}
+        ).text,
+    ]
+    bob = register(client, "Snooper")
+    bodies += [
+        client.get("/api/me/games").text,
+        client.get(f"/api/games/{game['id']}").text,
+        client.post(f"/api/games/{game['id']}/claim", headers=csrf(bob)).text,
+    ]
+    secrets = [game["token"], game["friend_token"], hash_token(game["token"])]
+    secrets.append(hash_token(game["friend_token"]))
+    for body in bodies:
+        assert not any(secret in body for secret in secrets)
+        assert '"hand"' not in body and '"seed"' not in body and '"secret"' not in body
+    assert state["hand"]  # the seat's own state (by its token) has the hand, as ever
+
+
+@pytest.mark.skipif(POSTGRES is None, reason=NO_POSTGRES)
+def test_players_on_postgresql() -> None:
+    with postgres_schemas() as new_schema, make_client(new_schema()) as client:
+        made = register(client, "Kaede")
+        client.cookies.clear()
+        taken = client.post("/api/me/register", json={"name": "KAEDE", "password": PASSWORD})
+        refusal(taken, 409, "err_name_taken")
+        as_guest(client, "Kaede")
+        use(client, None)
+        game = create(client, opponent="friend", first="me")
+        signed = client.post("/api/me/login", json={"name": "kaede", "password": PASSWORD})
+        assert signed.json()["player"] == made["player"]
+        path = f"/api/games/{game['id']}/claim"
+        claimed = client.post(path, headers={**bearer(game["token"]), **csrf(signed.json())})
+        assert claimed.json()["seat"] == 0
+        listed = my_games(client)
+        assert [entry["id"] for entry in listed["ongoing"]] == [game["id"]]
+        assert listed["ongoing"][0]["your_turn"] is True
+        assert client.get("/api/players/KAEDE").json()["player"]["name"] == "Kaede"
+
+
+# -- in the browser ---------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    options = ("--bot-delay", "0", "--bot-processes", "0")
+    running = Server(tmp_path_factory.mktemp("web") / "games.sqlite3", free_port(), *options)
+    running.start()
+    yield running
+    running.stop()
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not BROWSER, reason="needs Playwright and Debian's chromium")
+def test_register_play_a_bot_and_find_the_game_in_my_games(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.click("#account-button")
+    page.click("#account-tab-register")
+    page.fill("#account-name", "Tester_1")
+    page.fill("#account-password", PASSWORD)
+    page.click("#account-submit")
+    page.wait_for_selector("#account-button[data-kind=account]")
+    assert "Tester_1" in page.inner_text("#account-button")
+    page.check("input[name=opponent][value=bot]")
+    page.click("#start-button")
+    page.wait_for_selector(".game")
+    game_id = page.url.split("/g/")[1].split("#")[0]
+    page.click("#account-button")
+    page.click("#account-my-games")
+    page.wait_for_selector("[data-testid=my-games]")
+    link = page.locator(f"[data-testid=my-games] a[data-game='{game_id}']")
+    link.click()
+    page.wait_for_selector(".game")
+    assert page.url.endswith(f"/g/{game_id}")  # opened by the session: no token in sight
+    page.wait_for_function("document.querySelector('.game').dataset.ply !== undefined")
+    page.reload()
+    page.wait_for_selector(".game")
