@@ -60,7 +60,7 @@ BEFORE_MIGRATIONS_BLOB = "9a0760077415205cfdd083a0fc3f9fa6e6611af8"
 """``git rev-parse d52489d:src/hanamikoji/interfaces/web/storage.py``."""
 
 MIGRATIONS_DIR = Path(storage.__file__).parent / "migrations"
-HEAD = "0002"
+HEAD = "0003"
 """The newest revision in ``migrations/versions/``."""
 
 LOCAL_POSTGRES = "postgresql+psycopg://hanamikoji:hanamikoji@127.0.0.1:5432/hanamikoji_test"
@@ -365,8 +365,8 @@ SECOND_REVISION = '''"""A test's revision: a column and an index on games."""
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0003"
-down_revision = "0002"
+revision = "0004"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
@@ -399,7 +399,7 @@ def test_an_older_revision_is_upgraded_in_place_without_losing_a_row(
     with opened(url) as engine:
         upgrade_schema(engine, str(migrations))
 
-    assert revisions(url) == ["0003"]
+    assert revisions(url) == ["0004"]
     assert _rows(url) == before
     with opened(url) as engine, engine.connect() as connection:
         found = inspect(connection)

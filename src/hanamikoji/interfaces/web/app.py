@@ -17,6 +17,10 @@ and in the first message over the WebSocket, never in a URL the server sees):
 ``POST /api/games/{id}/analysis``           start the analysis of the finished game
 ``GET /api/games/{id}/analysis``            the analysis, or how far it has got
 ``WS /ws/{id}``                             live play: ``hello`` with TOKEN, then moves
+``GET /w/{id}``                             the page: watch a game (no token)
+``GET /lobby``                              the page: seeks, quick pairing, games to watch
+``GET /api/games?watch=1``                  the newest ongoing games anyone may watch
+``WS /ws/{id}/watch``                       a spectator's live public state (no token)
 ``GET /me``, ``GET /@/{name}``              the page: my games, a player's page
 ==========================================  =============================================
 
@@ -61,7 +65,14 @@ from hanamikoji.interfaces.web.guards import (
     parse_rate,
     read_body,
 )
-from hanamikoji.interfaces.web.hub import Connection, GameHub, LiveGame, SeatTap, error_message
+from hanamikoji.interfaces.web.hub import (
+    SPECTATOR,
+    Connection,
+    GameHub,
+    LiveGame,
+    SeatTap,
+    error_message,
+)
 from hanamikoji.interfaces.web.payload import encode
 from hanamikoji.interfaces.web.player_routes import (
     CookieSettings,
@@ -95,6 +106,7 @@ HELLO_TIMEOUT = 10.0
 
 CLOSE_POLICY = 4403
 CLOSE_BAD_SEAT = 4401
+CLOSE_NO_GAME = 4404
 CLOSE_SERVER_ERROR = 1011
 
 STATUS = {
@@ -190,11 +202,14 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/learn", _page),
         Route("/me", _page),
         Route("/@/{name}", _page),
+        Route("/w/{game_id}", _page),
+        Route("/lobby", _page),
         *player_routes(_request_lang),
         Route("/api/i18n/{lang}", _catalog),
         Route("/api/options", _options),
         Route("/api/tutorial", _tutorial),
         Route("/api/games", _create_game, methods=["POST"]),
+        Route("/api/games", _watch_list, methods=["GET"]),
         Route("/api/games/{game_id}", _game_state),
         Route("/api/games/{game_id}/record", _record),
         Route("/api/games/{game_id}/replay", _replay),
@@ -203,6 +218,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/games/{game_id}/analysis", _start_analysis, methods=["POST"]),
         Route("/healthz", _health),
         WebSocketRoute("/ws/{game_id}", _game_socket),
+        WebSocketRoute("/ws/{game_id}/watch", _watch_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
@@ -358,7 +374,10 @@ async def _create_game(request: Request) -> Response:
     first_player = {"me": 0, "opponent": 1}.get(first, secrets.randbelow(2))
     bot = settings.opponent == "bot"
     created = await _hub(request).create(
-        settings.variant, first_player, settings.level if bot else None
+        settings.variant,
+        first_player,
+        settings.level if bot else None,
+        private=settings.private,
     )
     if session is not None:
         await record_seat(request, created.id, 0, session.player)
@@ -371,6 +390,18 @@ async def _create_game(request: Request) -> Response:
         },
         status_code=201,
     )
+
+
+WATCH_LIST_LIMIT = 50
+"""The most games ``GET /api/games?watch=1`` lists."""
+
+
+async def _watch_list(request: Request) -> Response:
+    """The newest ongoing games between people that anyone may watch."""
+    if request.query_params.get("watch") != "1":
+        return _refusal(Refused("err_bad_field", field="watch"), _request_lang(request), 400)
+    games = await _hub(request).watchable(WATCH_LIST_LIMIT)
+    return JSONResponse({"games": games}, headers={"Cache-Control": "no-store"})
 
 
 SeatRoute = Callable[[Request, Lang, LiveGame, int], Awaitable[Response]]
@@ -536,6 +567,64 @@ async def _serve_seat(
             hub.send(live, seat, connection, error_message(refusal, connection.lang))
             if refusal.key == "err_stale":
                 await hub.resend(live, seat, connection)
+
+
+async def _watch_socket(websocket: WebSocket) -> None:
+    """A spectator: no token; the public state now and at every change, never a
+    decision. A game that does not exist or is private closes the socket (4404)."""
+    if not _origin_allowed(websocket):
+        await websocket.close(code=CLOSE_POLICY)
+        return
+    await websocket.accept()
+    hub = _hub(websocket)
+    lang = _query_lang(websocket)
+    connection = Connection(websocket.send_text, lang)
+    try:
+        live = await hub.watch(websocket.path_params["game_id"], connection)
+    except Refused as refusal:
+        await connection.close()
+        await _send_and_close(websocket, error_message(refusal, lang), CLOSE_NO_GAME)
+        return
+    try:
+        await _serve_spectator(websocket, live, connection)
+    except Exception:
+        log.exception("spectator socket of game %s failed", live.id)
+        with contextlib.suppress(Exception):
+            await websocket.close(code=CLOSE_SERVER_ERROR)
+    finally:
+        await hub.unwatch(live, connection)
+
+
+def _query_lang(connection: HTTPConnection) -> Lang:
+    wanted = connection.query_params.get("lang", "en")
+    return parse_lang(wanted) if wanted in LANGUAGES else "en"
+
+
+async def _serve_spectator(websocket: WebSocket, live: LiveGame, connection: Connection) -> None:
+    """Pings, the page's language, and a refusal (``err_spectator``) for anything that
+    tries to act: a spectator holds no seat."""
+    hub = _hub(websocket)
+    rates = _rates(websocket)
+    key = str(id(connection))
+    while True:
+        raw = await _receive_text(websocket)
+        if raw is None:
+            return
+        if rates.allow_message(key) is not None:
+            continue  # a spectator has nothing to lose by waiting: dropped unread
+        try:
+            message = decode_client_message(raw)
+            if isinstance(message, Ping):
+                hub.send(live, SPECTATOR, connection, {"type": "pong"})
+            elif isinstance(message, LangMessage) or (
+                isinstance(message, Hello) and message.token is None
+            ):
+                # The page's socket says hello with its language and no seat.
+                connection.lang = message.lang
+            else:
+                raise Refused("err_spectator")
+        except Refused as refusal:
+            hub.send(live, SPECTATOR, connection, error_message(refusal, connection.lang))
 
 
 async def _receive_text(websocket: WebSocket) -> str | None:

@@ -79,6 +79,16 @@ UI = sentences(
     sentence("err_storage", "The decision could not be saved; nothing changed. Try again."),
     sentence("err_not_over", "Only available once the game is over."),
     sentence("err_no_game", "There is no such game."),
+    # -- spectators (watch.js, the table read-only)
+    sentence("err_spectator", "You are watching this game: a spectator cannot play."),
+    sentence("watch_title", "Watching"),
+    sentence("watch_status", "{player} to play."),
+    sentence("watch_totals", "{player1}: {score1}. {player2}: {score2}."),
+    sentence("watch_list_title", "Games to watch"),
+    sentence("watch_list_empty", "Nobody is playing a public game right now."),
+    sentence("watch_button", "Watch"),
+    sentence("private_label", "Private game: nobody can watch it"),
+    sentence("lobby_title", "Lobby"),
     # -- the start page
     sentence("tagline", "The two-player card game of geishas and their favors."),
     sentence("new_game", "New game"),

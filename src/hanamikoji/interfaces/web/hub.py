@@ -23,7 +23,14 @@ from hanamikoji.interfaces.web.analyses import Analyses
 from hanamikoji.interfaces.web.bots import BotRunner, bot_seed
 from hanamikoji.interfaces.web.catalog import text
 from hanamikoji.interfaces.web.checks import Refused, check_decision
-from hanamikoji.interfaces.web.payload import JSON, PublicGame, encode, replay_frames, seat_state
+from hanamikoji.interfaces.web.payload import (
+    JSON,
+    PublicGame,
+    encode,
+    replay_frames,
+    seat_state,
+    spectator_state,
+)
 from hanamikoji.interfaces.web.storage import (
     Append,
     PlyTakenError,
@@ -38,12 +45,16 @@ from hanamikoji.interfaces.web.writer import DecisionWriter
 from hanamikoji.notation.names import Lang
 from hanamikoji.notation.records import GameRecord
 
-__all__ = ["Connection", "GameHub", "LiveGame", "NewGame", "SeatTap"]
+__all__ = ["SPECTATOR", "Connection", "GameHub", "LiveGame", "NewGame", "SeatTap"]
 
 log = logging.getLogger("hanamikoji.web")
 
 SeatTap = Callable[[str, int, str], None]
-"""Called with (game id, seat, message text) for every message sent to a seat (tests)."""
+"""Called with (game id, seat, message text) for every message sent to a seat, and with
+:data:`SPECTATOR` as the seat for every message sent to a spectator (tests)."""
+
+SPECTATOR = -1
+"""The tap's seat for a spectator's page."""
 
 MAX_LIVE_GAMES = 20_000
 """Games kept in memory before those nobody watches are dropped."""
@@ -104,6 +115,7 @@ class LiveGame:
     connections: tuple[set[Connection], set[Connection]] = field(
         default_factory=lambda: (set(), set())
     )
+    watchers: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     # What the bot inferred at its decisions so far (Bot.memory), kept on this server
     # only: after a restart, or on another server, the bot starts from its priors.
@@ -116,6 +128,10 @@ class LiveGame:
     @property
     def ply(self) -> int:
         return len(self.game.move_stack)
+
+    def watched(self) -> bool:
+        """Whether a page is open on the game, at a seat or watching it."""
+        return any(self.connections) or bool(self.watchers)
 
     def public(self) -> PublicGame:
         stored = self.stored
@@ -203,6 +219,8 @@ class GameHub:
             for seat in (0, 1):
                 for connection in list(live.connections[seat]):
                     await connection.close()
+            for connection in list(live.watchers):
+                await connection.close()
         await asyncio.to_thread(self.writer.close)
 
     # -- games ------------------------------------------------------------------------
@@ -213,9 +231,11 @@ class GameHub:
         first_player: int,
         bot_level: int | None,
         seed: int | None = None,
+        *,
+        private: bool = False,
     ) -> NewGame:
         """A new game where the creator is Player 1; Player 2 is a bot of ``bot_level``,
-        or a friend when it is ``None``."""
+        or a friend when it is ``None``. A ``private`` game cannot be watched."""
         token = new_token()
         friend_token = None if bot_level is not None else new_token()
         hashes = (hash_token(token), None if friend_token is None else hash_token(friend_token))
@@ -226,6 +246,7 @@ class GameHub:
             hashes,
             1 if bot_level is not None else None,
             bot_level,
+            private=private,
         )
         await self.writer.call(lambda: self.store.create_game(row))
         return NewGame(row.id, token, friend_token)
@@ -261,7 +282,7 @@ class GameHub:
         """Drop games nobody watches (records and states fetched over HTTP load games
         too); the database has them all."""
         for game_id, live in list(self._live.items()):
-            if not any(live.connections) and live.bot_task is None and not live.lock.locked():
+            if not live.watched() and live.bot_task is None and not live.lock.locked():
                 del self._live[game_id]
 
     async def authenticate(self, game_id: str, token: str) -> tuple[LiveGame, int] | None:
@@ -302,12 +323,47 @@ class GameHub:
     async def detach(self, live: LiveGame, seat: int, connection: Connection) -> None:
         async with live.lock:
             live.connections[seat].discard(connection)
-            if not any(live.connections) and live.bot_task is None:
+            if not live.watched() and live.bot_task is None:
                 # Nobody is looking: the database has it all, memory need not.
                 self._live.pop(live.id, None)
             else:
                 self._announce(live)
         await connection.close()
+
+    async def watch(self, game_id: str, connection: Connection) -> LiveGame:
+        """Add a spectator's page to a game anyone may watch and send it the public state.
+        Raises :class:`Refused` (``err_no_game``) for a game that does not exist or is
+        private: the two are not told apart."""
+        while True:
+            live = await self.get(game_id)
+            if live is None or live.stored.private:
+                raise Refused("err_no_game")
+            async with live.lock:
+                if self._live.get(game_id) is live:
+                    live.watchers.add(connection)
+                    message = encode(self.spectator_state_for(live))
+                    self._deliver(live.id, SPECTATOR, connection, message, is_state=True)
+                    return live
+
+    async def unwatch(self, live: LiveGame, connection: Connection) -> None:
+        async with live.lock:
+            live.watchers.discard(connection)
+            if not live.watched() and live.bot_task is None:
+                self._live.pop(live.id, None)
+        await connection.close()
+
+    def spectator_state_for(self, live: LiveGame) -> JSON:
+        """What a spectator sees: the public part of the game (the end reveal once over)."""
+        return spectator_state(live.game.view(0), live.public())
+
+    async def watchable(self, limit: int) -> list[JSON]:
+        """The newest ongoing games between people that anyone may watch, at most
+        ``limit``."""
+        rows = await asyncio.to_thread(self.store.watchable_games, limit)
+        return [
+            {"id": row.id, "variant": row.variant, "created": row.created.isoformat()}
+            for row in rows
+        ]
 
     def send(self, live: LiveGame, seat: int, connection: Connection, message: JSON) -> None:
         """Send a message to one page (an error, a pong): through the tap like the rest."""
@@ -328,6 +384,10 @@ class GameHub:
             message = encode(seat_state(live.game.view(seat), public))
             for connection in live.connections[seat]:
                 self._deliver(live.id, seat, connection, message, is_state=True)
+        if live.watchers:
+            message = encode(spectator_state(live.game.view(0), public))
+            for connection in live.watchers:
+                self._deliver(live.id, SPECTATOR, connection, message, is_state=True)
 
     # -- decisions --------------------------------------------------------------------
 
@@ -409,9 +469,9 @@ class GameHub:
             log.exception("game %s: the bot failed", live.id)
         finally:
             live.bot_task = None
-        if not any(live.connections) and live.game.to_move != bot_seat:
+        if not live.watched() and live.game.to_move != bot_seat:
             async with live.lock:
-                if not any(live.connections) and live.bot_task is None:
+                if not live.watched() and live.bot_task is None:
                     self._live.pop(live.id, None)
 
     # -- after the end ----------------------------------------------------------------
@@ -472,6 +532,7 @@ class GameHub:
             stored.token_hashes,
             stored.bot_seat,
             stored.bot_level,
+            private=stored.private,
         )
         new_id = await self.writer.call(lambda: self.store.create_rematch(stored.id, row))
         async with live.lock:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hanamikoji.core.game import Game
@@ -32,8 +32,10 @@ __all__ = [
     "encode",
     "move_json",
     "outcome_json",
+    "public_view",
     "replay_frames",
     "seat_state",
+    "spectator_state",
 ]
 
 JSON = dict[str, Any]
@@ -187,6 +189,32 @@ def seat_state(view: View, public: PublicGame) -> JSON:
         "outcome": None if view.outcome is None else outcome_json(view.outcome),
         "reveal": None if view.reveal is None else _reveal_json(view.reveal),
     }
+
+
+def public_view(view: View) -> View:
+    """What anyone watching may know: ``view`` (either seat's) without the seat's own
+    cards (hand, drawn card, Secret, Trade-off) and with both seats' Secret and Trade-off
+    hidden in the log. The markers, the cards on the sides, the used actions, the counts
+    of the hands and the deck and the pending offer's face-up cards stay. Once the game
+    is over nothing is hidden any more and ``view`` is returned as it is (the end reveal
+    the seats get)."""
+    if view.phase == Phase.OVER:
+        return view
+    return replace(
+        view,
+        hand=(),
+        drawn=None,
+        secret=None,
+        tradeoff=(),
+        log=tuple(replace(entry, move=entry.move.public()) for entry in view.log),
+        reveal=None,
+    )
+
+
+def spectator_state(view: View, public: PublicGame) -> JSON:
+    """The state a spectator's page gets: :func:`seat_state` of :func:`public_view`, with
+    no seat (``"seat": null``). ``unseen`` is then every card not yet shown to anyone."""
+    return {**seat_state(public_view(view), public), "seat": None}
 
 
 def _used(view: View, seat: int) -> list[str]:

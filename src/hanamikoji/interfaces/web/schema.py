@@ -70,6 +70,7 @@ class NewGameRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     level: int = 2
     variant: str = "classic"
     first: Literal["me", "opponent", "random"] = "random"
+    private: bool = False
 
 
 class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True, frozen=True):

@@ -79,6 +79,7 @@ __all__ = [
     "new_game_row",
     "new_token",
     "players",
+    "private_games",
     "server_secrets",
     "sessions",
     "token_matches",
@@ -139,6 +140,17 @@ analysis_runs = Table(
 )
 """A game whose analysis is complete: its settings, the package's version, the per-player
 summary (JSON text). Written in the same commit as the decisions' rows."""
+
+# -- spectators (revision 0003) ------------------------------------------------------
+
+private_games = Table(
+    "private_games",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+"""Games their creator made private: nobody may watch them. Every other game may be
+watched (a spectator sees only what is public until the end)."""
 
 # -- players (revision 0002; their queries are in player_store.py) ---------------------
 
@@ -233,6 +245,7 @@ class StoredGame:
     result: str | None
     rematch_id: str | None
     decisions: tuple[str, ...] = ()
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +293,8 @@ def new_game_row(
     token_hashes: tuple[str | None, str | None],
     bot_seat: int | None,
     bot_level: int | None,
+    *,
+    private: bool = False,
 ) -> StoredGame:
     return StoredGame(
         id=new_game_id(),
@@ -293,6 +308,7 @@ def new_game_row(
         status=PLAYING,
         result=None,
         rematch_id=None,
+        private=private,
     )
 
 
@@ -363,7 +379,7 @@ class Store:
 
     def create_game(self, game: StoredGame) -> StoredGame:
         with self._begin() as connection:
-            connection.execute(insert(games).values(**_row_values(game)))
+            _insert_game(connection, game)
         return game
 
     def create_rematch(self, old_id: str, game: StoredGame) -> str:
@@ -375,7 +391,7 @@ class Store:
             ).scalar_one_or_none()
             if existing is not None:
                 return str(existing)
-            connection.execute(insert(games).values(**_row_values(game)))
+            _insert_game(connection, game)
             claimed = connection.execute(
                 update(games)
                 .where(games.c.id == old_id, games.c.rematch_id.is_(None))
@@ -396,13 +412,13 @@ class Store:
     def get(self, game_id: str) -> StoredGame | None:
         """The game's row without its decisions, or ``None``."""
         with self._connect() as connection:
-            row = connection.execute(select(games).where(games.c.id == game_id)).first()
+            row = connection.execute(_GAME_ROW.where(games.c.id == game_id)).first()
         return None if row is None else _stored(row._mapping)
 
     def load(self, game_id: str) -> StoredGame | None:
         """The game's row and every decision in ply order, or ``None``."""
         with self._connect() as connection:
-            row = connection.execute(select(games).where(games.c.id == game_id)).first()
+            row = connection.execute(_GAME_ROW.where(games.c.id == game_id)).first()
             if row is None:
                 return None
             texts = connection.execute(
@@ -414,6 +430,19 @@ class Store:
         if plies != list(range(len(plies))):
             raise RuntimeError(f"game {game_id}: the decision log has gaps: {plies}")
         return replace(_stored(row._mapping), decisions=tuple(text for _, text in texts))
+
+    def watchable_games(self, limit: int) -> list[StoredGame]:
+        """The newest games between people still being played that are not private, at
+        most ``limit`` (without their decisions)."""
+        query = (
+            _GAME_ROW.where(games.c.status == PLAYING, private_games.c.game_id.is_(None))
+            .where(games.c.bot_seat.is_(None))
+            .order_by(games.c.created.desc())
+            .limit(limit)
+        )
+        with self._connect() as connection:
+            rows = connection.execute(query).all()
+        return [_stored(row._mapping) for row in rows]
 
     def count_games(self) -> int:
         with self._connect() as connection:
@@ -619,6 +648,18 @@ def _ply_taken(item: Append) -> PlyTakenError:
     return PlyTakenError(f"ply {item.ply} of this game is already recorded")
 
 
+_GAME_ROW = select(games, private_games.c.game_id.label("private_id")).select_from(
+    games.outerjoin(private_games, private_games.c.game_id == games.c.id)
+)
+"""A game's row, and whether it is private."""
+
+
+def _insert_game(connection: Connection, game: StoredGame) -> None:
+    connection.execute(insert(games).values(**_row_values(game)))
+    if game.private:
+        connection.execute(insert(private_games).values(game_id=game.id, created=game.created))
+
+
 def _row_values(game: StoredGame) -> dict[str, object]:
     return {
         "id": game.id,
@@ -653,4 +694,5 @@ def _stored(row: Any) -> StoredGame:
         status=row["status"],
         result=row["result"],
         rematch_id=row["rematch_id"],
+        private=row.get("private_id") is not None,
     )

@@ -11,6 +11,8 @@ import { renderMyGames, renderPlayer } from "./mygames.js";
 import { renderStart } from "./start.js";
 import { TableView } from "./table.js";
 import { TutorialView } from "./tutorial.js";
+import { renderLobby } from "./lobby.js";
+import { watchTransport } from "./watch.js";
 
 let table = null;
 let lang = preferredLang();
@@ -38,6 +40,18 @@ function route() {
   if (/^\/me\/?$/.test(location.pathname)) {
     document.title = `Hanamikoji · ${t("my_games")}`;
     renderMyGames(root, { navigate });
+    return;
+  }
+  const watched = location.pathname.match(/^\/w\/([A-Za-z0-9_-]{1,32})\/?$/);
+  if (watched) {
+    document.title = `Hanamikoji · ${t("watch_title")}`;
+    table = new TableView(root, { gameId: watched[1], token: "", navigate, setConnection, transport: watchTransport(watched[1]) });
+    table.start();
+    return;
+  }
+  if (/^\/lobby\/?$/.test(location.pathname)) {
+    document.title = `Hanamikoji · ${t("lobby_title")}`;
+    table = renderLobby(root, { navigate });
     return;
   }
   const player = location.pathname.match(/^\/@\/([A-Za-z0-9_-]{1,40})\/?$/);

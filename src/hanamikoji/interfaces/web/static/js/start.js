@@ -18,6 +18,7 @@ export function renderStart(root, { navigate, langControl }) {
     level: saved.level || 2,
     variant: saved.variant || "classic",
     first: saved.first || "random",
+    private: Boolean(saved.private),
   };
 
   const radio = (name, value, label, checked) =>
@@ -36,7 +37,7 @@ export function renderStart(root, { navigate, langControl }) {
     try {
       const created = await api("/api/games", {
         method: "POST",
-        body: { opponent: choice.opponent, level: choice.level, variant: choice.variant, first: choice.first },
+        body: { opponent: choice.opponent, level: choice.level, variant: choice.variant, first: choice.first, private: choice.private },
       });
       if (created.friend_token) store(sessionStorage, `hanamikoji.invite.${created.id}`, created.friend_token);
       navigate(`/g/${created.id}#t=${created.token}`);
@@ -61,6 +62,9 @@ export function renderStart(root, { navigate, langControl }) {
       radio("first", "me", t("first_me"), choice.first === "me"),
       radio("first", "opponent", t("first_opponent"), choice.first === "opponent"),
       radio("first", "random", t("first_random"), choice.first === "random")),
+    h("label", { class: "choice" },
+      h("input", { type: "checkbox", id: "private", checked: choice.private, onchange: (e) => { choice.private = e.target.checked; } }),
+      h("span", {}, t("private_label"))),
     h("div", { class: "field" }, h("span", { class: "label" }, t("lang_label")), langControl()),
   );
   const button = h("button", { type: "submit", class: "primary", id: "start-button" }, t("start_button"));

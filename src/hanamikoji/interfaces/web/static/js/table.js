@@ -108,7 +108,13 @@ export class TableView {
 
   myTurn() {
     const s = this.state;
-    return s && !s.outcome && s.to_move === s.seat;
+    return s && !s.outcome && !this.watching() && s.to_move === s.seat;
+  }
+
+  // A spectator's page (/w/ID): the state has no seat, no hand and no controls; the table
+  // is drawn from Player 1's side, both hands as backs, read-only.
+  watching() {
+    return this.state !== null && this.state.seat === null;
   }
 
   choosingAction() {
@@ -231,7 +237,7 @@ export class TableView {
   render() {
     const s = this.state;
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fkey : null;
-    const me = s.seat;
+    const me = this.watching() ? 0 : s.seat;
     const opponent = 1 - me;
     this.marks = lastMoveMarks(s, this.freshFrom);
     this.root.replaceChildren(
@@ -247,7 +253,7 @@ export class TableView {
             this.renderSide(opponent),
             this.renderRow(),
             this.renderSide(me),
-            s.outcome ? this.renderEnd() : this.renderComposer()),
+            s.outcome ? this.renderEnd() : (this.watching() ? null : this.renderComposer())),
           h("aside", { class: "panel" }, this.renderLog(), this.renderTracker()))),
     );
     const log = this.root.querySelector(".log ol");
@@ -295,6 +301,7 @@ export class TableView {
     const opponent = 1 - s.seat;
     const name = seatName(s, opponent);
     if (s.outcome) return t("status_over");
+    if (this.watching()) return t("watch_status", { player: seatName(s, s.to_move) });
     if (s.to_move === s.seat) {
       if (s.phase === "gift-response") return t("status_answer_gift", { player: name, action: actionName("gift") });
       if (s.phase === "competition-response") return t("status_answer_competition", { player: name, action: actionName("competition") });
@@ -307,13 +314,13 @@ export class TableView {
   renderStatus() {
     const s = this.state;
     const round = s.max_rounds ? t("round_of_max", { round: s.round, max: s.max_rounds }) : t("round_of", { round: s.round });
-    const away = s.players[1 - s.seat] === "human" && !s.connected[1 - s.seat] && !s.outcome;
+    const away = !this.watching() && s.players[1 - s.seat] === "human" && !s.connected[1 - s.seat] && !s.outcome;
     return h("div", { class: "status" },
       h("div", { class: "facts" },
         h("span", {}, round),
         h("span", { "data-testid": "variant" }, variantName(s.variant)),
         h("span", { class: "deck", "data-testid": "deck" }, tCount("deck_cards", s.deck)),
-        h("span", {}, t("you_are", { player: t("player", { number: s.seat + 1 }) }))),
+        h("span", {}, this.watching() ? t("watch_title") : t("you_are", { player: t("player", { number: s.seat + 1 }) }))),
       h("p", { class: `turn${this.myTurn() ? " mine" : ""}`, role: "status", "aria-live": "polite", id: "status-text" }, this.statusText()),
       away ? h("p", { class: "away" }, t("opponent_away")) : null);
   }
@@ -499,7 +506,7 @@ export class TableView {
 
   renderRow() {
     const s = this.state;
-    const me = s.seat;
+    const me = this.watching() ? 0 : s.seat;
     const opponent = 1 - me;
     // Once the game is over the table shows the last scoring, Secrets included.
     const placed = s.outcome && s.rounds.length ? s.rounds[s.rounds.length - 1].sides : s.placed;
@@ -661,6 +668,7 @@ export class TableView {
 
   showNewScoring() {
     const s = this.state;
+    if (this.watching()) return;
     const key = `hanamikoji.scored.${this.gameId}`;
     const seen = store(sessionStorage, key);
     store(sessionStorage, key, String(s.rounds.length));
@@ -675,12 +683,17 @@ export class TableView {
     const outcome = s.outcome;
     const headline = outcome.winner === null
       ? (outcome.termination === "shared-win" ? t("shared_win") : t("nobody_wins"))
-      : (outcome.winner === s.seat ? t("you_win") : t("you_lose"));
-    const me = s.seat;
-    const totals = t("summary_totals", {
-      mine: scoreText(outcome.charm[me], outcome.geishas[me]),
-      theirs: scoreText(outcome.charm[1 - me], outcome.geishas[1 - me]),
-    });
+      : (this.watching() ? outcomeSentence(s) : (outcome.winner === s.seat ? t("you_win") : t("you_lose")));
+    const me = this.watching() ? 0 : s.seat;
+    const totals = this.watching()
+      ? t("watch_totals", {
+        player1: seatName(s, 0), score1: scoreText(outcome.charm[0], outcome.geishas[0]),
+        player2: seatName(s, 1), score2: scoreText(outcome.charm[1], outcome.geishas[1]),
+      })
+      : t("summary_totals", {
+        mine: scoreText(outcome.charm[me], outcome.geishas[me]),
+        theirs: scoreText(outcome.charm[1 - me], outcome.geishas[1 - me]),
+      });
     const download = (format) => async () => {
       try {
         const body = await api(`/api/games/${this.gameId}/record?format=${format}`, { token: this.token });
@@ -699,13 +712,13 @@ export class TableView {
       h("p", { class: "why" }, outcomeSentence(s)),
       h("p", {}, totals, " · ", t("rounds_played", { rounds: outcome.rounds })),
       s.rematch && s.players[1 - s.seat] === "human" ? h("p", { class: "rematch-ready", role: "status" }, t("rematch_ready")) : null,
-      h("div", { class: "buttons" },
+      this.watching() ? h("div", { class: "buttons" }, h("a", { href: "/", class: "button" }, t("new_game"))) : h("div", { class: "buttons" },
         h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.rematch() }, t("rematch")),
         h("button", { type: "button", id: "replay", onclick: () => this.replay() }, t("replay")),
         h("button", { type: "button", id: "download-text", onclick: download("text") }, t("download_text")),
         h("button", { type: "button", id: "download-json", onclick: download("json") }, t("download_json")),
         h("a", { href: "/", class: "button" }, t("new_game"))),
-      this.endAnalysis().element,
+      this.watching() ? null : this.endAnalysis().element,
       renderReveal(s));
   }
 

@@ -1,0 +1,44 @@
+// Watching a game (/w/ID): the spectator's socket, which needs no token and carries only
+// the public state (table.js draws it read-only), and the list of games anyone may watch.
+
+import { h, toast } from "./dom.js";
+import { t, variantName } from "./i18n.js";
+import { GameSocket, api } from "./net.js";
+
+// The game's spectator socket: the same reconnection and pings as a seat's, another path.
+export class WatchSocket extends GameSocket {
+  path() {
+    return `/ws/${encodeURIComponent(this.gameId)}/watch`;
+  }
+}
+
+export function watchTransport(gameId) {
+  return (handlers) => new WatchSocket(gameId, "", handlers);
+}
+
+// The newest ongoing public games, each with a link to watch it.
+export async function renderWatchList({ navigate }) {
+  const section = h("section", { class: "watch-list", "aria-labelledby": "watch-list-title", "data-testid": "watch-list" },
+    h("h2", { id: "watch-list-title" }, t("watch_list_title")));
+  let body;
+  try {
+    body = await api("/api/games?watch=1");
+  } catch (error) {
+    toast(error.message);
+    return section;
+  }
+  if (!body.games.length) {
+    section.append(h("p", { class: "empty" }, t("watch_list_empty")));
+    return section;
+  }
+  section.append(h("ul", {}, body.games.map((game) => h("li", {},
+    h("span", {}, variantName(game.variant)),
+    " ",
+    h("a", {
+      href: `/w/${game.id}`,
+      class: "button",
+      "data-watch": game.id,
+      onclick: (event) => { event.preventDefault(); navigate(`/w/${game.id}`); },
+    }, t("watch_button"))))));
+  return section;
+}
