@@ -651,6 +651,8 @@ def test_register_play_a_bot_and_find_the_game_in_my_games(page: Page, server: S
     page.click("#account-button")
     page.click("#account-my-games")
     page.wait_for_selector("[data-testid=my-games]")
+    entry = page.locator("[data-testid=my-games] li", has=page.locator(f"[data-game='{game_id}']"))
+    assert "classic against Bot (level 2)" in entry.inner_text()
     link = page.locator(f"[data-testid=my-games] a[data-game='{game_id}']")
     link.click()
     page.wait_for_selector(".game")

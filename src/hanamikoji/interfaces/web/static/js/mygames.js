@@ -4,7 +4,7 @@
 // recent games.
 
 import { h, toast } from "./dom.js";
-import { currentLang, t } from "./i18n.js";
+import { currentLang, t, variantName } from "./i18n.js";
 import { api } from "./net.js";
 import { currentPlayer, openAccount } from "./account.js";
 
@@ -61,7 +61,7 @@ function gameList(entries, extra) {
   if (!entries.length) return h("p", { class: "muted" }, t("my_games_none"));
   return h("ul", { class: "game-list" }, entries.map((entry) =>
     h("li", { class: "game-entry", dataset: { yourTurn: entry.your_turn ? "yes" : "no" } },
-      h("span", { class: "entry-title" }, t("my_games_entry", { variant: entry.variant, opponent: opponentName(entry.opponent) })),
+      h("span", { class: "entry-title" }, t("my_games_entry", { variant: variantName(entry.variant), opponent: opponentName(entry.opponent) })),
       h("span", { class: "muted" }, t("my_games_started", { date: shownDate(entry.created) })),
       extra(entry))));
 }
