@@ -58,6 +58,7 @@ from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.web.bots import BotRunner
 from hanamikoji.interfaces.web.catalog import client_catalog
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
+from hanamikoji.interfaces.web.clock import TimeControl
 from hanamikoji.interfaces.web.guards import (
     LOOPBACK_HOSTS,
     RateGuard,
@@ -72,6 +73,7 @@ from hanamikoji.interfaces.web.hub import (
     LiveGame,
     SeatTap,
     error_message,
+    wall_clock_ms,
 )
 from hanamikoji.interfaces.web.payload import encode
 from hanamikoji.interfaces.web.player_routes import (
@@ -134,6 +136,7 @@ class ServerConfig:
             (``off``: no limit).
         message_rate: WebSocket messages one page may send, as ``10/second`` (``off``).
         tap: sees every message sent to a seat (tests).
+        clock: the games' clocks' time source, ms since the epoch (tests; the wall clock).
         gc_freeze_interval: seconds between moves of long-lived objects out of the
             cyclic garbage collector's sight (0: never); see :func:`_keep_collections_short`.
         analysis_worlds: sampled worlds per searched decision of a game's analysis
@@ -153,6 +156,7 @@ class ServerConfig:
     create_rate: str = "20/minute"
     message_rate: str = "10/second"
     tap: SeatTap | None = None
+    clock: Callable[[], int] | None = None
     gc_freeze_interval: float = 10.0
     analysis_worlds: int = AnalysisSettings().worlds
     analysis_limit: int = 2
@@ -182,8 +186,10 @@ def create_app(config: ServerConfig) -> Starlette:
             tap=config.tap,
             analysis=AnalysisSettings(worlds=config.analysis_worlds),
             analysis_limit=config.analysis_limit,
+            now=config.clock or wall_clock_ms,
         )
         app.state.hub = hub
+        await hub.sweep_clocks()
         app.state.accounts = await open_accounts(hub, cookies.lifetime)
         keeper = asyncio.create_task(_keep_collections_short(config.gc_freeze_interval))
         try:
@@ -378,6 +384,7 @@ async def _create_game(request: Request) -> Response:
         first_player,
         settings.level if bot else None,
         private=settings.private,
+        clock=TimeControl.parse(settings.clock),
     )
     if session is not None:
         await record_seat(request, created.id, 0, session.player)

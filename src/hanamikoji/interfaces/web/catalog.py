@@ -406,6 +406,21 @@ UI = sentences(
     sentence("analysis_played", "Played"),
     sentence("analysis_best_move", "Best"),
     sentence("analysis_best_cards", "Cards of the best decision"),
+    # Clocks (clock.js): the time control, both clocks, the low-time warning, the end.
+    sentence("clock_label", "Time control"),
+    sentence("clock_none", "Untimed"),
+    sentence("clock_realtime", "{minutes} min + {seconds} s per decision"),
+    plural("clock_days", "{n} day per decision", "{n} days per decision"),
+    sentence("clock_of", "Clock: {player}"),
+    sentence("clock_low", "Less than 20 seconds left on your clock."),
+    sentence("outcome_time", "{winner} wins on time: the other player's clock ran out."),
+    sentence(
+        "outcome_aborted",
+        "The game was aborted: a clock ran out before each player had made a decision."
+        " It counts for nobody.",
+    ),
+    sentence("waiting_title", "Waiting for you"),
+    sentence("waiting_item", "Against {opponent}: {time} left to decide"),
 )
 """Each sentence of the server and the page by key, in English; fields in braces."""
 

@@ -12,8 +12,10 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
 
 from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.core.game import Game
@@ -23,6 +25,7 @@ from hanamikoji.interfaces.web.analyses import Analyses
 from hanamikoji.interfaces.web.bots import BotRunner, bot_seed
 from hanamikoji.interfaces.web.catalog import text
 from hanamikoji.interfaces.web.checks import Refused, check_decision
+from hanamikoji.interfaces.web.clock import UNTIMED, Clocks, Decision, TimeControl, clocks
 from hanamikoji.interfaces.web.payload import (
     JSON,
     PublicGame,
@@ -120,6 +123,15 @@ class LiveGame:
     # What the bot inferred at its decisions so far (Bot.memory), kept on this server
     # only: after a restart, or on another server, the bot starts from its priors.
     bot_memory: object = None
+    # Who made each decision and when (ms), for the clocks of a timed game; the flag
+    # timer of its running side.
+    timeline: list[Decision] = field(default_factory=list)
+    clock_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def ended(self) -> bool:
+        """Over by the rules, or ended by a clock."""
+        return self.game.is_over() or self.stored.termination is not None
 
     @property
     def id(self) -> str:
@@ -164,6 +176,61 @@ class NewGame:
     friend_token: str | None
 
 
+FLAG_MARGIN = 0.005
+"""Seconds the flag timer waits past the flag time, so the check finds the time out."""
+
+MAX_TIMER = 3600.0
+"""The longest a flag timer sleeps at once (a correspondence game's wakes up and sets
+its next one)."""
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def wall_clock_ms() -> int:
+    """The server's time: whole milliseconds since the epoch."""
+    return time.time_ns() // 1_000_000
+
+
+def ms_to_datetime(ms: int) -> datetime:
+    return EPOCH + timedelta(milliseconds=ms)
+
+
+def datetime_to_ms(moment: datetime) -> int:
+    """Whole milliseconds since the epoch (a time written by :func:`ms_to_datetime` comes
+    back exactly)."""
+    return (moment - EPOCH) // timedelta(milliseconds=1)
+
+
+def timeline(stored: StoredGame) -> list[Decision]:
+    """Who made each stored decision and when: what the clocks are recomputed from
+    (only a timed game needs it)."""
+    if not stored.clock.timed:
+        return []
+    game = Game(stored.variant, seed=stored.seed, first_player=stored.first_player)
+    decisions = []
+    for text_, at in zip(stored.decisions, stored.decision_times, strict=True):
+        seat = game.to_move
+        assert seat is not None, "a stored decision after the end"
+        decisions.append(Decision(seat, datetime_to_ms(at)))
+        game.push(Move.from_text(text_))
+    return decisions
+
+
+def clock_tags(stored: StoredGame) -> list[tuple[str, str]]:
+    """The record's tags of a game a clock ended: the time control, the result and why."""
+    return [
+        ("TimeControl", stored.clock.name),
+        ("WebResult", stored.result or "*"),
+        ("WebTermination", stored.termination or ""),
+    ]
+
+
+def _cancel_timer(live: LiveGame) -> None:
+    if live.clock_timer is not None:
+        live.clock_timer.cancel()
+        live.clock_timer = None
+
+
 def rebuild(stored: StoredGame) -> Game:
     """The game of a stored row and its decisions, replayed."""
     game = Game(stored.variant, seed=stored.seed, first_player=stored.first_player)
@@ -193,11 +260,14 @@ class GameHub:
         tap: SeatTap | None = None,
         analysis: AnalysisSettings | None = None,
         analysis_limit: int = 2,
+        now: Callable[[], int] = wall_clock_ms,
     ) -> None:
         self.store = store
         self.bots = bots
         self.bot_delay = bot_delay
         self.tap = tap
+        self.now = now
+        self._clock_tasks: set[asyncio.Task[None]] = set()
         self.writer = DecisionWriter(store)
         self.analyses = Analyses(
             store, self.writer, bots, analysis or AnalysisSettings(), analysis_limit
@@ -208,6 +278,10 @@ class GameHub:
 
     async def close(self) -> None:
         self._closing = True
+        for live in self._live.values():
+            _cancel_timer(live)
+        for clock_task in list(self._clock_tasks):
+            clock_task.cancel()
         tasks = [live.bot_task for live in self._live.values() if live.bot_task is not None]
         for task in tasks:
             task.cancel()
@@ -233,6 +307,7 @@ class GameHub:
         seed: int | None = None,
         *,
         private: bool = False,
+        clock: TimeControl = UNTIMED,
     ) -> NewGame:
         """A new game where the creator is Player 1; Player 2 is a bot of ``bot_level``,
         or a friend when it is ``None``. A ``private`` game cannot be watched."""
@@ -248,6 +323,7 @@ class GameHub:
             bot_level,
             private=private,
         )
+        row = replace(row, clock=clock, created=ms_to_datetime(self.now()))
         await self.writer.call(lambda: self.store.create_game(row))
         return NewGame(row.id, token, friend_token)
 
@@ -255,6 +331,8 @@ class GameHub:
         """The live game, loaded from the database on first use."""
         live = self._live.get(game_id)
         if live is not None:
+            if live.stored.clock.timed and not live.ended:
+                await self.check_clock(live)  # its flag may have fallen unseen
             return live
         loading = self._loading.get(game_id)
         if loading is not None:
@@ -263,7 +341,11 @@ class GameHub:
         self._loading[game_id] = future
         try:
             stored = await asyncio.to_thread(self.store.load, game_id)
-            live = None if stored is None else LiveGame(stored, rebuild(stored))
+            live = (
+                None
+                if stored is None
+                else LiveGame(stored, rebuild(stored), timeline=timeline(stored))
+            )
             if live is not None:
                 if len(self._live) >= MAX_LIVE_GAMES:
                     self._forget_idle_games()
@@ -275,6 +357,7 @@ class GameHub:
         finally:
             del self._loading[game_id]
         if live is not None:
+            await self.check_clock(live)
             self._wake_bot(live)
         return live
 
@@ -299,7 +382,7 @@ class GameHub:
     # -- connections ------------------------------------------------------------------
 
     def state_for(self, live: LiveGame, seat: int) -> JSON:
-        return seat_state(live.game.view(seat), live.public())
+        return seat_state(live.game.view(seat), self._public(live))
 
     async def attach(self, game_id: str, seat: int, connection: Connection) -> LiveGame:
         """Add an open page; everyone gets the state (the seat's presence changed)."""
@@ -377,7 +460,7 @@ class GameHub:
         connection.push(message, is_state=is_state)
 
     def _announce(self, live: LiveGame) -> None:
-        public = live.public()
+        public = self._public(live)
         for seat in (0, 1):
             if not live.connections[seat]:
                 continue
@@ -397,20 +480,25 @@ class GameHub:
         async with live.lock:
             if ply is not None and ply != live.ply:
                 raise Refused("err_stale")
+            if live.stored.termination is not None:
+                raise Refused("err_game_over")
             move = check_decision(live.game, seat, text_)
             await self._commit(live, move)
         self._wake_bot(live)
 
     async def _commit(self, live: LiveGame, move: Move) -> None:
         """Commit and apply ``move`` (legal now); the caller holds the game's lock."""
+        if live.stored.clock.timed and await self._flag_if_out(live):
+            raise Refused("err_game_over")
         game = live.game
         ply = live.ply
+        seat = game.to_move
+        at = self.now()
         game.push(move)
         outcome = game.outcome
         try:
-            await self.writer.append(
-                Append(live.id, ply, move.text(), None if outcome is None else outcome.result())
-            )
+            result = None if outcome is None else outcome.result()
+            await self.writer.append(Append(live.id, ply, move.text(), result, ms_to_datetime(at)))
         except PlyTakenError:
             await self._reload(live)
             raise Refused("err_conflict") from None
@@ -420,6 +508,9 @@ class GameHub:
             raise Refused("err_storage") from None
         if outcome is not None:
             live.stored = replace(live.stored, status="finished", result=outcome.result())
+        if seat is not None:
+            live.timeline.append(Decision(seat, at))
+        self._arm_clock(live)
         self._announce(live)
 
     async def _reload(self, live: LiveGame) -> None:
@@ -427,7 +518,120 @@ class GameHub:
         if stored is not None:
             live.stored = stored
             live.game = rebuild(stored)
+            live.timeline = timeline(stored)
+        self._arm_clock(live)
         self._announce(live)
+
+    # -- clocks -----------------------------------------------------------------------
+
+    def clocks_of(self, live: LiveGame) -> Clocks:
+        """Both sides' clocks now, recomputed from the stored times (clock.py)."""
+        stored = live.stored
+        start = datetime_to_ms(stored.created)
+        if stored.termination is not None:
+            # Ended by a clock: the side to decide is the one whose time ran out (zero).
+            out = clocks(stored.clock, start, live.timeline, live.game.to_move, self.now())
+            return replace(out, running=None)
+        running = None if live.ended else live.game.to_move
+        return clocks(stored.clock, start, live.timeline, running, self.now())
+
+    def _public(self, live: LiveGame) -> PublicGame:
+        """The game's public settings with its clocks (at this moment) and, for a game a
+        clock ended, how it ended."""
+        public = live.public()
+        stored = live.stored
+        ended = None
+        if stored.termination is not None:
+            ended = (stored.termination, stored.result or "*")
+        if not stored.clock.timed:
+            return replace(public, ended=ended)
+        state = self.clocks_of(live)
+        clock: JSON = {
+            "control": stored.clock.name,
+            "kind": stored.clock.kind,
+            "remaining": list(state.remaining),
+            "running": state.running,
+        }
+        return replace(public, clock=clock, ended=ended)
+
+    async def check_clock(self, live: LiveGame) -> None:
+        """End the game if the running side's time is out (its flag fell while nobody
+        looked, or the server was down); else set the timer for when it will be."""
+        if not live.stored.clock.timed:
+            return
+        async with live.lock:
+            await self._flag_if_out(live)
+
+    async def sweep_clocks(self) -> int:
+        """At start: every timed game in play is looked at once (a flag that fell while
+        no server was up ends its game now; the others get their timers). Returns the
+        number of games looked at."""
+        ids = await asyncio.to_thread(self.store.timed_games_in_play)
+        for game_id in ids:
+            live = await self.get(game_id)
+            if live is not None and not any(live.connections) and live.bot_task is None:
+                # The timer keeps the game; memory need not until someone looks.
+                self._live.pop(game_id, None)
+        return len(ids)
+
+    async def _flag_if_out(self, live: LiveGame) -> bool:
+        """Whether the running side's time is out, the game then ended by its clock;
+        else the flag timer is set. The caller holds the game's lock."""
+        _cancel_timer(live)
+        if live.ended:
+            return live.stored.termination is not None
+        state = self.clocks_of(live)
+        if state.flagged is None:
+            self._arm_clock(live, state)
+            return False
+        await self._end_by_clock(live, state.flagged)
+        return True
+
+    async def _end_by_clock(self, live: LiveGame, loser: int) -> None:
+        """Store and announce the end of a game whose ``loser`` ran out of time: lost on
+        time once each side has decided, aborted (not rated, no result) before."""
+        both_decided = {decision.seat for decision in live.timeline} == {0, 1}
+        termination = "time" if both_decided else "aborted"
+        result = ("0-1" if loser == 0 else "1-0") if both_decided else "*"
+        ply = live.ply
+        ended = await self.writer.call(
+            lambda: self.store.end_by_clock(live.id, ply, result, termination)
+        )
+        if not ended:
+            # Another server stored a decision, or ended the game, first.
+            await self._reload(live)
+            return
+        live.stored = replace(
+            live.stored, status="finished", result=result, termination=termination
+        )
+        log.info("game %s: %s, seat %d ran out of time", live.id, termination, loser)
+        self._announce(live)
+
+    def _arm_clock(self, live: LiveGame, state: Clocks | None = None) -> None:
+        """Set the timer that ends the game when the running side's time reaches zero."""
+        _cancel_timer(live)
+        if self._closing or not live.stored.clock.timed or live.ended:
+            return
+        flag_time = (state or self.clocks_of(live)).flag_time()
+        if flag_time is None:
+            return
+        delay = max(0.0, (flag_time - self.now()) / 1000) + FLAG_MARGIN
+        loop = asyncio.get_running_loop()
+        live.clock_timer = loop.call_later(min(delay, MAX_TIMER), self._on_clock_timer, live)
+
+    def _on_clock_timer(self, live: LiveGame) -> None:
+        live.clock_timer = None
+        if self._closing:
+            return
+        task = asyncio.create_task(self._timer_check(live))
+        self._clock_tasks.add(task)
+        task.add_done_callback(self._clock_tasks.discard)
+
+    async def _timer_check(self, live: LiveGame) -> None:
+        try:
+            await self.check_clock(live)
+        except Exception:
+            log.exception("game %s: the clock check failed", live.id)
 
     # -- bots -------------------------------------------------------------------------
 
@@ -438,6 +642,7 @@ class GameHub:
             or self._closing
             or live.bot_task is not None
             or live.game.to_move != bot_seat
+            or live.ended
         ):
             return
         live.bot_task = asyncio.create_task(self._bot_turns(live, bot_seat))
@@ -445,7 +650,7 @@ class GameHub:
     async def _bot_turns(self, live: LiveGame, bot_seat: int) -> None:
         level = live.stored.bot_level or 1
         try:
-            while live.game.to_move == bot_seat and not self._closing:
+            while live.game.to_move == bot_seat and not self._closing and not live.ended:
                 view = live.game.view(bot_seat)
                 ply = live.ply
                 if self.bot_delay > 0:
@@ -483,13 +688,18 @@ class GameHub:
 
     def _record(self, live: LiveGame) -> GameRecord:
         """The finished game's record. Raises :class:`Refused` before the end."""
-        if not live.game.is_over():
+        if not live.ended:
             raise Refused("err_not_over")
+        stored = live.stored
+        # A game a clock ended is unfinished under the rules (Result "*", so the record
+        # still replays); how it ended goes in tags of its own, as the arena's forfeits.
+        extra = [] if stored.termination is None else clock_tags(stored)
         return GameRecord.from_game(
             live.game,
             players=live.player_names(),
             date=live.stored.created.strftime("%Y-%m-%d"),
             event="Hanamikoji web",
+            extra_tags=extra,
         )
 
     async def start_analysis(self, live: LiveGame) -> JSON:
@@ -508,11 +718,12 @@ class GameHub:
 
     def replay(self, live: LiveGame) -> list[JSON]:
         """Every position of the finished game, all cards shown."""
-        if not live.game.is_over():
+        if not live.ended:
             raise Refused("err_not_over")
         stored = live.stored
         fresh = Game(stored.variant, seed=stored.seed, first_player=stored.first_player)
-        return replay_frames(fresh, [move.text() for move in live.game.move_stack])
+        decisions = [move.text() for move in live.game.move_stack]
+        return replay_frames(fresh, decisions, ended_early=stored.termination is not None)
 
     async def rematch(self, live: LiveGame) -> str:
         """The id of the next game between the same seats (created on the first ask).
@@ -520,7 +731,7 @@ class GameHub:
         The seats keep their tokens, so each player's page opens the new game with the
         token it already has; the other round's first player starts.
         """
-        if not live.game.is_over():
+        if not live.ended:
             raise Refused("err_not_over")
         stored = live.stored
         if stored.rematch_id is not None:
@@ -534,6 +745,7 @@ class GameHub:
             stored.bot_level,
             private=stored.private,
         )
+        row = replace(row, clock=stored.clock, created=ms_to_datetime(self.now()))
         new_id = await self.writer.call(lambda: self.store.create_rematch(stored.id, row))
         async with live.lock:
             live.stored = replace(live.stored, rematch_id=new_id)

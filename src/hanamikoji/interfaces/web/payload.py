@@ -64,6 +64,11 @@ class PublicGame:
     ply: int
     connected: tuple[bool, bool] = (False, False)
     rematch: str | None = None
+    clock: JSON | None = None
+    """A timed game's clocks: ``control``, ``kind``, ``remaining`` ms per seat at the
+    moment the state is made, ``running`` (the seat whose clock runs, or ``None``)."""
+    ended: tuple[str, str] | None = None
+    """How a clock ended the game: (``time`` or ``aborted``, the result)."""
 
 
 def encode(message: JSON) -> str:
@@ -186,8 +191,29 @@ def seat_state(view: View, public: PublicGame) -> JSON:
         "unseen": [] if over else list(view.unseen()),
         "log": [_entry_json(entry) for entry in view.log],
         "rounds": [_summary_json(summary) for summary in view.rounds],
-        "outcome": None if view.outcome is None else outcome_json(view.outcome),
+        "outcome": _outcome_or_ended(view, public.ended),
         "reveal": None if view.reveal is None else _reveal_json(view.reveal),
+        "clock": public.clock,
+    }
+
+
+def _outcome_or_ended(view: View, ended: tuple[str, str] | None) -> JSON | None:
+    """The outcome under the rules or, for a game a clock ended, one in the same shape:
+    ``termination`` ``time`` (``winner`` the other seat) or ``aborted`` (no winner); the
+    scores are those when it ended, and no hidden card is shown."""
+    if view.outcome is not None:
+        return outcome_json(view.outcome)
+    if ended is None:
+        return None
+    termination, result = ended
+    winner = {"1-0": 0, "0-1": 1}.get(result)
+    return {
+        "winner": winner,
+        "termination": termination,
+        "charm": [view.charm(0), view.charm(1)],
+        "geishas": [view.geishas(0), view.geishas(1)],
+        "rounds": view.round,
+        "result": result,
     }
 
 
@@ -221,13 +247,13 @@ def _used(view: View, seat: int) -> list[str]:
     return sorted(KIND_NAMES[k] for k in view.used[seat])
 
 
-def replay_frames(game: Game, decisions: Sequence[str]) -> list[JSON]:
+def replay_frames(game: Game, decisions: Sequence[str], *, ended_early: bool = False) -> list[JSON]:
     """Every position of a finished game with all cards shown, from the first deal to the
     end: the replay of the record, removed cards included.
 
     ``game`` is a fresh game with the finished game's settings; ``decisions`` its record.
     Raises ``ValueError`` if the decisions do not finish the game (the replay is not for
-    games in progress).
+    games in progress) unless ``ended_early`` (a clock ended it).
     """
     frames = [_frame(game, None, None, None)]
     for text in decisions:
@@ -237,7 +263,7 @@ def replay_frames(game: Game, decisions: Sequence[str]) -> list[JSON]:
         summaries = game.summaries()
         scored = summaries[-1] if len(summaries) > scored_before else None
         frames.append(_frame(game, move, seat, scored))
-    if not game.is_over():
+    if not game.is_over() and not ended_early:
         raise ValueError("the replay exists only for a finished game")
     return frames
 

@@ -70,6 +70,9 @@ class NewGameRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     level: int = 2
     variant: str = "classic"
     first: Literal["me", "opponent", "random"] = "random"
+    clock: Literal["none", "3+2", "5+5", "10+0", "1d", "3d"] = "none"
+    """The time control: untimed, real time (minutes + seconds per decision) or
+    correspondence (days per decision); ``clock.py``'s ``PRESETS``."""
     private: bool = False
 
 

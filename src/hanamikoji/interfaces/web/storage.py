@@ -59,9 +59,12 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
+from hanamikoji.interfaces.web.clock import UNTIMED, TimeControl
+
 __all__ = [
     "FINISHED",
     "PLAYING",
+    "TERMINATIONS",
     "Append",
     "PlyTakenError",
     "SchemaError",
@@ -89,6 +92,10 @@ __all__ = [
 PLAYING = "playing"
 FINISHED = "finished"
 
+TERMINATIONS = ("time", "aborted")
+"""Why a game ended when its decisions do not: lost on time (``result`` names the
+winner), or aborted (a clock ran out before each side had decided: not rated, ``*``)."""
+
 metadata = MetaData()
 
 games = Table(
@@ -106,6 +113,13 @@ games = Table(
     Column("status", String(16), nullable=False),
     Column("result", String(8), nullable=True),
     Column("rematch_id", String(32), nullable=True),
+    # Revision 0004: the time control (NULL kind: untimed) and why a game ended when its
+    # decisions do not say (clock.py recomputes the clocks from the decisions' times).
+    Column("clock_kind", String(16), nullable=True),
+    Column("clock_initial_ms", Integer, nullable=True),
+    Column("clock_increment_ms", Integer, nullable=True),
+    Column("clock_days", Integer, nullable=True),
+    Column("termination", String(16), nullable=True),
 )
 
 decisions = Table(
@@ -246,6 +260,11 @@ class StoredGame:
     rematch_id: str | None
     decisions: tuple[str, ...] = ()
     private: bool = False
+    clock: TimeControl = UNTIMED
+    termination: str | None = None
+    """``time`` or ``aborted`` when a clock ended the game (see :data:`TERMINATIONS`)."""
+    decision_times: tuple[datetime, ...] = ()
+    """When each decision was committed (loaded with the decisions)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -256,6 +275,8 @@ class Append:
     ply: int
     text: str
     result: str | None = None
+    at: datetime | None = None
+    """The commit time the clocks count from (``None``: the database's write time)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,14 +443,45 @@ class Store:
             if row is None:
                 return None
             texts = connection.execute(
-                select(decisions.c.ply, decisions.c.text)
+                select(decisions.c.ply, decisions.c.text, decisions.c.created)
                 .where(decisions.c.game_id == game_id)
                 .order_by(decisions.c.ply)
             ).all()
-        plies = [ply for ply, _ in texts]
+        plies = [ply for ply, _, _ in texts]
         if plies != list(range(len(plies))):
             raise RuntimeError(f"game {game_id}: the decision log has gaps: {plies}")
-        return replace(_stored(row._mapping), decisions=tuple(text for _, text in texts))
+        return replace(
+            _stored(row._mapping),
+            decisions=tuple(text for _, text, _ in texts),
+            decision_times=tuple(_utc(created) for _, _, created in texts),
+        )
+
+    def timed_games_in_play(self) -> list[str]:
+        """The ids of the timed games still in play (the clock sweep at start)."""
+        with self._connect() as connection:
+            rows = connection.execute(
+                select(games.c.id).where(games.c.status == PLAYING, games.c.clock_kind.is_not(None))
+            ).all()
+        return [str(game_id) for (game_id,) in rows]
+
+    def end_by_clock(self, game_id: str, ply: int, result: str, termination: str) -> bool:
+        """Finish a game a clock ended (``termination`` of :data:`TERMINATIONS`) while its
+        decision ``ply`` is still to be made; ``False`` (nothing written) if the game is
+        no longer in play or that decision is recorded (another server's)."""
+        if termination not in TERMINATIONS:
+            raise ValueError(f"termination {termination!r} is none of {TERMINATIONS}")
+        decided = (
+            select(decisions.c.ply)
+            .where(decisions.c.game_id == game_id, decisions.c.ply == ply)
+            .exists()
+        )
+        with self._begin() as connection:
+            ended = connection.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.status == PLAYING, ~decided)
+                .values(status=FINISHED, result=result, termination=termination)
+            )
+        return ended.rowcount == 1
 
     def watchable_games(self, limit: int) -> list[StoredGame]:
         """The newest games between people still being played that are not private, at
@@ -534,7 +586,10 @@ class Store:
         # One statement for the whole batch: compiled once, executed as "executemany".
         connection.execute(
             insert(decisions),
-            [{"game_id": i.game_id, "ply": i.ply, "text": i.text, "created": now} for i in batch],
+            [
+                {"game_id": i.game_id, "ply": i.ply, "text": i.text, "created": i.at or now}
+                for i in batch
+            ],
         )
         for item in batch:
             if item.result is not None:
@@ -548,7 +603,7 @@ class Store:
         now = datetime.now(UTC)
         connection.execute(
             insert(decisions).values(
-                game_id=item.game_id, ply=item.ply, text=item.text, created=now
+                game_id=item.game_id, ply=item.ply, text=item.text, created=item.at or now
             )
         )
         if item.result is not None:
@@ -674,7 +729,27 @@ def _row_values(game: StoredGame) -> dict[str, object]:
         "status": game.status,
         "result": game.result,
         "rematch_id": game.rematch_id,
+        "clock_kind": game.clock.kind if game.clock.timed else None,
+        "clock_initial_ms": game.clock.initial_ms if game.clock.kind == "realtime" else None,
+        "clock_increment_ms": game.clock.increment_ms if game.clock.kind == "realtime" else None,
+        "clock_days": game.clock.days if game.clock.kind == "correspondence" else None,
+        "termination": game.termination,
     }
+
+
+def _time_control(row: Any) -> TimeControl:
+    kind = row["clock_kind"]
+    if kind == "realtime":
+        initial, increment = int(row["clock_initial_ms"]), int(row["clock_increment_ms"])
+        return TimeControl("realtime", initial, increment)
+    if kind == "correspondence":
+        return TimeControl("correspondence", days=int(row["clock_days"]))
+    return UNTIMED
+
+
+def _utc(moment: datetime) -> datetime:
+    # SQLite keeps no time zone; every time written here is UTC.
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 def _stored(row: Any) -> StoredGame:
@@ -695,4 +770,6 @@ def _stored(row: Any) -> StoredGame:
         result=row["result"],
         rematch_id=row["rematch_id"],
         private=row.get("private_id") is not None,
+        clock=_time_control(row),
+        termination=row["termination"],
     )

@@ -4,6 +4,7 @@ import { h, store, toast } from "./dom.js";
 import { glyph } from "./cards.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
+import { clockChoice, waitingList } from "./clock.js";
 
 const VARIANTS = [
   ["classic", "variant_classic"],
@@ -18,6 +19,7 @@ export function renderStart(root, { navigate, langControl }) {
     level: saved.level || 2,
     variant: saved.variant || "classic",
     first: saved.first || "random",
+    clock: saved.clock || "none",
     private: Boolean(saved.private),
   };
 
@@ -37,7 +39,7 @@ export function renderStart(root, { navigate, langControl }) {
     try {
       const created = await api("/api/games", {
         method: "POST",
-        body: { opponent: choice.opponent, level: choice.level, variant: choice.variant, first: choice.first, private: choice.private },
+        body: { opponent: choice.opponent, level: choice.level, variant: choice.variant, first: choice.first, clock: choice.clock, private: choice.private },
       });
       if (created.friend_token) store(sessionStorage, `hanamikoji.invite.${created.id}`, created.friend_token);
       navigate(`/g/${created.id}#t=${created.token}`);
@@ -51,6 +53,7 @@ export function renderStart(root, { navigate, langControl }) {
       radio("opponent", "bot", t("opponent_bot"), choice.opponent === "bot"),
       radio("opponent", "friend", t("opponent_friend"), choice.opponent === "friend")),
     levelField,
+    clockChoice(choice),
     h("fieldset", {},
       h("legend", {}, t("variant_label")),
       VARIANTS.map(([name, key]) =>
@@ -85,4 +88,9 @@ export function renderStart(root, { navigate, langControl }) {
       h("h2", {}, t("new_game")),
       form),
   );
+  // This browser's correspondence games where it is to decide, above the new game.
+  waitingList(navigate).then((list) => {
+    const heading = root.querySelector(".start > h2");
+    if (list && heading) heading.before(list);
+  });
 }

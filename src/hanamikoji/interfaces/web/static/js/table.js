@@ -10,6 +10,7 @@ import {
 } from "./i18n.js";
 import { GameSocket, api } from "./net.js";
 import { AnalysisView } from "./analysis.js";
+import { clockBar } from "./clock.js";
 import { lastMoveMarks } from "./lastmove.js";
 import { openReplay } from "./replay.js";
 import { renderSummary, scoreText, showDialog } from "./summary.js";
@@ -248,6 +249,7 @@ export class TableView {
       },
         this.renderInvite(),
         this.renderStatus(),
+        clockBar(this),
         h("div", { class: "layout" },
           h("div", { class: "board" },
             this.renderSide(opponent),
