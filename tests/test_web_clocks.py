@@ -221,6 +221,13 @@ def test_the_flag_falls_and_the_game_is_lost_on_time_by_the_right_seat(tmp_path:
         assert '[WebResult "0-1"]' in record.text
         replay = client.get(f"/api/games/{game['id']}/replay", headers=bearer(game["token"]))
         assert replay.status_code == 200 and len(replay.json()["frames"]) == 3
+        analysis = client.post(f"/api/games/{game['id']}/analysis", headers=bearer(game["token"]))
+        assert analysis.status_code == 409 and analysis.json()["code"] == "err_not_over"
+        # A spectator sees the game over too, and no hand.
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        live = client.portal.call(hub.get, game["id"])  # type: ignore[union-attr]
+        watched = hub.spectator_state_for(live)
+        assert watched["outcome"]["termination"] == "time" and watched["hand"] == []
     stored = Store(url).load(game["id"])
     assert stored is not None
     assert (stored.status, stored.result, stored.termination) == ("finished", "0-1", "time")

@@ -437,7 +437,7 @@ class GameHub:
 
     def spectator_state_for(self, live: LiveGame) -> JSON:
         """What a spectator sees: the public part of the game (the end reveal once over)."""
-        return spectator_state(live.game.view(0), live.public())
+        return spectator_state(live.game.view(0), self._public(live))
 
     async def watchable(self, limit: int) -> list[JSON]:
         """The newest ongoing games between people that anyone may watch, at most
@@ -706,6 +706,8 @@ class GameHub:
         """The finished game's analysis if stored, else its progress (started now unless
         under way). Raises :class:`Refused` before the end, or when too many games are
         being analysed."""
+        if not live.game.is_over():
+            raise Refused("err_not_over")  # a game a clock ended has no analysis
         record = self._record(live)
         return await self.analyses.start(live.id, record, live.ply)
 
