@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import typing
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +30,7 @@ from hanamikoji.interfaces.web.clock import (
 )
 from hanamikoji.interfaces.web.hub import Connection, GameHub, datetime_to_ms, ms_to_datetime
 from hanamikoji.interfaces.web.schema import NewGameRequest
-from hanamikoji.interfaces.web.storage import Store
+from hanamikoji.interfaces.web.storage import Append, Store, new_game_row
 
 JSONDict = dict[str, Any]
 START = 1_800_000_000_000
@@ -361,6 +363,56 @@ def test_the_flag_timer_ends_the_game_by_itself() -> None:
     heard = asyncio.run(scenario())
     assert heard[-1]["outcome"]["termination"] == "aborted"
     assert heard[-1]["clock"]["running"] is None
+
+
+# -- storage, on SQLite and PostgreSQL ---------------------------------------------------
+
+POSTGRES = os.environ.get("HANAMIKOJI_TEST_POSTGRES_URL") or (
+    "postgresql+psycopg://hanamikoji:hanamikoji@127.0.0.1:5432/hanamikoji_test"
+)
+
+
+def _database(kind: str, tmp_path: Path) -> str:
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'g.sqlite3'}"
+    try:
+        Store(POSTGRES).close()
+    except Exception:
+        if os.environ.get("HANAMIKOJI_TEST_POSTGRES_URL"):
+            raise  # asked for and broken: a failure, not a skip
+        pytest.skip("no PostgreSQL server to test on")
+    return POSTGRES
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_the_database_keeps_what_the_clocks_need(kind: str, tmp_path: Path) -> None:
+    store = Store(_database(kind, tmp_path))
+    try:
+        control = TimeControl.parse("5+5")
+        row = new_game_row("classic", 7, 0, ("h0", "h1"), None, None)
+        row = replace(row, clock=control, created=ms_to_datetime(START + 1))
+        store.create_game(row)
+        store.append_many([Append(row.id, 0, "S:A", at=ms_to_datetime(START + 12_345))])
+        loaded = store.load(row.id)
+        assert loaded is not None and loaded.clock == control
+        assert datetime_to_ms(loaded.created) == START + 1
+        assert [datetime_to_ms(at) for at in loaded.decision_times] == [START + 12_345]
+        assert row.id in store.timed_games_in_play()
+        # Ended by the clock only while that ply is undecided, and only once.
+        assert not store.end_by_clock(row.id, 0, "0-1", "time")
+        assert store.end_by_clock(row.id, 1, "1-0", "time")
+        assert not store.end_by_clock(row.id, 1, "1-0", "time")
+        ended = store.load(row.id)
+        assert ended is not None
+        assert (ended.status, ended.result, ended.termination) == ("finished", "1-0", "time")
+        assert row.id not in store.timed_games_in_play()
+        with pytest.raises(ValueError, match="termination"):
+            store.end_by_clock(row.id, 1, "1-0", "resigned")
+        untimed = store.create_game(new_game_row("classic", 8, 0, ("h", None), 1, 1))
+        again = store.load(untimed.id)
+        assert again is not None and again.clock == UNTIMED and again.termination is None
+    finally:
+        store.close()
 
 
 # -- the page (Chromium) ---------------------------------------------------------------
