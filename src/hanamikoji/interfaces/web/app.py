@@ -21,6 +21,7 @@ and in the first message over the WebSocket, never in a URL the server sees):
 ``GET /lobby``                              the page: seeks, quick pairing, games to watch
 ``GET /api/games?watch=1``                  the newest ongoing games anyone may watch
 ``WS /ws/{id}/watch``                       a spectator's live public state (no token)
+``WS /lobby/ws``                            the lobby: seeks, quick pairing, live updates
 ``GET /me``, ``GET /@/{name}``              the page: my games, a player's page
 ==========================================  =============================================
 
@@ -75,6 +76,7 @@ from hanamikoji.interfaces.web.hub import (
     error_message,
     wall_clock_ms,
 )
+from hanamikoji.interfaces.web.lobby_routes import lobby_routes, open_lobby, run_pairings
 from hanamikoji.interfaces.web.payload import encode
 from hanamikoji.interfaces.web.player_routes import (
     CookieSettings,
@@ -191,13 +193,18 @@ def create_app(config: ServerConfig) -> Starlette:
         app.state.hub = hub
         await hub.sweep_clocks()
         app.state.accounts = await open_accounts(hub, cookies.lifetime)
+        app.state.lobby = open_lobby(hub, app.state.accounts)
+        pairings = asyncio.create_task(run_pairings(app.state.lobby))
         keeper = asyncio.create_task(_keep_collections_short(config.gc_freeze_interval))
         try:
             yield
         finally:
             keeper.cancel()
+            pairings.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await keeper
+            with contextlib.suppress(asyncio.CancelledError):
+                await pairings
             await hub.close()
             await asyncio.to_thread(bots.close)
             store.close()
@@ -211,6 +218,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/w/{game_id}", _page),
         Route("/lobby", _page),
         *player_routes(_request_lang),
+        *lobby_routes(),
         Route("/api/i18n/{lang}", _catalog),
         Route("/api/options", _options),
         Route("/api/tutorial", _tutorial),

@@ -178,3 +178,76 @@ def _refusal(reason: str, *, tagged: bool) -> Refused:
     if field == "lang":
         return Refused("err_bad_lang", langs=", ".join(LANGUAGES))
     return Refused("err_bad_field", field=field)
+
+
+# -- the lobby's socket (lobby.py) ------------------------------------------------------
+
+TimeControlName = Literal["none", "3+2", "5+5", "10+0", "1d", "3d"]
+"""A time control by name, as game creation takes it (untimed, real time, or days per
+decision); the lobby carries it to the game it makes."""
+
+RATING_BOUNDS = (0, 4000)
+"""The ratings a seek's range may name."""
+
+
+class SeekMessage(msgspec.Struct, tag="seek", forbid_unknown_fields=True, frozen=True):
+    """An open seek: a game of ``variant`` and ``time_control``, ``rated`` or not, for an
+    opponent rated within ``range`` (``[low, high]``; anyone when absent)."""
+
+    variant: str = "classic"
+    time_control: TimeControlName = "none"
+    rated: bool = False
+    range: tuple[int, int] | None = None
+
+
+class CancelMessage(msgspec.Struct, tag="cancel", forbid_unknown_fields=True, frozen=True):
+    """Withdraw one of this page's seeks."""
+
+    seek: Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+
+
+class AcceptMessage(msgspec.Struct, tag="accept", forbid_unknown_fields=True, frozen=True):
+    """Accept another player's seek: the game starts."""
+
+    seek: Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
+
+
+class QuickMessage(msgspec.Struct, tag="quick", forbid_unknown_fields=True, frozen=True):
+    """Join the quick-pairing queue for a game of these settings."""
+
+    variant: str = "classic"
+    time_control: TimeControlName = "none"
+    rated: bool = False
+
+
+class LeaveQueueMessage(msgspec.Struct, tag="unqueue", forbid_unknown_fields=True, frozen=True):
+    """Leave the quick-pairing queue."""
+
+
+LobbyMessage = (
+    SeekMessage
+    | CancelMessage
+    | AcceptMessage
+    | QuickMessage
+    | LeaveQueueMessage
+    | LangMessage
+    | Ping
+)
+
+_LOBBY_MESSAGE: msgspec.json.Decoder[LobbyMessage] = msgspec.json.Decoder(LobbyMessage)
+
+
+def decode_lobby_message(text: str) -> LobbyMessage:
+    """One message from the lobby page. A variant the server does not know is refused
+    (``err_bad_field`` naming ``variant``), as is a range whose low end is above its high
+    or that leaves :data:`RATING_BOUNDS`."""
+    if len(text) > MAX_MESSAGE_CHARS:
+        raise Refused("err_too_long", limit=MAX_MESSAGE_CHARS)
+    message = _decode(_LOBBY_MESSAGE, text, tagged=True)
+    if isinstance(message, SeekMessage | QuickMessage) and message.variant not in VARIANTS:
+        raise Refused("err_bad_field", field="variant")
+    if isinstance(message, SeekMessage) and message.range is not None:
+        low, high = message.range
+        if not RATING_BOUNDS[0] <= low <= high <= RATING_BOUNDS[1]:
+            raise Refused("err_bad_field", field="range")
+    return message

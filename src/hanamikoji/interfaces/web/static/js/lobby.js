@@ -1,27 +1,164 @@
-// The lobby (/lobby): the games anyone may watch.
+// The lobby (/lobby): open seeks that others accept, a quick-pairing queue, and the
+// games anyone may watch. One WebSocket (/lobby/ws) carries every change as it happens;
+// once paired, the page goes to its seat of the new game.
 
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { h, toast } from "./dom.js";
+import { currentLang, t, variantName } from "./i18n.js";
+import { openAccount } from "./account.js";
 import { renderWatchList } from "./watch.js";
+
+const VARIANTS = ["classic", "three-rounds", "french"];
+const TIME_CONTROLS = ["none", "3+2", "5+5", "10+0", "1d", "3d"];
+const RETRY_MS = 2000;
+
+function timeName(name) {
+  return name === "none" ? t("lobby_time_none") : name;
+}
 
 class LobbyView {
   constructor(root, { navigate }) {
     this.root = root;
     this.navigate = navigate;
     this.state = null;
+    this.you = null;
+    this.seeks = new Map();
+    this.queued = false;
+    this.stopped = false;
+    this.ws = null;
+    this.watchList = null;
   }
 
   async start() {
-    const list = await renderWatchList({ navigate: this.navigate });
+    this.connect();
+    this.watchList = await renderWatchList({ navigate: this.navigate });
+    this.render();
+  }
+
+  connect() {
+    if (this.stopped) return;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${scheme}//${location.host}/lobby/ws?lang=${encodeURIComponent(currentLang())}`);
+    this.ws = ws;
+    ws.onmessage = (event) => this.onMessage(JSON.parse(event.data));
+    ws.onclose = () => {
+      if (this.ws !== ws || this.stopped) return;
+      setTimeout(() => this.connect(), RETRY_MS);
+    };
+  }
+
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+  }
+
+  onMessage(message) {
+    if (message.type === "lobby") {
+      this.you = message.you;
+      this.queued = message.queued;
+      this.seeks = new Map(message.seeks.map((seek) => [seek.id, seek]));
+    } else if (message.type === "seek") {
+      this.seeks.set(message.seek.id, message.seek);
+    } else if (message.type === "unseek") {
+      this.seeks.delete(message.seek);
+    } else if (message.type === "queued") {
+      this.queued = message.queued;
+    } else if (message.type === "paired") {
+      this.navigate(`/g/${message.game}#t=${message.token}`);
+      return;
+    } else if (message.type === "error") {
+      toast(message.message);
+      return;
+    } else {
+      return;
+    }
+    this.render();
+  }
+
+  setLang(lang) {
+    this.send({ type: "lang", lang });
+    this.render();
+  }
+
+  stop() {
+    this.stopped = true;
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) ws.close();
+  }
+
+  render() {
     this.root.replaceChildren(h("section", { class: "lobby", "data-testid": "lobby" },
-      h("h1", {}, t("lobby_title")), list));
+      h("h1", {}, t("lobby_title")),
+      this.renderYou(),
+      this.you ? this.renderSeekForm() : null,
+      this.you ? this.renderQuick() : null,
+      this.renderSeeks(),
+      this.watchList));
   }
 
-  setLang() {
-    this.start();
+  renderYou() {
+    if (!this.you) {
+      return h("p", { class: "lobby-you" }, t("lobby_sign_in"), " ",
+        h("button", { type: "button", onclick: () => openAccount() }, t("account_sign_in")));
+    }
+    const rating = `${this.you.rating}${this.you.provisional ? "?" : ""}`;
+    return h("p", { class: "lobby-you", "data-testid": "lobby-you" }, t("lobby_you", { name: this.you.name, rating }));
   }
 
-  stop() {}
+  renderSeekForm() {
+    const choice = (name, values, label) => h("label", { class: "field" }, h("span", { class: "label" }, label),
+      h("select", { name }, values.map(([value, text]) => h("option", { value }, text))));
+    const number = (name, label) => h("label", { class: "field" }, h("span", { class: "label" }, label),
+      h("input", { type: "number", name, min: 0, max: 4000, step: 50, inputmode: "numeric" }));
+    const form = h("form", { class: "seek-form", "data-testid": "seek-form", onsubmit: (event) => {
+      event.preventDefault();
+      const data = new FormData(form);
+      const low = data.get("low");
+      const high = data.get("high");
+      this.send({
+        type: "seek",
+        variant: data.get("variant"),
+        time_control: data.get("time_control"),
+        rated: data.get("rated") === "on",
+        range: low !== "" && high !== "" ? [Number(low), Number(high)] : null,
+      });
+    } },
+      choice("variant", VARIANTS.map((name) => [name, variantName(name)]), t("variant_label")),
+      choice("time_control", TIME_CONTROLS.map((name) => [name, timeName(name)]), t("lobby_time_label")),
+      h("label", { class: "choice" }, h("input", { type: "checkbox", name: "rated", disabled: !this.you.account }), h("span", {}, t("lobby_rated"))),
+      h("fieldset", {}, h("legend", {}, t("lobby_range_label")), number("low", t("lobby_range_low")), number("high", t("lobby_range_high"))),
+      h("button", { type: "submit", class: "primary", id: "post-seek" }, t("lobby_post")));
+    return h("section", { class: "lobby-post", "aria-labelledby": "post-title" }, h("h2", { id: "post-title" }, t("lobby_post_title")), form);
+  }
+
+  renderQuick() {
+    const action = this.queued
+      ? h("button", { type: "button", id: "quick-stop", onclick: () => this.send({ type: "unqueue" }) }, t("lobby_quick_stop"))
+      : h("button", { type: "button", id: "quick", onclick: () => this.send({ type: "quick", variant: "classic", time_control: "none", rated: false }) }, t("lobby_quick"));
+    return h("section", { class: "lobby-quick", "aria-labelledby": "quick-title" },
+      h("h2", { id: "quick-title" }, t("lobby_quick_title")),
+      this.queued ? h("p", { role: "status" }, t("lobby_searching")) : null,
+      action);
+  }
+
+  renderSeeks() {
+    const seeks = [...this.seeks.values()];
+    const line = (seek) => t("lobby_seek_line", {
+      player: seek.player.name,
+      rating: `${seek.player.rating}${seek.player.provisional ? "?" : ""}`,
+      variant: variantName(seek.variant),
+      time: timeName(seek.time_control),
+      kind: seek.rated ? t("lobby_rated") : t("lobby_casual"),
+    });
+    return h("section", { class: "seeks", "aria-labelledby": "seeks-title", "data-testid": "seeks" },
+      h("h2", { id: "seeks-title" }, t("lobby_seeks_title")),
+      seeks.length
+        ? h("ul", {}, seeks.map((seek) => h("li", { "data-seek": seek.id },
+          h("span", {}, line(seek)), " ",
+          seek.mine
+            ? h("button", { type: "button", class: "cancel-seek", onclick: () => this.send({ type: "cancel", seek: seek.id }) }, t("lobby_cancel"))
+            : h("button", { type: "button", class: "primary accept-seek", disabled: !this.you, onclick: () => this.send({ type: "accept", seek: seek.id }) }, t("lobby_accept")))))
+        : h("p", { class: "empty" }, t("lobby_no_seeks")));
+  }
 }
 
 export function renderLobby(root, options) {

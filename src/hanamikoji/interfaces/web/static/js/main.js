@@ -83,7 +83,7 @@ function route() {
 // seat opened by its link becomes the player's.
 function playerChanged() {
   if (table && table.token) claimSeat(table.gameId, table.token);
-  else if (/^\/(me\/?$|@\/|g\/)/.test(location.pathname)) route();
+  else if (/^\/(me\/?$|@\/|g\/|lobby)/.test(location.pathname)) route();
 }
 
 function setConnection(online) {

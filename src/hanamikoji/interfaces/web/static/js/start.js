@@ -84,7 +84,9 @@ export function renderStart(root, { navigate, langControl }) {
         h("div", { class: "hero-glyphs", "aria-hidden": "true" }, [0, 1, 2, 3, 4, 5, 6].map((card) => h("span", { class: `tile c${card}` }, glyph(card)))),
         h("h1", {}, "Hanamikoji"),
         h("p", {}, t("tagline")),
-        h("a", { href: "/learn", class: "button", id: "learn-button", onclick: (event) => { event.preventDefault(); navigate("/learn"); } }, t("learn_button"))),
+        h("a", { href: "/learn", class: "button", id: "learn-button", onclick: (event) => { event.preventDefault(); navigate("/learn"); } }, t("learn_button")),
+        " ",
+        h("a", { href: "/lobby", class: "button", id: "lobby-button", onclick: (event) => { event.preventDefault(); navigate("/lobby"); } }, t("lobby_button"))),
       h("h2", {}, t("new_game")),
       form),
   );

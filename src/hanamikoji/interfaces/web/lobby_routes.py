@@ -1,0 +1,166 @@
+"""The lobby's socket (``WS /lobby/ws``) and the game a pairing makes.
+
+The page connects with its session cookie (a guest or an account; without one it may
+only look), and sends ``seek``, ``cancel``, ``accept``, ``quick`` and ``unqueue``
+messages (``schema.py``); it is sent the seeks it may see (``lobby``), each change
+(``seek``, ``unseek``), its place in the queue (``queued``) and, once paired, its seat
+(``paired``: the game and the seat's token). Its seeks and its place in the queue go
+when it closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import secrets
+
+from starlette.requests import HTTPConnection
+from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from hanamikoji.arena.glicko2 import Rating
+from hanamikoji.interfaces.web.checks import Refused, parse_lang
+from hanamikoji.interfaces.web.clock import TimeControl
+from hanamikoji.interfaces.web.guards import RateGuard, origin_allowed
+from hanamikoji.interfaces.web.hub import Connection, GameHub, error_message
+from hanamikoji.interfaces.web.lobby import Lobby, LobbyClient, LobbyPlayer, Pairing, Seat
+from hanamikoji.interfaces.web.payload import encode
+from hanamikoji.interfaces.web.player_routes import current_session
+from hanamikoji.interfaces.web.players import Accounts
+from hanamikoji.interfaces.web.schema import (
+    AcceptMessage,
+    CancelMessage,
+    LangMessage,
+    LeaveQueueMessage,
+    LobbyMessage,
+    Ping,
+    QuickMessage,
+    SeekMessage,
+    decode_lobby_message,
+)
+from hanamikoji.notation.names import LANGUAGES, Lang
+
+__all__ = ["PAIRING_INTERVAL", "lobby_routes", "open_lobby", "run_pairings"]
+
+log = logging.getLogger("hanamikoji.web")
+
+CLOSE_POLICY = 4403
+
+PAIRING_INTERVAL = 1.0
+"""Seconds between two looks at the quick-pairing queue (its windows widen with time)."""
+
+
+def open_lobby(hub: GameHub, accounts: Accounts) -> Lobby:
+    """The server's lobby: a pairing's game, with its time control, has the seeker at
+    seat 0 and the other player at seat 1, both seats named for their players; who starts
+    is drawn."""
+
+    take_seat = accounts.store.take_seat
+
+    async def make_game(pairing: Pairing) -> tuple[Seat, Seat]:
+        clock = TimeControl.parse(pairing.time_control)
+        created = await hub.create(pairing.variant, secrets.randbelow(2), None, clock=clock)
+        assert created.friend_token is not None, "a game between people has two tokens"
+        for seat, side in enumerate((pairing.seeker, pairing.opponent)):
+            player = side.player
+            assert player is not None, "only players are paired"
+            await accounts.writer.call(functools.partial(take_seat, created.id, seat, player.id))
+        return Seat(created.id, 0, created.token), Seat(created.id, 1, created.friend_token)
+
+    return Lobby(make_game)
+
+
+async def run_pairings(lobby: Lobby, interval: float = PAIRING_INTERVAL) -> None:
+    """Pair the queue again and again as its windows widen (until cancelled)."""
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await lobby.pair_queue()
+        except Exception:  # a pairing's game could not be made: the next look tries again
+            log.exception("quick pairing failed")
+
+
+def lobby_routes() -> list[BaseRoute]:
+    return [WebSocketRoute("/lobby/ws", _lobby_socket)]
+
+
+def _lobby(connection: HTTPConnection) -> Lobby:
+    lobby: Lobby = connection.app.state.lobby
+    return lobby
+
+
+async def _lobby_player(connection: HTTPConnection) -> LobbyPlayer | None:
+    """The session's player as the lobby knows it; nobody has a stored rating yet, so
+    every player is a new one (1500, provisional)."""
+    session = await current_session(connection)
+    if session is None:
+        return None
+    player = session.player
+    return LobbyPlayer(player.id, player.name, player.kind == "account", Rating())
+
+
+async def _lobby_socket(websocket: WebSocket) -> None:
+    if not origin_allowed(websocket, websocket.app.state.allowed_origins):
+        await websocket.close(code=CLOSE_POLICY)
+        return
+    await websocket.accept()
+    wanted = websocket.query_params.get("lang", "en")
+    lang: Lang = parse_lang(wanted) if wanted in LANGUAGES else "en"
+    connection = Connection(websocket.send_text, lang)
+    client = LobbyClient(await _lobby_player(websocket), connection.push)
+    lobby = _lobby(websocket)
+    lobby.join(client)
+    try:
+        await _serve(websocket, lobby, client, connection)
+    except Exception:
+        log.exception("lobby socket failed")
+    finally:
+        lobby.leave(client)
+        await connection.close()
+        with contextlib.suppress(Exception):
+            await websocket.close()
+
+
+async def _serve(
+    websocket: WebSocket, lobby: Lobby, client: LobbyClient, connection: Connection
+) -> None:
+    rates: RateGuard = websocket.app.state.rates
+    while True:
+        try:
+            raw = await websocket.receive_text()
+        except (WebSocketDisconnect, RuntimeError, KeyError):
+            return
+        try:
+            if rates.allow_message(client.key) is not None:
+                raise Refused("err_rate_limited", seconds=1)
+            await _handle(decode_lobby_message(raw), lobby, client, connection, rates)
+        except Refused as refusal:
+            connection.push(encode(error_message(refusal, connection.lang)))
+
+
+async def _handle(
+    message: LobbyMessage,
+    lobby: Lobby,
+    client: LobbyClient,
+    connection: Connection,
+    rates: RateGuard,
+) -> None:
+    if isinstance(message, Ping):
+        connection.push(encode({"type": "pong"}))
+    elif isinstance(message, LangMessage):
+        connection.lang = message.lang
+    elif isinstance(message, SeekMessage):
+        wait = rates.allow_create(f"seek:{client.player.id if client.player else client.key}")
+        if wait is not None:
+            raise Refused("err_rate_limited", seconds=max(1, round(wait)))
+        lobby.seek(client, message)
+    elif isinstance(message, CancelMessage):
+        lobby.cancel(client, message.seek)
+    elif isinstance(message, AcceptMessage):
+        await lobby.accept(client, message.seek)
+    elif isinstance(message, QuickMessage):
+        await lobby.enqueue(client, message)
+    elif isinstance(message, LeaveQueueMessage):
+        lobby.dequeue(client)

@@ -1,0 +1,393 @@
+"""The lobby: seeks posted, seen live by other pages, accepted (a game with both seats
+named) or cancelled (by hand or by closing the page), rating ranges, rated seeks and
+accounts, refused seeks, the quick-pairing queue's order and widening window; and one
+Chromium check (two players through the lobby page, a third watching their game)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, get_args
+
+import pytest
+from serving import Server, app_client, free_port
+from starlette.testclient import TestClient
+from test_web_players import COOKIE, PASSWORD
+
+from hanamikoji.arena.glicko2 import Rating
+from hanamikoji.interfaces.web.checks import Refused
+from hanamikoji.interfaces.web.clock import PRESETS
+from hanamikoji.interfaces.web.lobby import (
+    Lobby,
+    LobbyClient,
+    LobbyPlayer,
+    Pairing,
+    Seat,
+)
+from hanamikoji.interfaces.web.schema import QuickMessage, SeekMessage, TimeControlName
+
+JSONDict = dict[str, Any]
+
+
+# -- the lobby itself, with players of chosen ratings ------------------------------------------
+
+
+class Page:
+    """A lobby page: its player and every message it was sent."""
+
+    def __init__(
+        self, lobby: Lobby, name: str | None, rating: float = 1500.0, *, account: bool = False
+    ) -> None:
+        player = None if name is None else LobbyPlayer(name, name, account, Rating(rating))
+        self.sent: list[JSONDict] = []
+        self.client = LobbyClient(player, lambda text: self.sent.append(json.loads(text)))
+        lobby.join(self.client)
+
+    def of_type(self, kind: str) -> list[JSONDict]:
+        return [message for message in self.sent if message["type"] == kind]
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def fake_lobby() -> tuple[Lobby, list[Pairing], Clock]:
+    made: list[Pairing] = []
+    clock = Clock()
+
+    async def make_game(pairing: Pairing) -> tuple[Seat, Seat]:
+        made.append(pairing)
+        game = f"g{len(made)}"
+        return Seat(game, 0, f"{game}-t0"), Seat(game, 1, f"{game}-t1")
+
+    return Lobby(make_game, now=clock), made, clock
+
+
+def test_a_seek_is_seen_live_by_the_other_pages_and_accepting_pairs_both() -> None:
+    lobby, made, _ = fake_lobby()
+    ann, bob = Page(lobby, "ann"), Page(lobby, "bob")
+    seek = lobby.seek(ann.client, SeekMessage(variant="french", time_control="3+2"))
+    seen = bob.of_type("seek")[-1]["seek"]
+    assert seen["id"] == seek.id and seen["variant"] == "french" and seen["time_control"] == "3+2"
+    assert seen["player"] == {"name": "ann", "rating": 1500, "provisional": True, "account": False}
+    assert not seen["mine"] and ann.of_type("seek")[-1]["seek"]["mine"]
+    late = Page(lobby, "cy")
+    assert [s["id"] for s in late.sent[0]["seeks"]] == [seek.id]
+    asyncio.run(lobby.accept(bob.client, seek.id))
+    assert made == [Pairing(ann.client, bob.client, "french", "3+2", False)]
+    assert ann.of_type("paired") == [{"type": "paired", "game": "g1", "seat": 0, "token": "g1-t0"}]
+    assert bob.of_type("paired") == [{"type": "paired", "game": "g1", "seat": 1, "token": "g1-t1"}]
+    assert late.of_type("unseek") == [{"type": "unseek", "seek": seek.id}]
+    with pytest.raises(Refused, match="err_seek_gone"):
+        asyncio.run(lobby.accept(late.client, seek.id))
+
+
+def test_seeks_go_when_cancelled_or_when_their_page_closes() -> None:
+    lobby, made, _ = fake_lobby()
+    ann, bob = Page(lobby, "ann"), Page(lobby, "bob")
+    first = lobby.seek(ann.client, SeekMessage())
+    second = lobby.seek(ann.client, SeekMessage(variant="three-rounds"))
+    with pytest.raises(Refused, match="err_seek_gone"):
+        lobby.cancel(bob.client, first.id)  # not bob's
+    lobby.cancel(ann.client, first.id)
+    lobby.leave(ann.client)
+    assert [m["seek"] for m in bob.of_type("unseek")] == [first.id, second.id]
+    assert lobby.snapshot(bob.client)["seeks"] == []
+    assert not made
+
+
+def test_a_range_shows_the_seek_only_to_players_it_admits() -> None:
+    lobby, made, _ = fake_lobby()
+    ann = Page(lobby, "ann", 1500)
+    near, far = Page(lobby, "near", 1600), Page(lobby, "far", 1900)
+    onlooker = Page(lobby, None)
+    seek = lobby.seek(ann.client, SeekMessage(range=(1400, 1700)))
+    assert near.of_type("seek") and not far.of_type("seek") and not onlooker.of_type("seek")
+    assert lobby.snapshot(far.client)["seeks"] == []
+    with pytest.raises(Refused, match="err_seek_range"):
+        asyncio.run(lobby.accept(far.client, seek.id))
+    with pytest.raises(Refused, match="err_signed_out"):
+        asyncio.run(lobby.accept(onlooker.client, seek.id))
+    asyncio.run(lobby.accept(near.client, seek.id))
+    assert made[0].opponent is near.client
+
+
+def test_refused_seeks_say_why() -> None:
+    lobby, _, _ = fake_lobby()
+    guest, nobody = Page(lobby, "guest"), Page(lobby, None)
+    member = Page(lobby, "member", account=True)
+    with pytest.raises(Refused, match="err_signed_out"):
+        lobby.seek(nobody.client, SeekMessage())
+    with pytest.raises(Refused, match="err_rated_account"):
+        lobby.seek(guest.client, SeekMessage(rated=True))
+    rated = lobby.seek(member.client, SeekMessage(rated=True))
+    with pytest.raises(Refused, match="err_rated_account"):
+        asyncio.run(lobby.accept(guest.client, rated.id))
+    with pytest.raises(Refused, match="err_seek_own"):
+        asyncio.run(lobby.accept(member.client, rated.id))
+    lobby.seek(member.client, SeekMessage())
+    lobby.seek(member.client, SeekMessage())
+    with pytest.raises(Refused, match="err_too_many_seeks"):
+        lobby.seek(member.client, SeekMessage())
+
+
+def test_quick_pairing_pairs_the_closest_ratings_first() -> None:
+    lobby, made, clock = fake_lobby()
+    ratings = [("a", 1500), ("b", 1650), ("c", 1780), ("d", 1910)]
+    pages = [Page(lobby, name, rating) for name, rating in ratings]
+    for page in pages:
+        asyncio.run(lobby.enqueue(page.client, QuickMessage()))
+    assert not made  # every neighbour is more than 100 away
+    clock.now = 2.0  # windows of 140: b-c and c-d (130) qualify, a-b (150) not yet
+    assert asyncio.run(lobby.pair_queue()) == 1
+    assert [(p.seeker.player.name, p.opponent.player.name) for p in made] == [("b", "c")]  # type: ignore[union-attr]
+    clock.now = 100.0  # the widest window (700): a and d, 410 apart, meet
+    assert asyncio.run(lobby.pair_queue()) == 1
+    assert made[1].seeker is pages[0].client and made[1].opponent is pages[3].client
+    # A newcomer close to someone waiting is paired at once, the closest first.
+    lobby2, made2, _ = fake_lobby()
+    waiting = [
+        Page(lobby2, name, rating) for name, rating in [("a", 1500), ("b", 1700), ("c", 1900)]
+    ]
+    for page in waiting:
+        asyncio.run(lobby2.enqueue(page.client, QuickMessage()))
+    for page in [Page(lobby2, "d", 1690), Page(lobby2, "e", 1510)]:
+        asyncio.run(lobby2.enqueue(page.client, QuickMessage()))
+    pairs = [(p.seeker.player.name, p.opponent.player.name) for p in made2]  # type: ignore[union-attr]
+    assert pairs == [("b", "d"), ("a", "e")]
+    assert waiting[2].of_type("queued")[-1]["queued"] is True and not waiting[2].of_type("paired")
+
+
+def test_the_quick_pairing_window_widens_while_players_wait() -> None:
+    lobby, made, clock = fake_lobby()
+    low, high = Page(lobby, "low", 1500), Page(lobby, "high", 1800)
+    casual_other = Page(lobby, "other", 1500)
+    asyncio.run(lobby.enqueue(low.client, QuickMessage()))
+    asyncio.run(lobby.enqueue(casual_other.client, QuickMessage(variant="french")))
+    asyncio.run(lobby.enqueue(high.client, QuickMessage()))
+    assert not made  # 300 apart, and the 1500 in French wants another variant
+    clock.now = 5.0  # both windows are 200 wide
+    assert asyncio.run(lobby.pair_queue()) == 0
+    clock.now = 10.0  # 300 wide: they meet
+    assert asyncio.run(lobby.pair_queue()) == 1
+    assert made[0].seeker is low.client and made[0].opponent is high.client
+    lobby.dequeue(casual_other.client)
+    assert casual_other.of_type("queued")[-1]["queued"] is False
+
+
+def test_two_pages_of_one_player_are_never_paired() -> None:
+    lobby, made, _ = fake_lobby()
+    tab1, tab2 = Page(lobby, "same"), Page(lobby, "same")
+    seek = lobby.seek(tab1.client, SeekMessage())
+    with pytest.raises(Refused, match="err_seek_own"):
+        asyncio.run(lobby.accept(tab2.client, seek.id))
+    asyncio.run(lobby.enqueue(tab1.client, QuickMessage()))
+    asyncio.run(lobby.enqueue(tab2.client, QuickMessage()))
+    assert not made
+
+
+# -- through the server -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def client() -> Iterator[TestClient]:
+    with app_client(login_rate="off") as test_client:
+        yield test_client
+
+
+def sign_in(
+    client: TestClient, nickname: str | None = None, account: str | None = None
+) -> dict[str, str]:
+    """The cookie header of a new guest (or account) session."""
+    client.cookies.clear()
+    if account is not None:
+        response = client.post("/api/me/register", json={"name": account, "password": PASSWORD})
+    else:
+        response = client.post("/api/me/guest", json={"nickname": nickname})
+    assert response.status_code == 201, response.text
+    cookie = client.cookies.get(COOKIE)
+    client.cookies.clear()
+    return {"cookie": f"{COOKIE}={cookie}"}
+
+
+def receive(ws: Any, kind: str) -> JSONDict:
+    while True:
+        message: JSONDict = json.loads(ws.receive_text())
+        if message["type"] == kind:
+            return message
+
+
+def test_through_the_socket_a_seek_is_accepted_into_a_game_with_both_seats(
+    client: TestClient,
+) -> None:
+    ann, bob = sign_in(client, "Ann"), sign_in(client, "Bob")
+    with (
+        client.websocket_connect("/lobby/ws", headers=ann) as ws_ann,
+        client.websocket_connect("/lobby/ws", headers=bob) as ws_bob,
+    ):
+        assert receive(ws_ann, "lobby")["you"]["name"] == "Ann"
+        assert receive(ws_bob, "lobby")["seeks"] == []
+        ws_ann.send_text(json.dumps({"type": "seek", "variant": "french", "time_control": "5+5"}))
+        seek = receive(ws_bob, "seek")["seek"]
+        assert seek["player"]["name"] == "Ann" and seek["time_control"] == "5+5"
+        ws_bob.send_text(json.dumps({"type": "accept", "seek": seek["id"]}))
+        paired = receive(ws_ann, "paired"), receive(ws_bob, "paired")
+    game = paired[0]["game"]
+    assert paired[1]["game"] == game and [p["seat"] for p in paired] == [0, 1]
+    for side in paired:
+        state = client.get(
+            f"/api/games/{game}", headers={"Authorization": f"Bearer {side['token']}"}
+        )
+        assert state.json()["seat"] == side["seat"] and state.json()["variant"] == "french"
+        assert state.json()["clock"]["control"] == "5+5"
+    for cookie in (ann, bob):
+        # Each side's session holds its seat: My games lists it.
+        mine = client.get("/api/me/games", headers=cookie).json()["ongoing"]
+        assert [entry["id"] for entry in mine] == [game]
+    assert game in [g["id"] for g in client.get("/api/games?watch=1").json()["games"]]
+
+
+def test_through_the_socket_closing_the_page_cancels_its_seeks(client: TestClient) -> None:
+    ann, bob = sign_in(client, "Ann"), sign_in(client, "Bob")
+    with client.websocket_connect("/lobby/ws", headers=bob) as ws_bob:
+        receive(ws_bob, "lobby")
+        with client.websocket_connect("/lobby/ws", headers=ann) as ws_ann:
+            receive(ws_ann, "lobby")
+            ws_ann.send_text(json.dumps({"type": "seek"}))
+            seek = receive(ws_bob, "seek")["seek"]
+        assert receive(ws_bob, "unseek")["seek"] == seek["id"]
+
+
+def test_through_the_socket_bad_messages_are_refused_and_onlookers_may_only_look(
+    client: TestClient,
+) -> None:
+    guest = sign_in(client, "Ann")
+    with client.websocket_connect("/lobby/ws", headers=guest) as ws:
+        receive(ws, "lobby")
+        for message, code in [
+            ({"type": "seek", "variant": "chess"}, "err_bad_field"),
+            ({"type": "seek", "time_control": "90+0"}, "err_bad_field"),
+            ({"type": "seek", "range": [1800, 1200]}, "err_bad_field"),
+            ({"type": "seek", "range": [0, 9000]}, "err_bad_field"),
+            ({"type": "seek", "rated": True}, "err_rated_account"),
+            ({"type": "accept", "seek": "nope"}, "err_seek_gone"),
+            ({"type": "move", "move": "S:A"}, "err_unknown_type"),
+        ]:
+            ws.send_text(json.dumps(message))
+            assert receive(ws, "error")["code"] == code, message
+    with client.websocket_connect("/lobby/ws") as ws:
+        assert receive(ws, "lobby")["you"] is None
+        ws.send_text(json.dumps({"type": "seek"}))
+        assert receive(ws, "error")["code"] == "err_signed_out"
+
+
+def test_seek_creation_is_rate_limited() -> None:
+    with app_client(login_rate="off", create_rate="2/minute") as client:
+        ann = sign_in(client, "Ann")
+        with client.websocket_connect("/lobby/ws", headers=ann) as ws:
+            receive(ws, "lobby")
+            for _ in range(2):
+                ws.send_text(json.dumps({"type": "seek"}))
+                receive(ws, "seek")
+            ws.send_text(json.dumps({"type": "seek"}))
+            assert receive(ws, "error")["code"] == "err_rate_limited"
+
+
+def test_a_rated_seek_between_accounts(client: TestClient) -> None:
+    ann, bob = sign_in(client, account="Annie"), sign_in(client, account="Bobby")
+    with (
+        client.websocket_connect("/lobby/ws", headers=ann) as ws_ann,
+        client.websocket_connect("/lobby/ws", headers=bob) as ws_bob,
+    ):
+        assert receive(ws_ann, "lobby")["you"]["account"] is True
+        receive(ws_bob, "lobby")
+        ws_ann.send_text(json.dumps({"type": "seek", "rated": True, "range": [1400, 1600]}))
+        seek = receive(ws_bob, "seek")["seek"]
+        assert seek["rated"] and seek["range"] == [1400, 1600]
+        ws_bob.send_text(json.dumps({"type": "accept", "seek": seek["id"]}))
+        assert receive(ws_ann, "paired")["game"] == receive(ws_bob, "paired")["game"]
+
+
+def test_quick_pairing_through_the_socket(client: TestClient) -> None:
+    ann, bob = sign_in(client, "Ann"), sign_in(client, "Bob")
+    with (
+        client.websocket_connect("/lobby/ws", headers=ann) as ws_ann,
+        client.websocket_connect("/lobby/ws", headers=bob) as ws_bob,
+    ):
+        receive(ws_ann, "lobby")
+        receive(ws_bob, "lobby")
+        ws_ann.send_text(json.dumps({"type": "quick"}))
+        assert receive(ws_ann, "queued")["queued"] is True
+        ws_bob.send_text(json.dumps({"type": "quick"}))
+        assert receive(ws_ann, "paired")["game"] == receive(ws_bob, "paired")["game"]
+
+
+# -- in Chromium ---------------------------------------------------------------------------
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+def test_two_browsers_meet_in_the_lobby_and_a_third_watches(tmp_path: Path) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    server = Server(tmp_path / "games.sqlite3", free_port())
+    server.start()
+    try:
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(
+                executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
+            )
+            errors: list[str] = []
+            pages = []
+            for nickname in ("Ann", "Bob", None):
+                context = browser.new_context(locale="en-GB")
+                page = context.new_page()
+                page.on("pageerror", lambda error: errors.append(str(error)))
+                if nickname is not None:
+                    response = page.request.post(
+                        f"{server.url}/api/me/guest",
+                        data={"nickname": nickname},
+                        headers={"Origin": server.url},
+                    )
+                    assert response.status == 201, response.text()
+                page.goto(f"{server.url}/lobby")
+                pages.append(page)
+            ann, bob, watcher = pages
+            ann.wait_for_selector("[data-testid=lobby-you]")
+            bob.wait_for_selector("[data-testid=lobby-you]")
+            ann.select_option("select[name=variant]", "french")
+            ann.click("#post-seek")
+            bob.wait_for_selector(".accept-seek")
+            assert "Ann" in bob.inner_text("[data-testid=seeks]")
+            bob.click(".accept-seek")
+            for page in (ann, bob):
+                page.wait_for_url("**/g/*", timeout=15_000)
+                page.wait_for_selector(".game")
+            game = ann.url.split("/g/")[1].split("#")[0]
+            assert game == bob.url.split("/g/")[1].split("#")[0]
+            seats = {page.inner_text(".status .facts") for page in (ann, bob)}
+            assert any("Player 1" in text for text in seats) and any(
+                "Player 2" in text for text in seats
+            )
+            watcher.goto(f"{server.url}/lobby")
+            watcher.wait_for_selector(f"[data-watch='{game}']")
+            watcher.click(f"[data-watch='{game}']")
+            watcher.wait_for_selector(".game")
+            assert "Watching" in watcher.inner_text(".status .facts")
+            assert watcher.locator(".composer").count() == 0
+            assert watcher.locator("[data-testid=my-side] .hand button").count() == 0
+            browser.close()
+            assert not errors, errors
+    finally:
+        server.stop()
+
+
+def test_the_lobby_offers_the_time_controls_game_creation_takes() -> None:
+    assert get_args(TimeControlName) == PRESETS
