@@ -460,3 +460,24 @@ def test_the_page_shows_two_ticking_clocks_against_a_bot(tmp_path: Path) -> None
 def _seconds(shown: str) -> float:
     minutes, seconds = shown.split(":")
     return int(minutes) * 60 + float(seconds)
+
+
+def test_the_flag_timer_ends_a_game_that_left_memory() -> None:
+    """A game nobody watches leaves memory; its timer still ends it, in the database."""
+
+    async def scenario() -> tuple[str | None, str | None, bool]:
+        store = Store("sqlite://")
+        hub = GameHub(store, BotRunner(0))
+        try:
+            created = await hub.create("classic", 0, None, clock=TimeControl("realtime", 300, 0))
+            await hub.sweep_clocks()  # looks at it, sets its timer, leaves it out of memory
+            in_memory = created.id in hub._live
+            await asyncio.sleep(0.6)
+            stored = store.load(created.id)
+            assert stored is not None
+            return stored.status, stored.termination, in_memory
+        finally:
+            await hub.close()
+            store.close()
+
+    assert asyncio.run(scenario()) == ("finished", "aborted", False)

@@ -568,11 +568,15 @@ class GameHub:
         number of games looked at."""
         ids = await asyncio.to_thread(self.store.timed_games_in_play)
         for game_id in ids:
-            live = await self.get(game_id)
-            if live is not None and not any(live.connections) and live.bot_task is None:
-                # The timer keeps the game; memory need not until someone looks.
-                self._live.pop(game_id, None)
+            await self._look_at_clock(game_id)
         return len(ids)
+
+    async def _look_at_clock(self, game_id: str) -> None:
+        """Load a game (its clock checked, its timer set) and leave it out of the live
+        games if nobody watches it: its timer keeps it until it fires."""
+        live = await self.get(game_id)
+        if live is not None and not live.watched() and live.bot_task is None:
+            self._live.pop(game_id, None)
 
     async def _flag_if_out(self, live: LiveGame) -> bool:
         """Whether the running side's time is out, the game then ended by its clock;
@@ -629,7 +633,13 @@ class GameHub:
 
     async def _timer_check(self, live: LiveGame) -> None:
         try:
-            await self.check_clock(live)
+            current = self._live.get(live.id)
+            if current is live:
+                await self.check_clock(live)
+            elif current is None:
+                # Left memory since the timer was set: look again from the database.
+                await self._look_at_clock(live.id)
+            # Otherwise the game was loaded again, and that copy has its own timer.
         except Exception:
             log.exception("game %s: the clock check failed", live.id)
 
