@@ -17,6 +17,7 @@ import httpx2 as httpx
 import pytest
 from serving import app_client
 from starlette.testclient import TestClient
+from test_web_players import csrf, my_games, register
 from test_web_server import bearer, create, hello, legal_texts, receive_state
 
 from hanamikoji.interfaces.web.bots import BotRunner
@@ -363,6 +364,31 @@ def test_the_flag_timer_ends_the_game_by_itself() -> None:
     heard = asyncio.run(scenario())
     assert heard[-1]["outcome"]["termination"] == "aborted"
     assert heard[-1]["clock"]["running"] is None
+
+
+def test_my_games_shows_the_time_left_of_the_games_waiting_for_me(tmp_path: Path) -> None:
+    clock = FakeClock()
+    url = f"sqlite:///{tmp_path / 'g.sqlite3'}"
+    with app_client(url, clock=clock, login_rate="off") as client:
+        made = register(client, "Postal")
+        game = client.post(
+            "/api/games",
+            json={"opponent": "friend", "first": "me", "clock": "3d"},
+            headers=csrf(made),
+        ).json()
+        untimed = client.post(
+            "/api/games", json={"opponent": "bot", "first": "me"}, headers=csrf(made)
+        ).json()
+        clock.advance(5 * 3600)
+        listed = {entry["id"]: entry for entry in my_games(client)["ongoing"]}
+        assert listed[game["id"]]["your_turn"] is True
+        assert listed[game["id"]]["clock"] == {
+            "control": "3d",
+            "kind": "correspondence",
+            "remaining": [3 * DAY_MS - 5 * 3600 * 1000, 3 * DAY_MS],
+            "running": 0,
+        }
+        assert listed[untimed["id"]]["clock"] is None
 
 
 # -- storage, on SQLite and PostgreSQL ---------------------------------------------------

@@ -31,7 +31,14 @@ from starlette.routing import BaseRoute, Route
 
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.guards import RateGuard, origin_allowed, read_body
-from hanamikoji.interfaces.web.hub import GameHub, LiveGame, error_message, rebuild
+from hanamikoji.interfaces.web.hub import (
+    GameHub,
+    LiveGame,
+    clock_json,
+    error_message,
+    rebuild,
+    stored_clocks,
+)
 from hanamikoji.interfaces.web.player_store import (
     GameEntry,
     Player,
@@ -340,7 +347,8 @@ async def _my_games(request: Request) -> Response:
     player_id = session.player.id
     ongoing = await asyncio.to_thread(store.games_of, player_id, PLAYING, ONGOING_LIMIT)
     finished = await asyncio.to_thread(store.games_of, player_id, FINISHED, FINISHED_LIMIT)
-    turns = await asyncio.to_thread(_turns, _hub(request).store, ongoing)
+    hub = _hub(request)
+    turns = await asyncio.to_thread(_turns, hub.store, ongoing, hub.now())
     listed = [_ongoing_json(entry, *turns[entry.id]) for entry in ongoing if entry.id in turns]
     listed.sort(key=lambda item: not item["your_turn"])  # stable: newest first within
     return JSONResponse(
@@ -353,16 +361,24 @@ async def _my_games(request: Request) -> Response:
     )
 
 
-def _turns(store: Store, entries: list[GameEntry]) -> dict[str, tuple[int | None, int]]:
-    """Each ongoing game's seat to move (``None``: nobody, it is over) and decisions so
-    far, replayed from the database, which is never behind the live games."""
-    found: dict[str, tuple[int | None, int]] = {}
+Turn = tuple[int | None, int, dict[str, Any] | None]
+
+
+def _turns(store: Store, entries: list[GameEntry], now: int) -> dict[str, Turn]:
+    """Each ongoing game's seat to move (``None``: nobody, it is over), decisions so far
+    and clocks at ``now`` (``None``: untimed), replayed from the database, which is never
+    behind the live games."""
+    found: dict[str, Turn] = {}
     for entry in entries:
         stored = store.load(entry.id)
         if stored is None:
             continue
         game = rebuild(stored)
-        found[entry.id] = (None if game.is_over() else game.to_move, len(stored.decisions))
+        to_move = None if game.is_over() or stored.termination else game.to_move
+        clock = None
+        if stored.clock.timed:
+            clock = clock_json(stored.clock, stored_clocks(stored, to_move, now))
+        found[entry.id] = (to_move, len(stored.decisions), clock)
     return found
 
 
@@ -384,8 +400,11 @@ def _entry_json(entry: GameEntry) -> dict[str, Any]:
     }
 
 
-def _ongoing_json(entry: GameEntry, to_move: int | None, ply: int) -> dict[str, Any]:
-    return {**_entry_json(entry), "ply": ply, "your_turn": to_move == entry.seat}
+def _ongoing_json(
+    entry: GameEntry, to_move: int | None, ply: int, clock: dict[str, Any] | None
+) -> dict[str, Any]:
+    your_turn = to_move == entry.seat
+    return {**_entry_json(entry), "ply": ply, "your_turn": your_turn, "clock": clock}
 
 
 def _outcome(entry: GameEntry) -> str:

@@ -7,6 +7,7 @@ import { h, toast } from "./dom.js";
 import { currentLang, t, variantName } from "./i18n.js";
 import { api } from "./net.js";
 import { currentPlayer, openAccount } from "./account.js";
+import { formatClock } from "./clock.js";
 
 export async function renderMyGames(root, { navigate }) {
   if (!currentPlayer()) {
@@ -32,6 +33,8 @@ export async function renderMyGames(root, { navigate }) {
     h("h2", {}, t("my_games_ongoing")),
     gameList(body.ongoing, (entry) => [
       h("span", { class: entry.your_turn ? "game-badge turn" : "game-badge" }, t(entry.your_turn ? "my_games_your_turn" : "my_games_their_turn")),
+      // A timed game waiting for this player: the time left on their clock.
+      entry.clock && entry.your_turn ? h("span", { class: "game-clock", "data-testid": "game-clock" }, formatClock(entry.clock.remaining[entry.seat], entry.clock.kind)) : null,
       h("a", { href: `/g/${entry.id}`, class: "button", "data-game": entry.id, onclick: open(entry.id) }, t("my_games_open")),
     ]),
     h("h2", {}, t("my_games_finished")),
