@@ -507,3 +507,59 @@ def test_the_flag_timer_ends_a_game_that_left_memory() -> None:
             store.close()
 
     assert asyncio.run(scenario()) == ("finished", "aborted", False)
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
+def test_the_page_warns_of_low_time_once_and_says_a_loss_on_time(tmp_path: Path) -> None:
+    """The game socket scripted with real seat states (as tests/test_web_table.py does):
+    a clock under 20 s turns red and is announced once; a game lost on time says so."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    from serving import Server, free_port
+    from test_web_e2e import CHROMIUM_ARGS
+
+    from hanamikoji.core import Game
+    from hanamikoji.interfaces.web.payload import PublicGame, encode, seat_state
+
+    game = Game("classic", seed=11, first_player=0)
+    base = PublicGame("scripted", ("human", "bot"), (None, 2), 0, (True, True))
+
+    def state(**public: Any) -> str:
+        return encode(seat_state(game.view(0), replace(base, **public)))
+
+    low = {"control": "3+2", "kind": "realtime", "remaining": [15_000, 170_000], "running": 0}
+    server = Server(tmp_path / "games.sqlite3", free_port())
+    server.start()
+    try:
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+            page = browser.new_page()
+            sockets: list[Any] = []
+
+            def accept(socket: Any) -> None:
+                sockets.append(socket)
+                socket.on_message(
+                    lambda text: socket.send(state(clock=low)) if '"hello"' in text else None
+                )
+
+            page.route_web_socket("**/ws/scripted", accept)
+            page.goto(f"{server.url}/g/scripted#t=token")
+            page.wait_for_selector("[data-testid=clock-0].low")
+            alert = ".clocks .clock-alert"
+            page.wait_for_function(f"document.querySelector('{alert}').textContent !== ''")
+            assert page.text_content(alert) == "Less than 20 seconds left on your clock."
+            assert "low" not in (page.get_attribute("[data-testid=clock-1]", "class") or "")
+            shown = page.text_content("[data-testid=clock-0] .time") or ""
+            assert shown.startswith("0:1"), shown
+            # Said once: the next state (a redrawing) does not say it again.
+            sockets[0].send(state(clock=low))
+            page.wait_for_timeout(300)
+            assert page.text_content(alert) == ""
+            ended = {**low, "remaining": [0, 170_000], "running": None}
+            sockets[0].send(state(clock=ended, ended=("time", "0-1")))
+            page.wait_for_selector("[data-testid=end]")
+            assert "wins on time" in (page.text_content("[data-testid=end] .why") or "")
+            assert page.text_content("[data-testid=clock-0] .time") == "0:00.0"
+            browser.close()
+    finally:
+        server.stop()
