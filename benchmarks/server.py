@@ -1,6 +1,8 @@
-"""Web server load: N concurrent bot-vs-bot games driven over WebSockets on loopback.
+"""Web server load: N concurrent bot-vs-bot games, or N players in the lobby, driven over
+WebSockets on loopback.
 
 Run: ``.venv/bin/python benchmarks/server.py [--games 500] [--duration 30] [--think 1]``
+or ``.venv/bin/python benchmarks/server.py --scenario lobby [--players 1000] [--rate 10]``
 
 The server runs as its own process (``hanamikoji serve`` on 127.0.0.1, a fresh SQLite
 database in a temporary directory unless ``--db`` or ``--url`` says otherwise). The
@@ -14,6 +16,16 @@ Reported: finished games per second, decisions per second, and the latency from 
 a decision to receiving the state that includes it (p50, p90, p99, max), over the
 measured window after a warm-up; and the server's CPU use. The goal in the issue: 500
 concurrent games with p99 <= 50 ms on the project's machine (2 cores).
+
+The lobby scenario (``--scenario lobby``) signs in ``--players`` guests and keeps each
+on its own lobby socket (``/lobby/ws``). Open loop, ``--rate`` times a second an idle
+player posts a seek and another idle player, chosen then, accepts it as soon as its
+socket shows it; both go back to idle once paired (each pairing makes a real game). Reported:
+seeks and pairings per second, the latency of a seek's update from its post to each
+other socket (p50, p99, max: one sample per socket per seek), the latency from an
+acceptance to the ``paired`` message, and the CPU use of the server and of the client
+(one process holds every socket: when it nears a whole core, the latencies are partly its
+own); ``--json`` prints them as one JSON object.
 """
 
 from __future__ import annotations
@@ -32,7 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -182,6 +194,8 @@ def server_process(db_url: str | None) -> Any:
             "off",
             "--message-rate",
             "off",
+            "--login-rate",
+            "off",
         ]
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         url = f"http://127.0.0.1:{port}"
@@ -275,6 +289,168 @@ def run_clients(
     return total
 
 
+# -- the lobby scenario ---------------------------------------------------------------------
+
+
+@dataclass
+class LobbyStats:
+    measuring: bool = False
+    seeks: int = 0
+    pairings: int = 0
+    updates: list[float] = field(default_factory=list)
+    pair_latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    cpu: float = float("nan")  # the server's CPU seconds over the measured window
+    client_cpu: float = float("nan")  # this process's, the same window
+
+
+@dataclass
+class LobbyPlayer:
+    name: str
+    cookie: str
+    ws: Any = None
+    busy: bool = False
+    posted_at: float = 0.0
+    accept_sent_at: float = 0.0
+    to_accept: str | None = None  # the name of the poster whose seek this one accepts
+
+
+async def guest_cookie(client: httpx.AsyncClient, url: str, name: str) -> str:
+    response = await client.post(f"{url}/api/me/guest", json={"nickname": name})
+    response.raise_for_status()
+    cookies = response.headers.get_list("set-cookie")
+    return "; ".join(cookie.split(";", 1)[0] for cookie in cookies)
+
+
+async def lobby_reader(
+    player: LobbyPlayer, players: dict[str, LobbyPlayer], stats: LobbyStats
+) -> None:
+    async for raw in player.ws:
+        now = time.perf_counter()
+        message = json.loads(raw)
+        kind = message["type"]
+        if kind == "seek":
+            seek = message["seek"]
+            poster = players[seek["player"]["name"]]
+            if stats.measuring and poster is not player:
+                stats.updates.append(now - poster.posted_at)
+            if player.to_accept == poster.name:
+                player.to_accept = None
+                player.accept_sent_at = time.perf_counter()
+                await player.ws.send(json.dumps({"type": "accept", "seek": seek["id"]}))
+        elif kind == "paired":
+            if player.accept_sent_at and stats.measuring:
+                stats.pair_latencies.append(now - player.accept_sent_at)
+                stats.pairings += 1
+            player.accept_sent_at = 0.0
+            player.busy = False
+        elif kind == "error":
+            stats.errors += 1
+
+
+async def run_lobby(
+    url: str,
+    count: int,
+    rate: float,
+    duration: float,
+    warmup: float,
+    server_cpu: Callable[[], float],
+) -> LobbyStats:
+    stats = LobbyStats()
+    ws_url = url.replace("http", "ws", 1)
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(limits=limits, timeout=60) as client:
+        names = [f"p{n}" for n in range(count)]
+        cookies = await asyncio.gather(*(guest_cookie(client, url, name) for name in names))
+    players = {name: LobbyPlayer(name, cookie) for name, cookie in zip(names, cookies, strict=True)}
+    async with contextlib.AsyncExitStack() as stack:
+        for player in players.values():
+            player.ws = await stack.enter_async_context(
+                websockets.connect(
+                    f"{ws_url}/lobby/ws", additional_headers={"Cookie": player.cookie}
+                )
+            )
+            json.loads(await player.ws.recv())  # the lobby as it is
+        readers = [
+            asyncio.create_task(lobby_reader(player, players, stats)) for player in players.values()
+        ]
+        rng = random.Random(26)
+        began = time.perf_counter()
+        ticks = 0
+        cpu_at_start = client_at_start = float("nan")
+        while (elapsed := time.perf_counter() - began) < warmup + duration:
+            if not stats.measuring and elapsed >= warmup:
+                stats.measuring = True
+                cpu_at_start = server_cpu()
+                client_at_start = time.process_time()
+            idle = [p for p in players.values() if not p.busy]
+            if len(idle) >= 2:
+                poster, acceptor = rng.sample(idle, 2)
+                poster.busy = acceptor.busy = True
+                acceptor.to_accept = poster.name
+                poster.posted_at = time.perf_counter()
+                await poster.ws.send(json.dumps({"type": "seek"}))
+                if stats.measuring:
+                    stats.seeks += 1
+            ticks += 1
+            await asyncio.sleep(max(0.0, began + ticks / rate - time.perf_counter()))
+        stats.measuring = False
+        stats.cpu = server_cpu() - cpu_at_start
+        stats.client_cpu = time.process_time() - client_at_start
+        for reader in readers:
+            reader.cancel()
+        await asyncio.gather(*readers, return_exceptions=True)
+    return stats
+
+
+def lobby_report(args: argparse.Namespace, stats: LobbyStats) -> dict[str, Any]:
+    updates = sorted(stats.updates)
+    pairs = sorted(stats.pair_latencies)
+    return {
+        "scenario": "lobby",
+        "players": args.players,
+        "rate": args.rate,
+        "duration": args.duration,
+        "seeks_per_second": stats.seeks / args.duration,
+        "pairings_per_second": stats.pairings / args.duration,
+        "update_samples": len(updates),
+        "update_p50_ms": 1000 * percentile(updates, 0.5),
+        "update_p99_ms": 1000 * percentile(updates, 0.99),
+        "update_max_ms": 1000 * percentile(updates, 1.0),
+        "pairing_p50_ms": 1000 * percentile(pairs, 0.5),
+        "pairing_p99_ms": 1000 * percentile(pairs, 0.99),
+        "server_cpu_share": stats.cpu / args.duration,
+        "client_cpu_share": stats.client_cpu / args.duration,
+        "errors": stats.errors,
+    }
+
+
+def print_lobby(report: dict[str, Any]) -> None:
+    print(
+        f"{report['players']} lobby sockets, {report['rate']:g} seeks/s asked,"
+        f" measured {report['duration']:g} s"
+    )
+    print(
+        f"seeks: {report['seeks_per_second']:.1f}/s,"
+        f" pairings: {report['pairings_per_second']:.1f}/s"
+    )
+    print(
+        f"seek update -> other sockets ({report['update_samples']} samples): p50"
+        f" {report['update_p50_ms']:.1f} ms, p99 {report['update_p99_ms']:.1f} ms,"
+        f" max {report['update_max_ms']:.1f} ms"
+    )
+    print(
+        f"accept -> paired: p50 {report['pairing_p50_ms']:.1f} ms,"
+        f" p99 {report['pairing_p99_ms']:.1f} ms"
+    )
+    print(
+        f"CPU: server {report['server_cpu_share']:.0%}, this client"
+        f" {report['client_cpu_share']:.0%} of one core"
+    )
+    if report["errors"]:
+        print(f"refused messages: {report['errors']}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=500, help="concurrent games (default 500)")
@@ -291,7 +467,20 @@ def main() -> None:
     parser.add_argument(
         "--clients", type=int, default=1, help="client processes sharing the games (default 1)"
     )
+    parser.add_argument(
+        "--scenario", choices=("games", "lobby"), default="games", help="what to load"
+    )
+    parser.add_argument(
+        "--players", type=int, default=1000, help="lobby sockets (lobby; default 1000)"
+    )
+    parser.add_argument(
+        "--rate", type=float, default=10.0, help="seeks posted a second (lobby; default 10)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the lobby's figures as JSON")
     args = parser.parse_args()
+    if args.scenario == "lobby":
+        main_lobby(args)
+        return
     with contextlib.ExitStack() as stack:
         if args.url:
             url, pid = args.url.rstrip("/"), None
@@ -322,6 +511,35 @@ def main() -> None:
         print(f"server CPU: {cpu_used:.1f} s over {elapsed:.1f} s ({share:.0%} of one core)")
     if stats.errors:
         print(f"refused decisions: {stats.errors}")
+
+
+def main_lobby(args: argparse.Namespace) -> None:
+    with contextlib.ExitStack() as stack:
+        if args.url:
+            url, pid = args.url.rstrip("/"), None
+        else:
+            url, pid = stack.enter_context(server_process(args.db))
+        gc.disable()
+
+        def server_cpu() -> float:
+            return cpu_seconds(pid) if pid else float("nan")
+
+        stats = _run_lobby_loop(
+            run_lobby(url, args.players, args.rate, args.duration, args.warmup, server_cpu)
+        )
+    report = lobby_report(args, stats)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_lobby(report)
+
+
+def _run_lobby_loop(main: Coroutine[Any, Any, LobbyStats]) -> LobbyStats:
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(main)
+    return uvloop.run(main)
 
 
 if __name__ == "__main__":

@@ -109,7 +109,7 @@ class Seek:
             return True
         return client.player is not None and self.admits(client.player)
 
-    def public(self, viewer: LobbyClient) -> JSON:
+    def public(self, viewer: LobbyClient | None) -> JSON:
         owner = self.client.player
         assert owner is not None, "a seek is always a player's"
         return {
@@ -214,9 +214,12 @@ class Lobby:
             request.range,
         )
         self._seeks[seek.id] = seek
+        client.send(encode({"type": "seek", "seek": seek.public(client)}))
+        # One text for every other page: a seek is told to a thousand pages at once.
+        message = encode({"type": "seek", "seek": seek.public(None)})
         for other in self._clients.values():
-            if seek.visible_to(other):
-                other.send(encode({"type": "seek", "seek": seek.public(other)}))
+            if other is not client and seek.visible_to(other):
+                other.send(message)
         return seek
 
     def cancel(self, client: LobbyClient, seek_id: str) -> None:
