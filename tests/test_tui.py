@@ -625,7 +625,7 @@ def test_play_and_replay_open_the_app_on_a_terminal_only(
     (table,) = opened
     assert isinstance(table, Table)
     assert table.settings.lang == "fr" and table.game.seed == 4
-    assert table.labels[1] == "Joueur 2 (level 1)"
+    assert table.labels[1] == "Joueur 2 (niveau 1)"
     # --plain, or a pipe on either side, keeps the line interface.
     piped = Streams(io.StringIO("quit\n"), Tty(), io.StringIO())
     assert run_command(["play", "--seed", "4"], piped) == 0
