@@ -217,6 +217,24 @@ def test_a_private_game_cannot_be_watched_or_listed() -> None:
         assert client.app.state.hub.store.get(private["id"]).private  # type: ignore[attr-defined]
 
 
+class _NoSpectator:
+    def send_text(self, text: str) -> None:
+        pass
+
+
+def test_the_rematch_of_a_private_game_is_private() -> None:
+    with make_client() as client:
+        game = create(client, opponent="friend", private=True)
+        play_friend_game(client, game, _NoSpectator(), random.Random(7))
+        response = client.post(
+            f"/api/games/{game['id']}/rematch",
+            headers={"Authorization": f"Bearer {game['token']}"},
+        )
+        rematch = response.json()["id"]
+        with client.websocket_connect(f"/ws/{rematch}/watch") as ws:
+            assert json.loads(ws.receive_text())["code"] == "err_no_game"
+
+
 def test_the_watch_list_is_ongoing_games_between_people_newest_first() -> None:
     with make_client() as client:
         first = create(client, opponent="friend")
