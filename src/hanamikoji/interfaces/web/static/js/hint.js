@@ -1,0 +1,74 @@
+// Hints in a game against a bot, off unless "Show hints" is ticked (remembered for the
+// game in sessionStorage). Then, at this seat's decision, the Hint button asks the server
+// (POST /api/games/ID/hint) for the strongest level's analysis of the decision, from this
+// seat's view only, and shows the suggestion with a line saying why. Friend games never
+// offer it (the server refuses it there too).
+
+import { h, store, toast } from "./dom.js";
+import { currentLang, describeMove, t, tCount } from "./i18n.js";
+import { api } from "./net.js";
+
+// Per game: the ply the hint is for and the hint (null while the server thinks). The
+// table is drawn again on every state, so what was asked lives here, not in the DOM.
+const asked = new Map();
+
+export function hintPanel(table) {
+  const s = table.state;
+  if (!s || s.outcome || s.players[1 - s.seat] !== "bot") return null;
+  const key = `hanamikoji.hints.${table.gameId}`;
+  const on = store(sessionStorage, key) === "on";
+  const toggle = h("label", { class: "toggle" },
+    h("input", { type: "checkbox", id: "hint-toggle", checked: on, onchange: (event) => {
+      store(sessionStorage, key, event.target.checked ? "on" : null);
+      table.render();
+    } }),
+    " ", t("hint_toggle"));
+  if (!on) return h("section", { class: "hints" }, toggle);
+  const known = asked.get(table.gameId);
+  const current = known && known.ply === s.ply ? known : null;
+  const button = table.myTurn()
+    ? h("button", { type: "button", id: "hint-button", disabled: current !== null, onclick: () => ask(table) }, t("hint_button"))
+    : null;
+  return h("section", { class: "hints", "data-testid": "hints" },
+    h("div", { class: "hints-head" }, toggle, button),
+    h("div", { "aria-live": "polite" }, current ? renderHint(current.hint) : null));
+}
+
+async function ask(table) {
+  const { gameId } = table;
+  const ply = table.state.ply;
+  asked.set(gameId, { ply, hint: null });
+  table.render();
+  let hint = null;
+  try {
+    hint = await api(`/api/games/${gameId}/hint`, { method: "POST", token: table.token });
+  } catch (error) {
+    toast(error.message);
+  }
+  const known = asked.get(gameId);
+  if (!known || known.ply !== ply) return;
+  if (hint && hint.ply === ply) asked.set(gameId, { ply, hint });
+  else asked.delete(gameId);
+  // The table may have been left (another game, the start page) while the server thought.
+  if (!table.socket.closed && table.state.ply === ply) table.render();
+}
+
+function renderHint(hint) {
+  if (hint === null) return h("p", { class: "hint-thinking" }, t("hint_thinking"));
+  const suggestion = h("p", { class: "hint-move", "data-move": hint.move.text },
+    t("hint_suggestion", { move: describeMove(hint.move) }));
+  return h("div", { class: "hint-result" }, suggestion, h("p", { class: "hint-why" }, reason(hint)));
+}
+
+function reason(hint) {
+  if (hint.method === "forced") return t("hint_only");
+  const deals = tCount(hint.method === "exact" ? "hint_possible" : "hint_sampled", hint.worlds);
+  const value = percent(hint.value);
+  if (hint.next === null) return t("hint_reason_alone", { value, deals });
+  return t("hint_reason", { value, deals, next: describeMove(hint.next), next_value: percent(hint.next_value) });
+}
+
+function percent(value) {
+  const lang = currentLang() === "en-2018" ? "en" : currentLang();
+  return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(value);
+}
