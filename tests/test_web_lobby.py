@@ -363,6 +363,10 @@ def test_two_browsers_meet_in_the_lobby_and_a_third_watches(tmp_path: Path) -> N
             ann.wait_for_selector("[data-testid=lobby-you]")
             bob.wait_for_selector("[data-testid=lobby-you]")
             ann.select_option("select[name=variant]", "french")
+            # Bob's seek redraws Ann's lobby: her choice stays.
+            bob.click("#post-seek")
+            ann.wait_for_selector(".accept-seek")
+            assert ann.eval_on_selector("select[name=variant]", "el => el.value") == "french"
             ann.click("#post-seek")
             bob.wait_for_selector(".accept-seek")
             assert "Ann" in bob.inner_text("[data-testid=seeks]")
@@ -380,7 +384,8 @@ def test_two_browsers_meet_in_the_lobby_and_a_third_watches(tmp_path: Path) -> N
             watcher.wait_for_selector(f"[data-watch='{game}']")
             watcher.click(f"[data-watch='{game}']")
             watcher.wait_for_selector(".game")
-            assert "Watching" in watcher.inner_text(".status .facts")
+            facts = watcher.inner_text(".status .facts")
+            assert "Watching" in facts and "French" in facts.title(), facts
             assert watcher.locator(".composer").count() == 0
             assert watcher.locator("[data-testid=my-side] .hand button").count() == 0
             browser.close()

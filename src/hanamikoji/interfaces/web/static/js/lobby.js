@@ -26,6 +26,7 @@ class LobbyView {
     this.stopped = false;
     this.ws = null;
     this.watchList = null;
+    this.choice = { variant: "classic", time_control: "none", rated: false, low: "", high: "" };
   }
 
   async start() {
@@ -104,27 +105,31 @@ class LobbyView {
     return h("p", { class: "lobby-you", "data-testid": "lobby-you" }, t("lobby_you", { name: this.you.name, rating }));
   }
 
+  // The settings chosen in the seek form (kept here: the page is drawn again at every
+  // change in the lobby); quick pairing looks for a game of them too.
+  settings() {
+    const { variant, time_control, rated } = this.choice;
+    return { variant, time_control, rated };
+  }
+
   renderSeekForm() {
-    const choice = (name, values, label) => h("label", { class: "field" }, h("span", { class: "label" }, label),
-      h("select", { name }, values.map(([value, text]) => h("option", { value }, text))));
+    const choice = this.choice;
+    const set = (name, value) => { choice[name] = value; };
+    const select = (name, values, label) => h("label", { class: "field" }, h("span", { class: "label" }, label),
+      h("select", { name, onchange: (e) => set(name, e.target.value) },
+        values.map(([value, text]) => h("option", { value, selected: value === choice[name] }, text))));
     const number = (name, label) => h("label", { class: "field" }, h("span", { class: "label" }, label),
-      h("input", { type: "number", name, min: 0, max: 4000, step: 50, inputmode: "numeric" }));
+      h("input", { type: "number", name, min: 0, max: 4000, step: 50, inputmode: "numeric", value: choice[name], oninput: (e) => set(name, e.target.value) }));
     const form = h("form", { class: "seek-form", "data-testid": "seek-form", onsubmit: (event) => {
       event.preventDefault();
-      const data = new FormData(form);
-      const low = data.get("low");
-      const high = data.get("high");
-      this.send({
-        type: "seek",
-        variant: data.get("variant"),
-        time_control: data.get("time_control"),
-        rated: data.get("rated") === "on",
-        range: low !== "" && high !== "" ? [Number(low), Number(high)] : null,
-      });
+      const range = choice.low !== "" && choice.high !== "" ? [Number(choice.low), Number(choice.high)] : null;
+      this.send({ type: "seek", ...this.settings(), range });
     } },
-      choice("variant", VARIANTS.map((name) => [name, variantName(name)]), t("variant_label")),
-      choice("time_control", TIME_CONTROLS.map((name) => [name, timeName(name)]), t("lobby_time_label")),
-      h("label", { class: "choice" }, h("input", { type: "checkbox", name: "rated", disabled: !this.you.account }), h("span", {}, t("lobby_rated"))),
+      select("variant", VARIANTS.map((name) => [name, variantName(name)]), t("variant_label")),
+      select("time_control", TIME_CONTROLS.map((name) => [name, timeName(name)]), t("lobby_time_label")),
+      h("label", { class: "choice" },
+        h("input", { type: "checkbox", name: "rated", checked: choice.rated, disabled: !this.you.account, onchange: (e) => set("rated", e.target.checked) }),
+        h("span", {}, t("lobby_rated"))),
       h("fieldset", {}, h("legend", {}, t("lobby_range_label")), number("low", t("lobby_range_low")), number("high", t("lobby_range_high"))),
       h("button", { type: "submit", class: "primary", id: "post-seek" }, t("lobby_post")));
     return h("section", { class: "lobby-post", "aria-labelledby": "post-title" }, h("h2", { id: "post-title" }, t("lobby_post_title")), form);
@@ -133,7 +138,7 @@ class LobbyView {
   renderQuick() {
     const action = this.queued
       ? h("button", { type: "button", id: "quick-stop", onclick: () => this.send({ type: "unqueue" }) }, t("lobby_quick_stop"))
-      : h("button", { type: "button", id: "quick", onclick: () => this.send({ type: "quick", variant: "classic", time_control: "none", rated: false }) }, t("lobby_quick"));
+      : h("button", { type: "button", id: "quick", onclick: () => this.send({ type: "quick", ...this.settings() }) }, t("lobby_quick"));
     return h("section", { class: "lobby-quick", "aria-labelledby": "quick-title" },
       h("h2", { id: "quick-title" }, t("lobby_quick_title")),
       this.queued ? h("p", { role: "status" }, t("lobby_searching")) : null,
@@ -152,8 +157,8 @@ class LobbyView {
     return h("section", { class: "seeks", "aria-labelledby": "seeks-title", "data-testid": "seeks" },
       h("h2", { id: "seeks-title" }, t("lobby_seeks_title")),
       seeks.length
-        ? h("ul", {}, seeks.map((seek) => h("li", { "data-seek": seek.id },
-          h("span", {}, line(seek)), " ",
+        ? h("ul", { class: "game-list" }, seeks.map((seek) => h("li", { class: "game-entry", "data-seek": seek.id },
+          h("span", { class: "entry-title" }, line(seek)), " ",
           seek.mine
             ? h("button", { type: "button", class: "cancel-seek", onclick: () => this.send({ type: "cancel", seek: seek.id }) }, t("lobby_cancel"))
             : h("button", { type: "button", class: "primary accept-seek", disabled: !this.you, onclick: () => this.send({ type: "accept", seek: seek.id }) }, t("lobby_accept")))))

@@ -31,8 +31,8 @@ export async function renderWatchList({ navigate }) {
     section.append(h("p", { class: "empty" }, t("watch_list_empty")));
     return section;
   }
-  section.append(h("ul", {}, body.games.map((game) => h("li", {},
-    h("span", {}, variantName(game.variant)),
+  section.append(h("ul", { class: "game-list" }, body.games.map((game) => h("li", { class: "game-entry" },
+    h("span", { class: "entry-title" }, variantName(game.variant)),
     " ",
     h("a", {
       href: `/w/${game.id}`,
