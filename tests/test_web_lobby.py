@@ -181,6 +181,20 @@ def test_the_quick_pairing_window_widens_while_players_wait() -> None:
     assert casual_other.of_type("queued")[-1]["queued"] is False
 
 
+def test_a_game_that_cannot_be_made_is_refused_to_the_one_who_accepted() -> None:
+    async def broken(pairing: Pairing) -> tuple[Seat, Seat]:
+        raise OSError("the database is gone")
+
+    lobby = Lobby(broken)
+    ann, bob = Page(lobby, "ann"), Page(lobby, "bob")
+    seek = lobby.seek(ann.client, SeekMessage())
+    with pytest.raises(Refused, match="err_pairing"):
+        asyncio.run(lobby.accept(bob.client, seek.id))
+    assert lobby.snapshot(bob.client)["seeks"] == [] and not ann.of_type("paired")
+    lobby.seek(bob.client, SeekMessage())  # both are still in the lobby
+    assert ann.of_type("seek")[-1]["seek"]["player"]["name"] == "bob"
+
+
 def test_two_pages_of_one_player_are_never_paired() -> None:
     lobby, made, _ = fake_lobby()
     tab1, tab2 = Page(lobby, "same"), Page(lobby, "same")

@@ -95,6 +95,7 @@ UI = sentences(
     sentence("err_seek_range", "Your rating is outside this seek's range."),
     sentence("err_rated_account", "Rated games need an account."),
     sentence("err_too_many_seeks", "You already have {max} open seeks: cancel one first."),
+    sentence("err_pairing", "The game could not be created: try again."),
     sentence("lobby_button", "Lobby"),
     sentence("lobby_sign_in", "Sign in, or play as a guest, to post or accept a seek."),
     sentence("lobby_you", "You play as {name}, rated {rating}."),

@@ -24,6 +24,7 @@ new player: 1500, provisional.
 from __future__ import annotations
 
 import itertools
+import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -45,6 +46,8 @@ __all__ = [
     "Seek",
     "window",
 ]
+
+log = logging.getLogger("hanamikoji.web")
 
 MAX_SEEKS = 3
 """Open seeks one page may have at once."""
@@ -301,14 +304,19 @@ class Lobby:
     # -- pairing ----------------------------------------------------------------------
 
     async def _pair(self, pairing: Pairing) -> None:
-        """Make the game, then take both pages out of the lobby's offers and send each
-        its seat."""
+        """Take both pages out of the lobby's offers, make the game and send each side
+        its seat. Raises :class:`Refused` (``err_pairing``) when the game cannot be made:
+        the pages are back to the lobby, without their seeks."""
         sides = (pairing.seeker, pairing.opponent)
         for side in sides:
             self._queue.pop(side.key, None)
             for seek in [seek for seek in self._seeks.values() if seek.client is side]:
                 self._remove(seek)
-        seats = await self.make_game(pairing)
+        try:
+            seats = await self.make_game(pairing)
+        except Exception as error:
+            log.exception("the lobby could not make a game")
+            raise Refused("err_pairing") from error
         for side, seat in zip(sides, seats, strict=True):
             side.send(
                 encode(
