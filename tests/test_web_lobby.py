@@ -40,7 +40,8 @@ class Page:
     def __init__(
         self, lobby: Lobby, name: str | None, rating: float = 1500.0, *, account: bool = False
     ) -> None:
-        player = None if name is None else LobbyPlayer(name, name, account, Rating(rating))
+        ratings = {"classic": Rating(rating)}
+        player = None if name is None else LobbyPlayer(name, name, account, ratings)
         self.sent: list[JSONDict] = []
         self.client = LobbyClient(player, lambda text: self.sent.append(json.loads(text)))
         lobby.join(self.client)
@@ -116,6 +117,18 @@ def test_a_range_shows_the_seek_only_to_players_it_admits() -> None:
         asyncio.run(lobby.accept(onlooker.client, seek.id))
     asyncio.run(lobby.accept(near.client, seek.id))
     assert made[0].opponent is near.client
+
+
+def test_a_range_reads_the_rating_in_the_seeks_variant() -> None:
+    lobby, _, _ = fake_lobby()
+    ann = Page(lobby, "ann")
+    french = LobbyPlayer("fr", "fr", False, {"classic": Rating(1500), "french": Rating(1800, 80)})
+    sent: list[JSONDict] = []
+    lobby.join(LobbyClient(french, lambda text: sent.append(json.loads(text))))
+    assert sent[0]["you"]["ratings"]["french"] == {"rating": 1800, "provisional": False}
+    lobby.seek(ann.client, SeekMessage(variant="french", range=(1700, 1900)))
+    lobby.seek(ann.client, SeekMessage(variant="classic", range=(1700, 1900)))
+    assert [m["seek"]["variant"] for m in sent if m["type"] == "seek"] == ["french"]
 
 
 def test_refused_seeks_say_why() -> None:

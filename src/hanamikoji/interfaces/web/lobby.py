@@ -14,8 +14,9 @@ page do not.
   within a window that widens while they wait (:func:`window`).
 
 A player's identity comes from :class:`LobbyPlayer` (the session's guest or account);
-a rated game needs an account on both sides. A player with no rating counts as Glicko-2's
-new player: 1500, provisional.
+a rated game needs an account on both sides. Ratings are per variant: a seek's range,
+and the quick-pairing gap, use the ratings in the game's variant; a player with no rating
+in it counts as Glicko-2's new player: 1500, provisional.
 
 >>> window(0.0), window(10.0), window(600.0)
 (100.0, 300.0, 700.0)
@@ -27,10 +28,11 @@ import itertools
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 
 from hanamikoji.arena.glicko2 import Rating, provisional
+from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.payload import JSON, encode
 from hanamikoji.interfaces.web.schema import QuickMessage, SeekMessage
@@ -65,20 +67,31 @@ def window(waited: float) -> float:
 
 @dataclass(frozen=True, slots=True)
 class LobbyPlayer:
-    """Who is in the lobby: the session's player (``account`` or a guest) and rating."""
+    """Who is in the lobby: the session's player (``account`` or a guest) and their
+    rating in each variant they have one in."""
 
     id: str
     name: str
     account: bool
-    rating: Rating = field(default_factory=Rating)
+    ratings: Mapping[str, Rating] = field(default_factory=dict)
 
-    def public(self) -> JSON:
-        return {
-            "name": self.name,
-            "rating": round(self.rating.rating),
-            "provisional": provisional(self.rating),
-            "account": self.account,
-        }
+    def rating(self, variant: str) -> Rating:
+        """The rating in ``variant``; a new player's (1500, provisional) without one."""
+        rating = self.ratings.get(variant)
+        return Rating() if rating is None else rating
+
+    def public(self, variant: str) -> JSON:
+        """The player as a seek of ``variant`` shows them."""
+        return {"name": self.name, "account": self.account, **self.rating_json(variant)}
+
+    def rating_json(self, variant: str) -> JSON:
+        rating = self.rating(variant)
+        return {"rating": round(rating.rating), "provisional": provisional(rating)}
+
+    def you(self) -> JSON:
+        """The player as their own lobby page shows them: a rating per variant."""
+        ratings = {variant: self.rating_json(variant) for variant in VARIANTS}
+        return {"name": self.name, "account": self.account, "ratings": ratings}
 
 
 class LobbyClient:
@@ -101,11 +114,11 @@ class Seek:
     range: tuple[int, int] | None
 
     def admits(self, player: LobbyPlayer) -> bool:
-        """Whether ``player``'s rating is within the seek's range."""
+        """Whether ``player``'s rating in the seek's variant is within its range."""
         if self.range is None:
             return True
         low, high = self.range
-        return low <= player.rating.rating <= high
+        return low <= player.rating(self.variant).rating <= high
 
     def visible_to(self, client: LobbyClient) -> bool:
         if client is self.client:
@@ -121,7 +134,7 @@ class Seek:
             "time_control": self.time_control,
             "rated": self.rated,
             "range": None if self.range is None else list(self.range),
-            "player": owner.public(),
+            "player": owner.public(self.variant),
             "mine": viewer is self.client,
         }
 
@@ -191,7 +204,7 @@ class Lobby:
     def snapshot(self, client: LobbyClient) -> JSON:
         return {
             "type": "lobby",
-            "you": None if client.player is None else client.player.public(),
+            "you": None if client.player is None else client.player.you(),
             "seeks": [s.public(client) for s in self._seeks.values() if s.visible_to(client)],
             "queued": client.key in self._queue,
         }
@@ -279,7 +292,7 @@ class Lobby:
         for a, b in itertools.combinations(self._queue.values(), 2):
             if (a.variant, a.time_control, a.rated) != (b.variant, b.time_control, b.rated):
                 continue
-            gap = abs(_rating(a.client) - _rating(b.client))
+            gap = abs(_rating(a.client, a.variant) - _rating(b.client, a.variant))
             if gap <= min(window(now - a.since), window(now - b.since)):
                 found.append((gap, min(a.since, b.since), a, b))
         found.sort(key=lambda item: (item[0], item[1]))
@@ -340,5 +353,5 @@ def _same_player(one: LobbyClient, other: LobbyClient) -> bool:
     return one.player is not None and other.player is not None and one.player.id == other.player.id
 
 
-def _rating(client: LobbyClient) -> float:
-    return Rating().rating if client.player is None else client.player.rating.rating
+def _rating(client: LobbyClient, variant: str) -> float:
+    return Rating().rating if client.player is None else client.player.rating(variant).rating

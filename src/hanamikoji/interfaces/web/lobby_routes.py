@@ -20,7 +20,6 @@ from starlette.requests import HTTPConnection
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hanamikoji.arena.glicko2 import Rating
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
 from hanamikoji.interfaces.web.clock import TimeControl
 from hanamikoji.interfaces.web.guards import RateGuard, origin_allowed
@@ -98,7 +97,7 @@ async def _lobby_player(connection: HTTPConnection) -> LobbyPlayer | None:
     if session is None:
         return None
     player = session.player
-    return LobbyPlayer(player.id, player.name, player.kind == "account", Rating())
+    return LobbyPlayer(player.id, player.name, player.kind == "account")
 
 
 async def _lobby_socket(websocket: WebSocket) -> None:

@@ -101,7 +101,9 @@ class LobbyView {
       return h("p", { class: "lobby-you" }, t("lobby_sign_in"), " ",
         h("button", { type: "button", onclick: () => openAccount() }, t("account_sign_in")));
     }
-    const rating = `${this.you.rating}${this.you.provisional ? "?" : ""}`;
+    // The rating in the variant chosen in the seek form: ratings are per variant.
+    const mine = this.you.ratings[this.choice.variant];
+    const rating = `${mine.rating}${mine.provisional ? "?" : ""}`;
     return h("p", { class: "lobby-you", "data-testid": "lobby-you" }, t("lobby_you", { name: this.you.name, rating }));
   }
 
@@ -116,7 +118,7 @@ class LobbyView {
     const choice = this.choice;
     const set = (name, value) => { choice[name] = value; };
     const select = (name, values, label) => h("label", { class: "field" }, h("span", { class: "label" }, label),
-      h("select", { name, onchange: (e) => set(name, e.target.value) },
+      h("select", { name, onchange: (e) => { set(name, e.target.value); this.render(); } },
         values.map(([value, text]) => h("option", { value, selected: value === choice[name] }, text))));
     const number = (name, label) => h("label", { class: "field" }, h("span", { class: "label" }, label),
       h("input", { type: "number", name, min: 0, max: 4000, step: 50, inputmode: "numeric", value: choice[name], oninput: (e) => set(name, e.target.value) }));
