@@ -60,7 +60,7 @@ BEFORE_MIGRATIONS_BLOB = "9a0760077415205cfdd083a0fc3f9fa6e6611af8"
 """``git rev-parse d52489d:src/hanamikoji/interfaces/web/storage.py``."""
 
 MIGRATIONS_DIR = Path(storage.__file__).parent / "migrations"
-HEAD = "0004"
+HEAD = "0005"
 """The newest revision in ``migrations/versions/``."""
 
 LOCAL_POSTGRES = "postgresql+psycopg://hanamikoji:hanamikoji@127.0.0.1:5432/hanamikoji_test"
@@ -253,9 +253,16 @@ def schema_of(url: str) -> dict[str, object]:
 
 
 LATER_COLUMNS = {
-    "games": {"clock_kind", "clock_initial_ms", "clock_increment_ms", "clock_days", "termination"}
+    "games": {
+        "clock_kind",
+        "clock_initial_ms",
+        "clock_increment_ms",
+        "clock_days",
+        "termination",
+        "rated",
+    }
 }
-"""The columns later revisions add to the first tables (0004: the clocks)."""
+"""The columns later revisions add to the first tables (0004: the clocks; 0005: rated)."""
 
 
 def _without_later_columns(name: str, table: Any) -> Any:
@@ -378,8 +385,8 @@ SECOND_REVISION = '''"""A test's revision: a column and an index on games."""
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision = "0004"
+revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 
@@ -412,7 +419,7 @@ def test_an_older_revision_is_upgraded_in_place_without_losing_a_row(
     with opened(url) as engine:
         upgrade_schema(engine, str(migrations))
 
-    assert revisions(url) == ["0005"]
+    assert revisions(url) == ["0006"]
     assert _rows(url) == before
     with opened(url) as engine, engine.connect() as connection:
         found = inspect(connection)

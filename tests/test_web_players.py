@@ -543,6 +543,7 @@ def test_my_games_lists_mine_waiting_for_me_first(client: TestClient) -> None:
     register(client, "Stranger")
     assert my_games(client) == {
         "player": my_games(client)["player"],
+        "ratings": [],
         "ongoing": [],
         "finished": [],
     }
@@ -563,7 +564,7 @@ def test_a_players_page_shows_recent_games_and_nothing_private(client: TestClien
     assert body["player"] == {"name": "Famous", "kind": "account"}
     (recent,) = body["games"]
     assert set(recent) == {"variant", "created", "opponent", "outcome"}
-    assert "ratings" not in body  # until there are ratings
+    assert body["ratings"] == [] and body["history"] == []  # no rated game yet
     assert game["id"] not in page.text and made["player"]["id"] not in page.text
     refusal(client.get("/api/players/nobody_at_all"), 404, "err_no_player")
     guest = as_guest(client, "Visitor")

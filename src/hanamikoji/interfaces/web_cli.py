@@ -132,6 +132,22 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         help="how long a player stays signed in (default: 30)",
     )
     parser.add_argument(
+        "--abort-timeout",
+        type=whole_number(5, 86_400, "a number of seconds"),
+        default=120,
+        metavar="S",
+        help="seconds a side of an untimed rated game has for its first decision before"
+        " the game is aborted, not rated (default: 120)",
+    )
+    parser.add_argument(
+        "--abandon-timeout",
+        type=whole_number(5, 86_400, "a number of seconds"),
+        default=180,
+        metavar="S",
+        help="seconds a player of an untimed rated game may be away, once each side has"
+        " decided, before losing it (default: 180; timed games: the clock decides)",
+    )
+    parser.add_argument(
         "--analysis-worlds",
         type=whole_number(1, 100_000, "a number of worlds"),
         metavar="N",
@@ -177,6 +193,8 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
         login_rate=args.login_rate,
         secure_cookies=args.secure_cookies,
         session_days=args.session_days,
+        abort_timeout=float(args.abort_timeout),
+        abandon_timeout=float(args.abandon_timeout),
     )
     if args.analysis_worlds is not None:
         config = replace(config, analysis_worlds=args.analysis_worlds)

@@ -23,6 +23,7 @@ and in the first message over the WebSocket, never in a URL the server sees):
 ``WS /ws/{id}/watch``                       a spectator's live public state (no token)
 ``WS /lobby/ws``                            the lobby: seeks, quick pairing, live updates
 ``GET /me``, ``GET /@/{name}``              the page: my games, a player's page
+``GET /leaderboard``                        the page: the leaderboard per variant
 ==========================================  =============================================
 
 The players' routes (``/api/me...``, ``/api/players/{name}``, ``/api/games/{id}/claim``)
@@ -87,6 +88,12 @@ from hanamikoji.interfaces.web.player_routes import (
     record_seat,
     session_seat,
 )
+from hanamikoji.interfaces.web.rating_routes import rating_routes
+from hanamikoji.interfaces.web.ratings import (
+    DEFAULT_ABANDON_SECONDS,
+    DEFAULT_ABORT_SECONDS,
+    check_rated,
+)
 from hanamikoji.interfaces.web.schema import (
     MAX_BODY_BYTES,
     Hello,
@@ -118,6 +125,7 @@ STATUS = {
     "err_content_type": 415,
     "err_rate_limited": 429,
     "err_csrf": 403,
+    "err_rated_needs_account": 403,
 }
 """HTTP statuses of refusals that are not a plain bad request (400)."""
 
@@ -148,6 +156,10 @@ class ServerConfig:
             make, as ``10/minute`` (``off``: no limit).
         secure_cookies: session cookies are ``Secure`` (the server is reached over https).
         session_days: how long a session lasts from sign-in.
+        abort_timeout: seconds a side of an untimed rated game has for its first
+            decision before the game is aborted, unrated (``ratings.py``).
+        abandon_timeout: seconds a player of an untimed rated game may be away, once
+            each side has decided, before losing it.
     """
 
     db_url: str
@@ -165,6 +177,8 @@ class ServerConfig:
     login_rate: str = "10/minute"
     secure_cookies: bool = False
     session_days: int = 30
+    abort_timeout: float = DEFAULT_ABORT_SECONDS
+    abandon_timeout: float = DEFAULT_ABANDON_SECONDS
 
 
 def create_app(config: ServerConfig) -> Starlette:
@@ -189,9 +203,12 @@ def create_app(config: ServerConfig) -> Starlette:
             analysis=AnalysisSettings(worlds=config.analysis_worlds),
             analysis_limit=config.analysis_limit,
             now=config.clock or wall_clock_ms,
+            abort_timeout=config.abort_timeout,
+            abandon_timeout=config.abandon_timeout,
         )
         app.state.hub = hub
         await hub.sweep_clocks()
+        await hub.sweep_ratings()
         app.state.accounts = await open_accounts(hub, cookies.lifetime)
         app.state.lobby = open_lobby(hub, app.state.accounts)
         pairings = asyncio.create_task(run_pairings(app.state.lobby))
@@ -217,7 +234,9 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/@/{name}", _page),
         Route("/w/{game_id}", _page),
         Route("/lobby", _page),
+        Route("/leaderboard", _page),
         *player_routes(_request_lang),
+        *rating_routes(_request_lang),
         *lobby_routes(),
         Route("/api/i18n/{lang}", _catalog),
         Route("/api/options", _options),
@@ -378,6 +397,9 @@ async def _create_game(request: Request) -> Response:
             raise Refused("err_content_type")
         settings = decode_new_game(await read_body(request, MAX_BODY_BYTES))
         session = await acting_session(request)
+        if settings.rated:
+            level = settings.level if settings.opponent == "bot" else None
+            check_rated(None if session is None else session.player, level, settings.variant)
         client = request.client.host if request.client is not None else ""
         wait = _rates(request).allow_create(client)
         if wait is not None:
@@ -393,6 +415,7 @@ async def _create_game(request: Request) -> Response:
         settings.level if bot else None,
         private=settings.private,
         clock=TimeControl.parse(settings.clock),
+        rated=settings.rated,
     )
     if session is not None:
         await record_seat(request, created.id, 0, session.player)
@@ -402,6 +425,7 @@ async def _create_game(request: Request) -> Response:
             "seat": 0,
             "token": created.token,
             "friend_token": created.friend_token,
+            "rated": settings.rated,
         },
         status_code=201,
     )

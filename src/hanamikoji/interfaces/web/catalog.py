@@ -227,6 +227,42 @@ UI = sentences(
     sentence("result_drawn", "Drawn"),
     sentence("player_since", "Playing since {date}"),
     sentence("player_recent", "Recent games"),
+    # -- ratings (ratings.py, ratings.js): rated games, the leaderboard, the history
+    sentence(
+        "err_rated_needs_account",
+        "Rated games are for accounts: sign in to one (a guest cannot play rated).",
+    ),
+    sentence("err_rated_variant", "The bots have no ratings in {variant} yet: play it unrated."),
+    sentence("rated_label", "Rated"),
+    sentence("rated_hint", "(both players need an account; leaving the game loses it)"),
+    sentence("rated_change_title", "Ratings"),
+    sentence("rated_bot_fixed", "fixed"),
+    sentence(
+        "rating_provisional_hint",
+        "A rating with ? is provisional: too few recent games to be sure of it.",
+    ),
+    sentence("leaderboard_title", "Leaderboard"),
+    sentence(
+        "leaderboard_about",
+        "Accounts rated in this variant, best first. A rating is provisional while its"
+        " deviation is above {bound}: those are listed apart, below.",
+    ),
+    sentence("leaderboard_provisional", "Provisional ratings"),
+    sentence("leaderboard_none", "Nobody here yet."),
+    sentence("leaderboard_player", "Player"),
+    sentence("leaderboard_rating", "Rating"),
+    sentence("leaderboard_games", "Rated games"),
+    sentence("rating_title", "Ratings"),
+    sentence("rating_none", "No rated games yet."),
+    plural("rating_games", "{n} rated game", "{n} rated games"),
+    sentence("rating_history_caption", "Rating history in {variant}"),
+    sentence("rating_history_date", "Date"),
+    sentence("rating_history_change", "Change"),
+    sentence("outcome_abandoned", "{winner} wins: the other player left the game."),
+    sentence(
+        "outcome_unstarted",
+        "The game was aborted: a player made no first decision in time. It counts for nobody.",
+    ),
     # -- the table
     sentence("round_of", "Round {round}"),
     sentence("round_of_max", "Round {round} of {max}"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
@@ -33,6 +34,14 @@ from hanamikoji.interfaces.web.payload import (
     replay_frames,
     seat_state,
     spectator_state,
+)
+from hanamikoji.interfaces.web.ratings import (
+    DEFAULT_ABANDON_SECONDS,
+    DEFAULT_ABORT_SECONDS,
+    Forfeit,
+    GameRatings,
+    RatingStore,
+    forfeit_due,
 )
 from hanamikoji.interfaces.web.storage import (
     Append,
@@ -127,6 +136,10 @@ class LiveGame:
     # timer of its running side.
     timeline: list[Decision] = field(default_factory=list)
     clock_timer: asyncio.TimerHandle | None = None
+    # An untimed rated game (ratings.py): since when (ms) each seat has had no page open
+    # on this server (None: one is open), and the timer of its next forfeit.
+    absent_since: list[int | None] = field(default_factory=lambda: [None, None])
+    presence_timer: asyncio.TimerHandle | None = None
 
     @property
     def ended(self) -> bool:
@@ -204,7 +217,7 @@ def datetime_to_ms(moment: datetime) -> int:
 def timeline(stored: StoredGame) -> list[Decision]:
     """Who made each stored decision and when: what the clocks are recomputed from
     (only a timed game needs it)."""
-    if not stored.clock.timed:
+    if not stored.clock.timed and not stored.rated:
         return []
     game = Game(stored.variant, seed=stored.seed, first_player=stored.first_player)
     decisions = []
@@ -247,6 +260,12 @@ def _cancel_timer(live: LiveGame) -> None:
         live.clock_timer = None
 
 
+def _cancel_presence(live: LiveGame) -> None:
+    if live.presence_timer is not None:
+        live.presence_timer.cancel()
+        live.presence_timer = None
+
+
 def rebuild(stored: StoredGame) -> Game:
     """The game of a stored row and its decisions, replayed."""
     game = Game(stored.variant, seed=stored.seed, first_player=stored.first_player)
@@ -265,6 +284,10 @@ class GameHub:
         tap: sees every message sent to a seat (the hidden-card test hooks in here).
         analysis: how much work each decision of an analysis gets.
         analysis_limit: games analysed at once.
+        abort_timeout: seconds a side of an untimed rated game has for its first
+            decision before the game is aborted (not rated).
+        abandon_timeout: seconds a player of an untimed rated game may be away, once
+            each side has decided, before losing it.
     """
 
     def __init__(
@@ -277,8 +300,13 @@ class GameHub:
         analysis: AnalysisSettings | None = None,
         analysis_limit: int = 2,
         now: Callable[[], int] = wall_clock_ms,
+        abort_timeout: float = DEFAULT_ABORT_SECONDS,
+        abandon_timeout: float = DEFAULT_ABANDON_SECONDS,
     ) -> None:
         self.store = store
+        self.ratings = RatingStore(store)
+        self.abort_ms = round(abort_timeout * 1000)
+        self.abandon_ms = round(abandon_timeout * 1000)
         self.bots = bots
         self.bot_delay = bot_delay
         self.tap = tap
@@ -296,6 +324,7 @@ class GameHub:
         self._closing = True
         for live in self._live.values():
             _cancel_timer(live)
+            _cancel_presence(live)
         for clock_task in list(self._clock_tasks):
             clock_task.cancel()
         tasks = [live.bot_task for live in self._live.values() if live.bot_task is not None]
@@ -324,9 +353,12 @@ class GameHub:
         *,
         private: bool = False,
         clock: TimeControl = UNTIMED,
+        rated: bool = False,
     ) -> NewGame:
         """A new game where the creator is Player 1; Player 2 is a bot of ``bot_level``,
-        or a friend when it is ``None``. A ``private`` game cannot be watched."""
+        or a friend when it is ``None``. A ``private`` game cannot be watched; a
+        ``rated`` one is rated when it ends (its seats must then name accounts:
+        ``ratings.py``, whose ``check_rated`` says who may ask)."""
         token = new_token()
         friend_token = None if bot_level is not None else new_token()
         hashes = (hash_token(token), None if friend_token is None else hash_token(friend_token))
@@ -338,6 +370,7 @@ class GameHub:
             1 if bot_level is not None else None,
             bot_level,
             private=private,
+            rated=rated,
         )
         row = replace(row, clock=clock, created=ms_to_datetime(self.now()))
         await self.writer.call(lambda: self.store.create_game(row))
@@ -363,6 +396,8 @@ class GameHub:
                 else LiveGame(stored, rebuild(stored), timeline=timeline(stored))
             )
             if live is not None:
+                live.absent_since = [self.now(), self.now()]  # no page open yet
+            if live is not None:
                 if len(self._live) >= MAX_LIVE_GAMES:
                     self._forget_idle_games()
                 self._live[game_id] = live
@@ -374,6 +409,7 @@ class GameHub:
             del self._loading[game_id]
         if live is not None:
             await self.check_clock(live)
+            self._arm_presence(live)
             self._wake_bot(live)
         return live
 
@@ -410,6 +446,8 @@ class GameHub:
                 # A game nobody watched may have left memory while this page waited.
                 if self._live.get(game_id) is live:
                     live.connections[seat].add(connection)
+                    live.absent_since[seat] = None
+                    self._arm_presence(live)
                     self._announce(live)
                     return live
 
@@ -422,6 +460,9 @@ class GameHub:
     async def detach(self, live: LiveGame, seat: int, connection: Connection) -> None:
         async with live.lock:
             live.connections[seat].discard(connection)
+            if not live.connections[seat]:
+                live.absent_since[seat] = self.now()
+                self._arm_presence(live)
             if not live.watched() and live.bot_task is None:
                 # Nobody is looking: the database has it all, memory need not.
                 self._live.pop(live.id, None)
@@ -524,9 +565,11 @@ class GameHub:
             raise Refused("err_storage") from None
         if outcome is not None:
             live.stored = replace(live.stored, status="finished", result=outcome.result())
+            await self._rate(live)
         if seat is not None:
             live.timeline.append(Decision(seat, at))
         self._arm_clock(live)
+        self._arm_presence(live)
         self._announce(live)
 
     async def _reload(self, live: LiveGame) -> None:
@@ -536,6 +579,7 @@ class GameHub:
             live.game = rebuild(stored)
             live.timeline = timeline(stored)
         self._arm_clock(live)
+        self._arm_presence(live)
         self._announce(live)
 
     # -- clocks -----------------------------------------------------------------------
@@ -618,6 +662,7 @@ class GameHub:
             live.stored, status="finished", result=result, termination=termination
         )
         log.info("game %s: %s, seat %d ran out of time", live.id, termination, loser)
+        await self._rate(live)
         self._announce(live)
 
     def _arm_clock(self, live: LiveGame, state: Clocks | None = None) -> None:
@@ -651,6 +696,102 @@ class GameHub:
             # Otherwise the game was loaded again, and that copy has its own timer.
         except Exception:
             log.exception("game %s: the clock check failed", live.id)
+
+    # -- ratings (ratings.py) ---------------------------------------------------------
+
+    async def _rate(self, live: LiveGame) -> None:
+        """Rate a rated game that has just ended (once, whichever server asks first);
+        a failure is logged and left to the next start's sweep, never the player's."""
+        if not live.stored.rated:
+            return
+        try:
+            await self.writer.call(lambda: self.ratings.rate(live.id))
+        except Exception:
+            log.exception("game %s: could not rate it", live.id)
+
+    async def rating_changes(self, game_id: str) -> GameRatings | None:
+        """A rated game's rating changes, once rated."""
+        return await asyncio.to_thread(self.ratings.changes, game_id)
+
+    async def sweep_ratings(self) -> tuple[int, int]:
+        """At start: rate the rated games that ended unrated (a server stopped between
+        the two), and watch the untimed rated games in play for their forfeits. Returns
+        how many of each."""
+        ended = await asyncio.to_thread(self.ratings.unrated_ends)
+        for game_id in ended:
+            await self.writer.call(functools.partial(self.ratings.rate, game_id))
+        playing = await asyncio.to_thread(self.ratings.untimed_rated_in_play)
+        for game_id in playing:
+            live = await self.get(game_id)
+            if live is not None and not live.watched() and live.bot_task is None:
+                self._live.pop(game_id, None)  # its forfeit timer keeps it
+        return len(ended), len(playing)
+
+    def _arm_presence(self, live: LiveGame) -> None:
+        """Set the timer of an untimed rated game's next forfeit (ratings.forfeit_due)."""
+        _cancel_presence(live)
+        forfeit = self._forfeit_due(live)
+        if forfeit is None or self._closing:
+            return
+        delay = max(0.0, (forfeit.at - self.now()) / 1000) + FLAG_MARGIN
+        loop = asyncio.get_running_loop()
+        live.presence_timer = loop.call_later(min(delay, MAX_TIMER), self._on_presence_timer, live)
+
+    def _forfeit_due(self, live: LiveGame) -> Forfeit | None:
+        stored = live.stored
+        if not stored.rated or stored.clock.timed or live.ended:
+            return None
+        last = live.timeline[-1].at if live.timeline else datetime_to_ms(stored.created)
+        return forfeit_due(
+            decided={decision.seat for decision in live.timeline},
+            to_move=live.game.to_move,
+            last_decision=last,
+            absent_since=(live.absent_since[0], live.absent_since[1]),
+            bot_seat=stored.bot_seat,
+            abort_ms=self.abort_ms,
+            abandon_ms=self.abandon_ms,
+        )
+
+    def _on_presence_timer(self, live: LiveGame) -> None:
+        live.presence_timer = None
+        if self._closing:
+            return
+        task = asyncio.create_task(self._presence_check(live))
+        self._clock_tasks.add(task)
+        task.add_done_callback(self._clock_tasks.discard)
+
+    async def _presence_check(self, live: LiveGame) -> None:
+        try:
+            current = self._live.get(live.id)
+            if current is not None and current is not live:
+                return  # loaded again since: that copy keeps its own timer
+            async with live.lock:
+                forfeit = self._forfeit_due(live)
+                if forfeit is not None and forfeit.at <= self.now():
+                    await self._forfeit(live, forfeit)
+                else:
+                    self._arm_presence(live)
+        except Exception:
+            log.exception("game %s: the forfeit check failed", live.id)
+
+    async def _forfeit(self, live: LiveGame, forfeit: Forfeit) -> None:
+        """End an untimed rated game by ``forfeit``, through the stored result as a loss
+        on time is: aborted before each side has decided, else lost by the absent seat."""
+        termination = forfeit.termination
+        result = "*" if termination == "unstarted" else ("0-1" if forfeit.seat == 0 else "1-0")
+        ply = live.ply
+        ended = await self.writer.call(
+            lambda: self.store.end_by_clock(live.id, ply, result, termination)
+        )
+        if not ended:
+            await self._reload(live)
+            return
+        live.stored = replace(
+            live.stored, status="finished", result=result, termination=termination
+        )
+        log.info("game %s: %s by seat %d", live.id, termination, forfeit.seat)
+        await self._rate(live)
+        self._announce(live)
 
     # -- bots -------------------------------------------------------------------------
 
@@ -765,6 +906,7 @@ class GameHub:
             stored.bot_seat,
             stored.bot_level,
             private=stored.private,
+            rated=stored.rated,
         )
         row = replace(row, clock=stored.clock, created=ms_to_datetime(self.now()))
         new_id = await self.writer.call(lambda: self.store.create_rematch(stored.id, row))

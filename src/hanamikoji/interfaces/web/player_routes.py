@@ -46,6 +46,7 @@ from hanamikoji.interfaces.web.player_store import (
     name_key,
 )
 from hanamikoji.interfaces.web.players import Accounts, Passwords, Session, SessionKeys
+from hanamikoji.interfaces.web.rating_routes import annotate_games, player_ratings_json
 from hanamikoji.interfaces.web.schema import (
     MAX_BODY_BYTES,
     decode_credentials,
@@ -84,6 +85,7 @@ STATUS = {
     "err_already_account": 409,
     "err_seat_taken": 409,
     "err_claim_both": 409,
+    "err_rated_needs_account": 403,
     "err_bad_token": 404,
     "err_no_player": 404,
     "err_too_long": 413,
@@ -328,6 +330,8 @@ async def _claim(request: Request) -> Response:
     if found is None:
         raise Refused("err_bad_token")
     live, seat = found
+    if live.stored.rated and session.player.kind != "account":
+        raise Refused("err_rated_needs_account")  # a rated game rates accounts only
     claim = await record_seat(request, live.id, seat, session.player)
     if claim == "other":
         raise Refused("err_seat_taken")
@@ -351,11 +355,15 @@ async def _my_games(request: Request) -> Response:
     turns = await asyncio.to_thread(_turns, hub.store, ongoing, hub.now())
     listed = [_ongoing_json(entry, *turns[entry.id]) for entry in ongoing if entry.id in turns]
     listed.sort(key=lambda item: not item["your_turn"])  # stable: newest first within
+    ended = [_finished_json(entry) for entry in finished]
+    ratings = _hub(request).ratings
+    mine = await annotate_games(ratings, player_id, [*listed, *ended])
     return JSONResponse(
         {
             "player": _player_json(session.player),
+            "ratings": mine,
             "ongoing": listed,
-            "finished": [_finished_json(entry) for entry in finished],
+            "finished": ended,
         },
         headers={"Cache-Control": "no-store"},
     )
@@ -428,15 +436,17 @@ async def _player_page(request: Request) -> Response:
         raise Refused("err_no_player", name=name[:40])
     player, _ = found
     recent = await asyncio.to_thread(store.games_of, player.id, FINISHED, PLAYER_PAGE_GAMES)
+    listed = [_finished_json(entry) for entry in recent]
+    await annotate_games(_hub(request).ratings, player.id, listed)
     games = [
-        {key: value for key, value in _finished_json(entry).items() if key not in ("id", "seat")}
-        for entry in recent
+        {key: value for key, value in game.items() if key not in ("id", "seat")} for game in listed
     ]
     return JSONResponse(
         {
             "player": {"name": player.name, "kind": player.kind},
             "since": player.created.date().isoformat(),
             "games": games,
+            **await player_ratings_json(_hub(request).ratings, player.id),
         },
         headers={"Cache-Control": "no-store"},
     )

@@ -74,6 +74,8 @@ class NewGameRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """The time control: untimed, real time (minutes + seconds per decision) or
     correspondence (days per decision); ``clock.py``'s ``PRESETS``."""
     private: bool = False
+    rated: bool = False
+    """Rated (``ratings.py``): only an account may ask, and a friend must be one too."""
 
 
 class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True, frozen=True):

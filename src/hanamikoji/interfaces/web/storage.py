@@ -39,8 +39,10 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import (
     BigInteger,
+    Boolean,
     Column,
     DateTime,
+    Float,
     Index,
     Integer,
     MetaData,
@@ -83,6 +85,8 @@ __all__ = [
     "new_token",
     "players",
     "private_games",
+    "rating_history",
+    "ratings",
     "server_secrets",
     "sessions",
     "token_matches",
@@ -92,9 +96,12 @@ __all__ = [
 PLAYING = "playing"
 FINISHED = "finished"
 
-TERMINATIONS = ("time", "aborted")
+TERMINATIONS = ("time", "aborted", "abandoned", "unstarted")
 """Why a game ended when its decisions do not: lost on time (``result`` names the
-winner), or aborted (a clock ran out before each side had decided: not rated, ``*``)."""
+winner), or aborted (a clock ran out before each side had decided: not rated, ``*``);
+in an untimed rated game (``ratings.py``), abandoned (a player gone past the timeout
+after each side had decided: ``result`` names the other) or unstarted (a side did not
+decide within the timeout before each side had: not rated, ``*``)."""
 
 metadata = MetaData()
 
@@ -120,6 +127,8 @@ games = Table(
     Column("clock_increment_ms", Integer, nullable=True),
     Column("clock_days", Integer, nullable=True),
     Column("termination", String(16), nullable=True),
+    # Revision 0005: a rated game (NULL or false: not rated).
+    Column("rated", Boolean, nullable=True),
 )
 
 decisions = Table(
@@ -165,6 +174,41 @@ private_games = Table(
 )
 """Games their creator made private: nobody may watch them. Every other game may be
 watched (a spectator sees only what is public until the end)."""
+
+# -- ratings (revision 0005; their queries are in ratings.py) --------------------------
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", String(16), primary_key=True),
+    Column("variant", String(40), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", DateTime(timezone=True), nullable=False),
+    Index("ix_ratings_variant_rating", "variant", "rating"),
+)
+"""Each player's Glicko-2 rating per variant (no row: a new player's); bots have none."""
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("player_id", String(16), primary_key=True),
+    Column("variant", String(40), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("score", Float, nullable=False),
+    Column("rating_before", Float, nullable=False),
+    Column("deviation_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    Column("deviation_after", Float, nullable=False),
+    Column("volatility_after", Float, nullable=False),
+    Column("opponent_rating", Float, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Index("ix_rating_history_player", "player_id", "variant", "created"),
+)
+"""One row per rated game per player; the key makes a game rated once."""
 
 # -- players (revision 0002; their queries are in player_store.py) ---------------------
 
@@ -265,6 +309,8 @@ class StoredGame:
     """``time`` or ``aborted`` when a clock ended the game (see :data:`TERMINATIONS`)."""
     decision_times: tuple[datetime, ...] = ()
     """When each decision was committed (loaded with the decisions)."""
+    rated: bool = False
+    """Chosen as rated at creation (``ratings.py`` rates it when it ends)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,6 +362,7 @@ def new_game_row(
     bot_level: int | None,
     *,
     private: bool = False,
+    rated: bool = False,
 ) -> StoredGame:
     return StoredGame(
         id=new_game_id(),
@@ -330,6 +377,7 @@ def new_game_row(
         result=None,
         rematch_id=None,
         private=private,
+        rated=rated,
     )
 
 
@@ -734,6 +782,7 @@ def _row_values(game: StoredGame) -> dict[str, object]:
         "clock_increment_ms": game.clock.increment_ms if game.clock.kind == "realtime" else None,
         "clock_days": game.clock.days if game.clock.kind == "correspondence" else None,
         "termination": game.termination,
+        "rated": game.rated,
     }
 
 
@@ -772,4 +821,5 @@ def _stored(row: Any) -> StoredGame:
         private=row.get("private_id") is not None,
         clock=_time_control(row),
         termination=row["termination"],
+        rated=bool(row["rated"]),
     )

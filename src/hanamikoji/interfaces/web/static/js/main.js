@@ -12,6 +12,7 @@ import { renderStart } from "./start.js";
 import { TableView } from "./table.js";
 import { TutorialView } from "./tutorial.js";
 import { renderLobby } from "./lobby.js";
+import { renderLeaderboard } from "./ratings.js";
 import { watchTransport } from "./watch.js";
 
 let table = null;
@@ -54,6 +55,11 @@ function route() {
     table = renderLobby(root, { navigate });
     return;
   }
+  if (/^\/leaderboard\/?$/.test(location.pathname)) {
+    document.title = `Hanamikoji · ${t("leaderboard_title")}`;
+    renderLeaderboard(root);
+    return;
+  }
   const player = location.pathname.match(/^\/@\/([A-Za-z0-9_-]{1,40})\/?$/);
   if (player) {
     document.title = "Hanamikoji";
@@ -83,7 +89,7 @@ function route() {
 // seat opened by its link becomes the player's.
 function playerChanged() {
   if (table && table.token) claimSeat(table.gameId, table.token);
-  else if (/^\/(me\/?$|@\/|g\/|lobby)/.test(location.pathname)) route();
+  else if (/^\/($|me\/?$|@\/|g\/|lobby)/.test(location.pathname)) route();
 }
 
 function setConnection(online) {
@@ -120,6 +126,7 @@ async function changeLanguage(next) {
 function translateChrome() {
   document.getElementById("lang-label").textContent = t("lang_label");
   document.getElementById("theme-label").textContent = t("theme_label");
+  document.getElementById("leaderboard-link").textContent = t("leaderboard_title");
   const headerLang = document.getElementById("lang-select");
   headerLang.replaceChildren(...Object.entries(languages()).map(([code, name]) => h("option", { value: code, selected: code === lang }, name)));
   const theme = document.getElementById("theme-select");

@@ -8,6 +8,7 @@ import { currentLang, t, variantName } from "./i18n.js";
 import { api } from "./net.js";
 import { currentPlayer, openAccount } from "./account.js";
 import { formatClock } from "./clock.js";
+import { ratingBadge, ratingDelta, ratingSection } from "./ratings.js";
 
 export async function renderMyGames(root, { navigate }) {
   if (!currentPlayer()) {
@@ -30,6 +31,7 @@ export async function renderMyGames(root, { navigate }) {
   };
   root.replaceChildren(h("section", { class: "my-games", "data-testid": "my-games" },
     h("h1", {}, t("my_games")),
+    myRatings(body.ratings),
     h("h2", {}, t("my_games_ongoing")),
     gameList(body.ongoing, (entry) => [
       h("span", { class: entry.your_turn ? "game-badge turn" : "game-badge" }, t(entry.your_turn ? "my_games_your_turn" : "my_games_their_turn")),
@@ -40,6 +42,7 @@ export async function renderMyGames(root, { navigate }) {
     h("h2", {}, t("my_games_finished")),
     gameList(body.finished, (entry) => [
       h("span", { class: `game-badge ${entry.outcome}` }, t(`result_${entry.outcome}`)),
+      ratingDelta(entry.rating_delta),
       h("a", { href: `/g/${entry.id}`, class: "button", "data-game": entry.id, onclick: open(entry.id) }, t("my_games_open")),
     ])));
 }
@@ -56,15 +59,17 @@ export async function renderPlayer(root, name) {
   root.replaceChildren(h("section", { class: "player-page", "data-testid": "player-page" },
     h("h1", {}, body.player.name),
     h("p", { class: "muted" }, t("player_since", { date: shownDate(body.since) })),
+    h("h2", {}, t("rating_title")),
+    ratingSection(body),
     h("h2", {}, t("player_recent")),
-    gameList(body.games, (entry) => [h("span", { class: `game-badge ${entry.outcome}` }, t(`result_${entry.outcome}`))])));
+    gameList(body.games, (entry) => [h("span", { class: `game-badge ${entry.outcome}` }, t(`result_${entry.outcome}`)), ratingDelta(entry.rating_delta)])));
 }
 
 function gameList(entries, extra) {
   if (!entries.length) return h("p", { class: "muted" }, t("my_games_none"));
   return h("ul", { class: "game-list" }, entries.map((entry) =>
     h("li", { class: "game-entry", dataset: { yourTurn: entry.your_turn ? "yes" : "no" } },
-      h("span", { class: "entry-title" }, t("my_games_entry", { variant: variantName(entry.variant), opponent: opponentName(entry.opponent) })),
+      h("span", { class: "entry-title" }, t("my_games_entry", { variant: variantName(entry.variant), opponent: opponentName(entry.opponent) }), " ", ratingBadge(entry.opponent.rating)),
       h("span", { class: "muted" }, t("my_games_started", { date: shownDate(entry.created) })),
       extra(entry))));
 }
@@ -74,6 +79,13 @@ function opponentName(opponent) {
   if (opponent.kind === "guest") return t("account_guest_name", { name: opponent.name });
   if (opponent.kind === "account") return opponent.name;
   return t("anonymous_player");
+}
+
+// The player's own ratings, one per variant they are rated in.
+function myRatings(ratings) {
+  if (!ratings || !ratings.length) return null;
+  return h("p", { class: "my-ratings", "data-testid": "my-ratings" }, t("rating_title"), ": ",
+    ratings.map((rating, index) => [index ? " · " : "", variantName(rating.variant), " ", ratingBadge(rating)]));
 }
 
 function shownDate(iso) {

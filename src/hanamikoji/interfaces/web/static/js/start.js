@@ -5,6 +5,7 @@ import { glyph } from "./cards.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { clockChoice, waitingList } from "./clock.js";
+import { ratedChoice } from "./ratings.js";
 
 const VARIANTS = [
   ["classic", "variant_classic"],
@@ -21,6 +22,7 @@ export function renderStart(root, { navigate, langControl }) {
     first: saved.first || "random",
     clock: saved.clock || "none",
     private: Boolean(saved.private),
+    rated: Boolean(saved.rated),
   };
 
   const radio = (name, value, label, checked) =>
@@ -39,7 +41,7 @@ export function renderStart(root, { navigate, langControl }) {
     try {
       const created = await api("/api/games", {
         method: "POST",
-        body: { opponent: choice.opponent, level: choice.level, variant: choice.variant, first: choice.first, clock: choice.clock, private: choice.private },
+        body: { opponent: choice.opponent, level: choice.level, variant: choice.variant, first: choice.first, clock: choice.clock, private: choice.private, rated: choice.rated },
       });
       if (created.friend_token) store(sessionStorage, `hanamikoji.invite.${created.id}`, created.friend_token);
       navigate(`/g/${created.id}#t=${created.token}`);
@@ -68,6 +70,7 @@ export function renderStart(root, { navigate, langControl }) {
     h("label", { class: "choice" },
       h("input", { type: "checkbox", id: "private", checked: choice.private, onchange: (e) => { choice.private = e.target.checked; } }),
       h("span", {}, t("private_label"))),
+    ratedChoice(choice),
     h("div", { class: "field" }, h("span", { class: "label" }, t("lang_label")), langControl()),
   );
   const button = h("button", { type: "submit", class: "primary", id: "start-button" }, t("start_button"));

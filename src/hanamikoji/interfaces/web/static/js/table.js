@@ -13,6 +13,7 @@ import { AnalysisView } from "./analysis.js";
 import { clockBar } from "./clock.js";
 import { lastMoveMarks } from "./lastmove.js";
 import { openReplay } from "./replay.js";
+import { EndRatings } from "./ratings.js";
 import { renderSummary, scoreText, showDialog } from "./summary.js";
 import { tip } from "./tooltip.js";
 
@@ -720,8 +721,15 @@ export class TableView {
         h("button", { type: "button", id: "download-text", onclick: download("text") }, t("download_text")),
         h("button", { type: "button", id: "download-json", onclick: download("json") }, t("download_json")),
         h("a", { href: "/", class: "button" }, t("new_game"))),
+      this.endRatings().element,
       this.watching() ? null : this.endAnalysis().element,
       renderReveal(s));
+  }
+
+  // A rated game's rating changes (ratings.js): fetched once, kept across redrawings.
+  endRatings() {
+    if (!this.ratings) this.ratings = new EndRatings(this.gameId, this.state, (seat) => seatName(this.state, seat));
+    return this.ratings;
   }
 
   // The analysis on the end screen: one for the page, kept across redrawings.
