@@ -18,6 +18,8 @@ import pytest
 from serving import Server, app_client, free_port
 from sqlalchemy import insert, select
 from starlette.testclient import TestClient
+from test_web_lobby import receive as lobby_receive
+from test_web_lobby import sign_in as lobby_sign_in
 from test_web_players import PASSWORD, as_guest, csrf, refusal, register
 from test_web_server import bearer, hello, legal_texts, receive_state
 
@@ -572,3 +574,33 @@ def test_two_accounts_play_a_rated_game_through_the_link(
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_rated_game_from_the_lobby_is_rated_and_the_lobby_shows_the_ratings(
+    client: TestClient,
+) -> None:
+    ann, bob = lobby_sign_in(client, account="Annie"), lobby_sign_in(client, account="Bobby")
+    with (
+        client.websocket_connect("/lobby/ws", headers=ann) as ws_ann,
+        client.websocket_connect("/lobby/ws", headers=bob) as ws_bob,
+    ):
+        lobby_receive(ws_ann, "lobby")
+        lobby_receive(ws_bob, "lobby")
+        ws_ann.send_text(json.dumps({"type": "seek", "rated": True, "variant": "french"}))
+        seek = lobby_receive(ws_bob, "seek")["seek"]
+        ws_bob.send_text(json.dumps({"type": "accept", "seek": seek["id"]}))
+        paired = lobby_receive(ws_ann, "paired"), lobby_receive(ws_bob, "paired")
+    game = paired[0]["game"]
+    with (
+        client.websocket_connect(f"/ws/{game}") as ws0,
+        client.websocket_connect(f"/ws/{game}") as ws1,
+    ):
+        states = [hello(ws0, paired[0]["token"]), hello(ws1, paired[1]["token"])]
+        play_both((ws0, ws1), states, random.Random(11))
+    changes = client.get(f"/api/games/{game}/ratings").json()["changes"]
+    assert changes is not None and len(changes) == 2
+    with client.websocket_connect("/lobby/ws", headers=ann) as ws_ann:
+        you = lobby_receive(ws_ann, "lobby")["you"]
+    assert you["ratings"]["french"]["rating"] == changes[0]["after"]
+    assert you["ratings"]["french"]["provisional"] is True
+    assert you["ratings"]["classic"]["rating"] == 1500  # another variant: untouched

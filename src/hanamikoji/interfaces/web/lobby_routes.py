@@ -60,7 +60,9 @@ def open_lobby(hub: GameHub, accounts: Accounts) -> Lobby:
 
     async def make_game(pairing: Pairing) -> tuple[Seat, Seat]:
         clock = TimeControl.parse(pairing.time_control)
-        created = await hub.create(pairing.variant, secrets.randbelow(2), None, clock=clock)
+        created = await hub.create(
+            pairing.variant, secrets.randbelow(2), None, clock=clock, rated=pairing.rated
+        )
         assert created.friend_token is not None, "a game between people has two tokens"
         for seat, side in enumerate((pairing.seeker, pairing.opponent)):
             player = side.player
@@ -91,13 +93,16 @@ def _lobby(connection: HTTPConnection) -> Lobby:
 
 
 async def _lobby_player(connection: HTTPConnection) -> LobbyPlayer | None:
-    """The session's player as the lobby knows it; nobody has a stored rating yet, so
-    every player is a new one (1500, provisional)."""
+    """The session's player as the lobby knows it, with their rating in each variant they
+    have one in (``ratings.py``; a new player's elsewhere)."""
     session = await current_session(connection)
     if session is None:
         return None
     player = session.player
-    return LobbyPlayer(player.id, player.name, player.kind == "account")
+    hub: GameHub = connection.app.state.hub
+    stored = await asyncio.to_thread(hub.ratings.ratings_of, player.id)
+    ratings = {rating.variant: rating.rating for rating in stored}
+    return LobbyPlayer(player.id, player.name, player.kind == "account", ratings)
 
 
 async def _lobby_socket(websocket: WebSocket) -> None:
