@@ -20,6 +20,7 @@ from sqlalchemy import insert, select
 from starlette.testclient import TestClient
 from test_web_lobby import receive as lobby_receive
 from test_web_lobby import sign_in as lobby_sign_in
+from test_web_migrations import NO_POSTGRES, POSTGRES, postgres_schemas
 from test_web_players import PASSWORD, as_guest, csrf, refusal, register
 from test_web_server import bearer, hello, legal_texts, receive_state
 
@@ -147,8 +148,20 @@ def test_an_unrated_game_or_one_without_a_result_changes_nothing(table: Table) -
     assert table.ratings.ratings_of(ann) == []
 
 
-def test_a_game_is_rated_once_even_from_two_stores_at_once(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+@pytest.fixture(params=["sqlite", "postgresql"])
+def shared_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """One database two stores open: an SQLite file, or a new PostgreSQL schema."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.sqlite3'}"
+        return
+    if POSTGRES is None:
+        pytest.skip(NO_POSTGRES)
+    with postgres_schemas() as new_schema:
+        yield new_schema()
+
+
+def test_a_game_is_rated_once_even_from_two_stores_at_once(shared_url: str) -> None:
+    url = shared_url
     one, two = Table(url), Table(url)
     try:
         ann, bob = one.account("Ann"), one.account("Bob")
@@ -181,8 +194,8 @@ def test_a_game_is_rated_once_even_from_two_stores_at_once(tmp_path: Path) -> No
         two.store.close()
 
 
-def test_two_games_ending_at_once_are_rated_one_after_the_other(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+def test_two_games_ending_at_once_are_rated_one_after_the_other(shared_url: str) -> None:
+    url = shared_url
     one, two = Table(url), Table(url)
     try:
         ann, bob, cy = one.account("Ann"), one.account("Bob"), one.account("Cy")
@@ -456,6 +469,8 @@ def test_a_side_that_never_decides_aborts_the_game_unrated() -> None:
         assert stored.result == "*" and stored.termination == "unstarted"
         assert client.get(f"/api/games/{game['id']}/ratings").json()["changes"] is None
         assert client.get("/api/players/Ann").json()["ratings"] == []
+        (entry,) = client.get("/api/me/games").json()["finished"]
+        assert entry["outcome"] == "aborted" and "rating_delta" not in entry
 
 
 def test_a_player_gone_past_the_timeout_loses_a_rated_game() -> None:

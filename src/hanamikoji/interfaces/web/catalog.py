@@ -225,6 +225,7 @@ UI = sentences(
     sentence("result_won", "Won"),
     sentence("result_lost", "Lost"),
     sentence("result_drawn", "Drawn"),
+    sentence("result_aborted", "Aborted"),
     sentence("player_since", "Playing since {date}"),
     sentence("player_recent", "Recent games"),
     # -- ratings (ratings.py, ratings.js): rated games, the leaderboard, the history

@@ -416,12 +416,14 @@ def _ongoing_json(
 
 
 def _outcome(entry: GameEntry) -> str:
-    """``won``, ``lost`` or ``drawn``, from the player's seat."""
+    """``won``, ``lost`` or ``drawn``, from the player's seat; ``aborted`` for a game that
+    ended with no result (``*``: a clock or a rated game's abort, before each side had
+    decided)."""
     if entry.result == "1-0":
         return "won" if entry.seat == 0 else "lost"
     if entry.result == "0-1":
         return "won" if entry.seat == 1 else "lost"
-    return "drawn"
+    return "drawn" if entry.result == "1/2-1/2" else "aborted"
 
 
 def _finished_json(entry: GameEntry) -> dict[str, Any]:
