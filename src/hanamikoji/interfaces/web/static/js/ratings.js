@@ -145,14 +145,17 @@ const PAD = { left: 44, right: 10, top: 10, bottom: 20 };
 function historyChart(points, variant) {
   const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "rating-chart", "aria-hidden": "true", "data-testid": "rating-chart" });
   if (!points.length) return chart;
-  const values = points.map((point) => point.rating);
+  // The line starts from the rating before the first rated game (the first point's
+  // rating less its change), which has no dot of its own.
+  const start = points[0].rating - points[0].delta;
+  const values = [start, ...points.map((point) => point.rating)];
   let low = Math.min(...values);
   let high = Math.max(...values);
   if (high - low < 50) {
     low -= 25;
     high += 25;
   }
-  const x = (index) => PAD.left + (points.length === 1 ? (WIDTH - PAD.left - PAD.right) / 2 : index * (WIDTH - PAD.left - PAD.right) / (points.length - 1));
+  const x = (index) => PAD.left + index * (WIDTH - PAD.left - PAD.right) / points.length;
   const y = (value) => PAD.top + (high - value) * (HEIGHT - PAD.top - PAD.bottom) / (high - low);
   for (const level of [low, (low + high) / 2, high]) {
     chart.append(svg("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(level), y2: y(level), class: "grid" }));
@@ -160,8 +163,8 @@ function historyChart(points, variant) {
     tick.textContent = String(Math.round(level));
     chart.append(tick);
   }
-  chart.append(svg("polyline", { points: points.map((point, index) => `${x(index)},${y(point.rating)}`).join(" "), class: "line" }));
-  points.forEach((point, index) => chart.append(svg("circle", { cx: x(index), cy: y(point.rating), r: 3, class: point.provisional ? "point provisional" : "point" })));
+  chart.append(svg("polyline", { points: values.map((value, index) => `${x(index)},${y(value)}`).join(" "), class: "line" }));
+  points.forEach((point, index) => chart.append(svg("circle", { cx: x(index + 1), cy: y(point.rating), r: 3, class: point.provisional ? "point provisional" : "point" })));
   chart.dataset.variant = variant;
   return chart;
 }
