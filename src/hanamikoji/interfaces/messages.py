@@ -124,7 +124,6 @@ MESSAGES = sentences(
         " rules, help, quit.",
     ),
     sentence("rules_variant", "This game's variant, {variant}: {description}"),
-    sentence("rules_english", "The rules follow (in English)."),
     sentence("moves_title", "Legal decisions (type the number or the notation):"),
     sentence("log_title", "Public log"),
     sentence("log_empty", "No decision yet."),
@@ -224,7 +223,7 @@ MESSAGES = sentences(
         " geisha: her marker is on that side; · on both: neutral. ×: an action marker"
         " already used; ▒: a card face down; *: the card just drawn.",
     ),
-    sentence("tui_help_close", "Esc closes this help. The rules follow (in English)."),
+    sentence("tui_help_close", "Esc closes this help. The rules follow."),
     sentence("tui_continue", "Enter: continue"),
     sentence("tui_save_title", "Save the game record"),
     sentence(

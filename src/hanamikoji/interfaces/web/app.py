@@ -9,6 +9,8 @@ and in the first message over the WebSocket, never in a URL the server sees):
 ``GET /static/...``                         HTML, CSS and ES modules
 ``GET /api/i18n/{lang}``                    sentences and edition terms of a language
 ``GET /api/tutorial?step=N``                step N of the lesson, from the learner's seat
+``GET /rules/{lang}``                       the rules in a language, a page of its own
+``GET /api/rules/{lang}``                   the rules as an HTML fragment (the Rules panel)
 ``POST /api/games``                         a new game against a bot or a friend
 ``GET /api/games/{id}``                     the seat's state (TOKEN)
 ``GET /api/games/{id}/record?format=text``  the record, ``text`` or ``json``, once over
@@ -16,6 +18,7 @@ and in the first message over the WebSocket, never in a URL the server sees):
 ``POST /api/games/{id}/rematch``            the next game between the same seats
 ``POST /api/games/{id}/analysis``           start the analysis of the finished game
 ``GET /api/games/{id}/analysis``            the analysis, or how far it has got
+``POST /api/games/{id}/hint``               a hint for the seat's decision (bot games)
 ``WS /ws/{id}``                             live play: ``hello`` with TOKEN, then moves
 ``GET /w/{id}``                             the page: watch a game (no token)
 ``GET /lobby``                              the page: seeks, quick pairing, games to watch
@@ -48,7 +51,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -68,6 +71,7 @@ from hanamikoji.interfaces.web.guards import (
     parse_rate,
     read_body,
 )
+from hanamikoji.interfaces.web.hints import Hints
 from hanamikoji.interfaces.web.hub import (
     SPECTATOR,
     Connection,
@@ -94,6 +98,7 @@ from hanamikoji.interfaces.web.ratings import (
     DEFAULT_ABORT_SECONDS,
     check_rated,
 )
+from hanamikoji.interfaces.web.rules_page import rules_document, rules_fragment
 from hanamikoji.interfaces.web.schema import (
     MAX_BODY_BYTES,
     Hello,
@@ -124,6 +129,7 @@ STATUS = {
     "err_too_long": 413,
     "err_content_type": 415,
     "err_rate_limited": 429,
+    "err_hint_late": 503,
     "err_csrf": 403,
     "err_rated_needs_account": 403,
 }
@@ -212,6 +218,7 @@ def create_app(config: ServerConfig) -> Starlette:
         app.state.accounts = await open_accounts(hub, cookies.lifetime)
         app.state.lobby = open_lobby(hub, app.state.accounts)
         pairings = asyncio.create_task(run_pairings(app.state.lobby))
+        app.state.hints = Hints(bots, config.analysis_worlds)
         keeper = asyncio.create_task(_keep_collections_short(config.gc_freeze_interval))
         try:
             yield
@@ -222,6 +229,7 @@ def create_app(config: ServerConfig) -> Starlette:
                 await keeper
             with contextlib.suppress(asyncio.CancelledError):
                 await pairings
+            await app.state.hints.close()
             await hub.close()
             await asyncio.to_thread(bots.close)
             store.close()
@@ -239,6 +247,8 @@ def create_app(config: ServerConfig) -> Starlette:
         *rating_routes(_request_lang),
         *lobby_routes(),
         Route("/api/i18n/{lang}", _catalog),
+        Route("/rules/{lang}", _rules_page),
+        Route("/api/rules/{lang}", _rules_fragment),
         Route("/api/options", _options),
         Route("/api/tutorial", _tutorial),
         Route("/api/games", _create_game, methods=["POST"]),
@@ -249,6 +259,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/games/{game_id}/rematch", _rematch, methods=["POST"]),
         Route("/api/games/{game_id}/analysis", _analysis, methods=["GET"]),
         Route("/api/games/{game_id}/analysis", _start_analysis, methods=["POST"]),
+        Route("/api/games/{game_id}/hint", _hint, methods=["POST"]),
         Route("/healthz", _health),
         WebSocketRoute("/ws/{game_id}", _game_socket),
         WebSocketRoute("/ws/{game_id}/watch", _watch_socket),
@@ -366,6 +377,27 @@ async def _catalog(request: Request) -> Response:
     except Refused as refusal:
         return _refusal(refusal, "en", 404)
     return JSONResponse(client_catalog(lang), headers={"Cache-Control": "max-age=300"})
+
+
+async def _rules_page(request: Request) -> Response:
+    return await _rules(request, rules_document)
+
+
+async def _rules_fragment(request: Request) -> Response:
+    return await _rules(request, rules_fragment)
+
+
+async def _rules(request: Request, render: Callable[[Lang, str | None], str]) -> Response:
+    """The rules in the path's language, the query's ``variant`` (if any) marked."""
+    try:
+        lang = parse_lang(request.path_params["lang"])
+    except Refused as refusal:
+        return _refusal(refusal, "en", 404)
+    variant = request.query_params.get("variant")
+    if variant is not None and variant not in VARIANTS:
+        return _refusal(Refused("err_bad_field", field="variant"), lang, 400)
+    body = await asyncio.to_thread(render, lang, variant)
+    return HTMLResponse(body, headers={"Cache-Control": "max-age=300"})
 
 
 async def _tutorial(request: Request) -> Response:
@@ -518,6 +550,15 @@ async def _start_analysis(request: Request, lang: Lang, live: LiveGame, seat: in
 async def _analysis(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
     state = await _hub(request).analysis(live)
     return JSONResponse(state, headers={"Cache-Control": "no-store"})
+
+
+@_seated
+async def _hint(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
+    if not _origin_allowed(request):
+        return _refusal(Refused("err_origin"), lang, 403)
+    hints: Hints = request.app.state.hints
+    hint = await hints.suggest(live, seat)
+    return JSONResponse(hint, headers={"Cache-Control": "no-store"})
 
 
 # -- WebSocket --------------------------------------------------------------------------

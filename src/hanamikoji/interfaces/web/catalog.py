@@ -117,6 +117,8 @@ UI = sentences(
     sentence("lobby_quick", "Find an opponent"),
     sentence("lobby_quick_stop", "Stop searching"),
     sentence("lobby_searching", "Looking for an opponent near your rating…"),
+    sentence("err_hint_friend", "Hints are only given in games against a bot."),
+    sentence("err_hint_late", "No hint came in time; ask again in a moment."),
     # -- the start page
     sentence("tagline", "The two-player card game of geishas and their favors."),
     sentence("new_game", "New game"),
@@ -486,6 +488,24 @@ UI = sentences(
     ),
     sentence("waiting_title", "Waiting for you"),
     sentence("waiting_item", "Against {opponent}: {time} left to decide"),
+    # -- the rules at hand
+    sentence("rules_button", "Rules"),
+    sentence("rules_close", "Close"),
+    sentence("rules_open_page", "Open as a page"),
+    sentence("rules_variant_marked", "How a game of {variant} ends is marked ▶."),
+    # -- hints (games against a bot)
+    sentence("hint_toggle", "Show hints"),
+    sentence("hint_button", "Hint"),
+    sentence("hint_thinking", "Thinking…"),
+    sentence("hint_suggestion", "Suggestion: {move}"),
+    sentence(
+        "hint_reason",
+        "Win chance {value} over {deals}, against {next_value} for the next best ({next}).",
+    ),
+    sentence("hint_reason_alone", "Win chance {value} over {deals}."),
+    sentence("hint_only", "It is your only legal decision."),
+    plural("hint_sampled", "{n} sampled deal", "{n} sampled deals"),
+    plural("hint_possible", "{n} possible deal", "all {n} possible deals"),
 )
 """Each sentence of the server and the page by key, in English; fields in braces."""
 

@@ -8,6 +8,7 @@ import { h, store, toast } from "./dom.js";
 import { preferredDeck, setDeck } from "./cards.js";
 import { languages, loadCatalog, preferredLang, t } from "./i18n.js";
 import { renderMyGames, renderPlayer } from "./mygames.js";
+import { openRules } from "./rules.js";
 import { renderStart } from "./start.js";
 import { TableView } from "./table.js";
 import { TutorialView } from "./tutorial.js";
@@ -127,6 +128,7 @@ function translateChrome() {
   document.getElementById("lang-label").textContent = t("lang_label");
   document.getElementById("theme-label").textContent = t("theme_label");
   document.getElementById("leaderboard-link").textContent = t("leaderboard_title");
+  document.getElementById("rules-button").textContent = t("rules_button");
   const headerLang = document.getElementById("lang-select");
   headerLang.replaceChildren(...Object.entries(languages()).map(([code, name]) => h("option", { value: code, selected: code === lang }, name)));
   const theme = document.getElementById("theme-select");
@@ -160,6 +162,11 @@ async function boot() {
   deck.value = preferredDeck();
   setDeck(deck.value);
   deck.addEventListener("change", () => setDeck(deck.value));
+  // The rules: from a game, its variant's end is marked and scrolled to; from the start
+  // page, the variant chosen there is marked.
+  document.getElementById("rules-button").addEventListener("click", () => openRules(table
+    ? { variant: table.state && table.state.variant, scroll: true }
+    : { variant: (document.querySelector(".start-form input[name=variant]:checked") || {}).value }));
   translateChrome();
   window.addEventListener("popstate", route);
   route();

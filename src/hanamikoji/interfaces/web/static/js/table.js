@@ -11,6 +11,7 @@ import {
 import { GameSocket, api } from "./net.js";
 import { AnalysisView } from "./analysis.js";
 import { clockBar } from "./clock.js";
+import { hintPanel } from "./hint.js";
 import { lastMoveMarks } from "./lastmove.js";
 import { openReplay } from "./replay.js";
 import { EndRatings } from "./ratings.js";
@@ -256,7 +257,8 @@ export class TableView {
             this.renderSide(opponent),
             this.renderRow(),
             this.renderSide(me),
-            s.outcome ? this.renderEnd() : (this.watching() ? null : this.renderComposer())),
+            s.outcome ? this.renderEnd() : (this.watching() ? null : this.renderComposer()),
+            this.watching() ? null : hintPanel(this)),
           h("aside", { class: "panel" }, this.renderLog(), this.renderTracker()))),
     );
     const log = this.root.querySelector(".log ol");
