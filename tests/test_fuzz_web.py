@@ -34,7 +34,7 @@ from hanamikoji.interfaces.web.hub import rebuild
 from hanamikoji.interfaces.web.storage import Store
 
 CODES = frozenset(key for key in (*UI, *MESSAGES) if key.startswith("err_"))
-FIELDS = ("type", "token", "lang", "move", "ply", "opponent", "level", "variant", "first")
+FIELDS = ("type", "token", "lang", "move", "ply", "opponent", "level", "variant", "first", "rated")
 FUZZ = settings(
     max_examples=300,
     deadline=None,
@@ -108,8 +108,11 @@ def test_any_new_game_body_is_created_or_refused_with_a_code(
     before = store_of(client).count_games()
     response = client.post("/api/games", content=json.dumps(body).encode(), headers=JSON_TYPE)
     if response.status_code == 201:
-        assert set(response.json()) == {"id", "seat", "token", "friend_token"}
+        assert set(response.json()) == {"id", "seat", "token", "friend_token", "rated"}
         assert store_of(client).count_games() == before + 1
+    elif response.status_code == 403:  # a rated game, and nobody signed in
+        assert response.json()["code"] == "err_rated_needs_account"
+        assert body.get("rated") is True and store_of(client).count_games() == before
     else:
         assert response.status_code in (400, 413)
         assert_documented_error(response.json())
