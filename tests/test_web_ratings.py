@@ -10,7 +10,7 @@ import random
 import threading
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -24,10 +24,10 @@ from test_web_migrations import NO_POSTGRES, POSTGRES, postgres_schemas
 from test_web_players import PASSWORD, as_guest, csrf, refusal, register
 from test_web_server import bearer, hello, legal_texts, receive_state
 
-from hanamikoji.arena.glicko2 import Rating, Result, rate, rate_game
+from hanamikoji.arena.glicko2 import Rating, Result, idle, rate, rate_game
 from hanamikoji.bots.ratings import bot_rating
 from hanamikoji.interfaces.web.player_store import PlayerStore, new_player
-from hanamikoji.interfaces.web.ratings import RatingStore, forfeit_due
+from hanamikoji.interfaces.web.ratings import RATING_PERIODS_PER_DAY, RatingStore, forfeit_due
 from hanamikoji.interfaces.web.storage import (
     Store,
     games,
@@ -236,7 +236,14 @@ def test_the_history_keeps_each_rated_game(table: Table) -> None:
     assert first_ann.rating_before == 1500.0 and first_ann.opponent_rating == 1500.0
 
 
-def put_rating(table: Table, player: str, rating: float, deviation: float, n: int = 5) -> None:
+def put_rating(
+    table: Table,
+    player: str,
+    rating: float,
+    deviation: float,
+    n: int = 5,
+    updated: datetime | None = None,
+) -> None:
     with table.store.engine.begin() as connection:
         connection.execute(
             insert(ratings).values(
@@ -246,7 +253,7 @@ def put_rating(table: Table, player: str, rating: float, deviation: float, n: in
                 deviation=deviation,
                 volatility=0.06,
                 games=n,
-                updated=datetime.now(UTC),
+                updated=updated or datetime.now(UTC),
             )
         )
 
@@ -620,3 +627,23 @@ def test_a_rated_game_from_the_lobby_is_rated_and_the_lobby_shows_the_ratings(
     assert you["ratings"]["french"]["rating"] == changes[0]["after"]
     assert you["ratings"]["french"]["provisional"] is True
     assert you["ratings"]["classic"]["rating"] == 1500  # another variant: untouched
+
+
+def test_time_away_makes_a_rating_less_certain(table: Table) -> None:
+    """A deviation grows with the time since the rating last changed (lichess's 0.21436
+    rating periods a day, glicko2.idle): shown so, rated from so, and listed so."""
+    away = datetime.now(UTC) - timedelta(days=400)
+    ann, bob, cy = table.account("Ann"), table.account("Bob"), table.account("Cy")
+    put_rating(table, ann, 1800, 60, updated=away)
+    put_rating(table, cy, 1700, 60)  # played today
+    grown = idle(Rating(1800, 60), int(400 * RATING_PERIODS_PER_DAY))
+    assert grown.deviation > 110  # provisional again after 400 days away
+    shown = table.ratings.rating(ann, "classic")
+    assert shown.rating.deviation == pytest.approx(grown.deviation) and shown.provisional
+    assert [name for name, _ in table.ratings.leaderboard("classic", provisional=False)] == ["Cy"]
+    assert [name for name, _ in table.ratings.leaderboard("classic", provisional=True)] == ["Ann"]
+    rated = table.ratings.rate(table.game((ann, bob), "1-0"))
+    assert rated is not None
+    expected, _ = rate_game(grown, Rating(), 1.0)
+    assert rated.changes[0].before.deviation == pytest.approx(grown.deviation)
+    assert table.stored(ann).rating == pytest.approx(expected.rating)

@@ -41,7 +41,7 @@ from sqlalchemy import and_, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from hanamikoji.arena.glicko2 import PROVISIONAL_DEVIATION, Rating, rate_game
+from hanamikoji.arena.glicko2 import PROVISIONAL_DEVIATION, Rating, idle, rate_game
 from hanamikoji.bots.ratings import bot_rating
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.player_store import Player
@@ -60,12 +60,14 @@ __all__ = [
     "DEFAULT_ABANDON_SECONDS",
     "DEFAULT_ABORT_SECONDS",
     "LEADERBOARD_LIMIT",
+    "RATING_PERIODS_PER_DAY",
     "Change",
     "Forfeit",
     "GameRatings",
     "HistoryPoint",
     "PlayerRating",
     "RatingStore",
+    "aged",
     "bot_fixed_rating",
     "check_rated",
     "forfeit_due",
@@ -83,6 +85,12 @@ once each side has decided, while the other side is there, before losing it
 
 LEADERBOARD_LIMIT = 100
 """The most players each part of the leaderboard lists."""
+
+RATING_PERIODS_PER_DAY = 0.21436
+"""How many Glicko-2 rating periods a day without a rated game counts for (lichess's
+figure): a rating's deviation grows with the time since it last changed
+(:func:`aged`), so a player back after months is less certain, and provisional again
+after about a year away from an established 60."""
 
 _TRIES = 5
 """Times a rating is tried again when another game changed a rating it read."""
@@ -116,6 +124,22 @@ def check_rated(player: Player | None, bot_level: int | None, variant: str) -> N
             bot_fixed_rating(bot_level, variant)
         except (LookupError, ValueError):
             raise Refused("err_rated_variant", variant=variant) from None
+
+
+def aged(rating: Rating, updated: datetime, now: datetime) -> Rating:
+    """``rating`` as last stored at ``updated``, grown as uncertain as the time since
+    makes it by ``now``: one idle period (``glicko2.idle``, up to a new player's 350)
+    per whole :data:`RATING_PERIODS_PER_DAY` period elapsed.
+
+    >>> from datetime import timedelta
+    >>> then = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> aged(Rating(1800, 60), then, then + timedelta(days=4)) == Rating(1800, 60)
+    True
+    >>> round(aged(Rating(1800, 60), then, then + timedelta(days=100)).deviation, 1)
+    76.7
+    """
+    days = max(0.0, (now - updated).total_seconds() / 86_400)
+    return idle(rating, int(days * RATING_PERIODS_PER_DAY))
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,23 +380,19 @@ class RatingStore:
         self, variant: str, *, provisional: bool, limit: int = LEADERBOARD_LIMIT
     ) -> list[tuple[str, PlayerRating]]:
         """The accounts rated in ``variant``, best first: the established ones
-        (deviation 110 or less), or with ``provisional`` the others."""
-        bound = PROVISIONAL_DEVIATION
-        deviation = ratings.c.deviation
+        (deviation 110 or less now, time away counted: :func:`aged`), or with
+        ``provisional`` the others."""
         query = (
             select(players.c.name, ratings)
             .join(players, players.c.id == ratings.c.player_id)
-            .where(
-                ratings.c.variant == variant,
-                players.c.kind == "account",
-                deviation > bound if provisional else deviation <= bound,
-            )
+            .where(ratings.c.variant == variant, players.c.kind == "account")
             .order_by(ratings.c.rating.desc(), players.c.name)
-            .limit(limit)
         )
         with self.store._connect() as connection:
             rows = connection.execute(query).all()
-        return [(str(row._mapping["name"]), _player_rating(row._mapping)) for row in rows]
+        now = datetime.now(UTC)
+        listed = [(str(row._mapping["name"]), _player_rating(row._mapping, now)) for row in rows]
+        return [entry for entry in listed if entry[1].provisional == provisional][:limit]
 
     def unrated_ends(self) -> list[str]:
         """Rated games that ended with a result and have no history yet (a server
@@ -423,7 +443,7 @@ class RatingStore:
         score = score_of(game["result"])
         if not game["rated"] or game["status"] != FINISHED or score is None:
             return None
-        sides = _sides(connection, game)
+        sides = _sides(connection, game, now)
         if sides is None:
             return None
         after = rate_game(sides[0].rating, sides[1].rating, score)
@@ -447,8 +467,9 @@ class RatingStore:
         return GameRatings(game_id, changes)
 
 
-def _sides(connection: Connection, game: Any) -> tuple[_Side, _Side] | None:
-    """Both sides' ratings now, or ``None`` if a seat is neither an account nor the bot."""
+def _sides(connection: Connection, game: Any, now: datetime) -> tuple[_Side, _Side] | None:
+    """Both sides' ratings ``now`` (time away counted), or ``None`` if a seat is neither
+    an account nor the bot."""
     variant = str(game["variant"])
     seated = connection.execute(
         select(game_seats.c.seat, players.c.id, players.c.kind)
@@ -472,7 +493,8 @@ def _sides(connection: Connection, game: Any) -> tuple[_Side, _Side] | None:
         if row is None:
             sides.append(_Side(seat, player_id, Rating(), None))
         else:
-            sides.append(_Side(seat, player_id, _player_rating(row).rating, int(row["games"])))
+            rating = _player_rating(row, now).rating
+            sides.append(_Side(seat, player_id, rating, int(row["games"])))
     return sides[0], sides[1]
 
 
@@ -563,8 +585,10 @@ def _rating_row(connection: Connection, player_id: str, variant: str) -> Any:
     return None if row is None else row._mapping
 
 
-def _player_rating(row: Any) -> PlayerRating:
-    rating = Rating(float(row["rating"]), float(row["deviation"]), float(row["volatility"]))
+def _player_rating(row: Any, now: datetime | None = None) -> PlayerRating:
+    """A stored rating as it stands ``now`` (the time since it changed counted)."""
+    stored = Rating(float(row["rating"]), float(row["deviation"]), float(row["volatility"]))
+    rating = aged(stored, _aware(row["updated"]), now or datetime.now(UTC))
     return PlayerRating(str(row["variant"]), rating, int(row["games"]))
 
 
