@@ -24,6 +24,7 @@ from test_web_e2e import (
     Page,
     browser,
     game_data,
+    page,
     pytestmark,
     server,
     shoot,
@@ -35,7 +36,7 @@ from hanamikoji.core.moves import Move, MoveKind
 from hanamikoji.interfaces.web.payload import JSON, PublicGame, encode, seat_state
 from hanamikoji.notation.names import card_label
 
-__all__ = ["browser", "pytestmark", "server"]
+__all__ = ["browser", "page", "pytestmark", "server"]
 
 GAME_ID = "scripted"
 ME, THEM = 0, 1
@@ -464,6 +465,17 @@ def test_counts_variants_and_results_in_words(browser: Any, server: Server) -> N
         for result in ("1-0", "0-1", "1/2"):
             assert result not in end
         assert end.splitlines()[0] == ("You win!" if over.outcome.winner == ME else "You lose.")
+
+
+def test_the_start_page_names_the_variants_in_its_language(page: Page, server: Server) -> None:
+    page.goto(server.url + "/")
+    for lang, names in (
+        ("es", ["clásica", "tres rondas", "francesa"]),
+        ("fr", ["classique", "trois manches", "française"]),
+    ):
+        page.select_option("#lang-select", lang)
+        page.wait_for_selector(f".start-form label.variant b >> text={names[0]}")
+        assert page.locator(".start-form label.variant b").all_inner_texts() == names
 
 
 def test_the_table_opens_at_its_top_on_a_phone(browser: Any, server: Server) -> None:

@@ -2,10 +2,11 @@
 
 import { h, store, toast } from "./dom.js";
 import { glyph } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, variantName } from "./i18n.js";
 import { api } from "./net.js";
 import { clockChoice, waitingList } from "./clock.js";
 import { ratedChoice } from "./ratings.js";
+import { openRules } from "./rules.js";
 
 const VARIANTS = [
   ["classic", "variant_classic"],
@@ -61,7 +62,8 @@ export function renderStart(root, { navigate, langControl }) {
       VARIANTS.map(([name, key]) =>
         h("label", { class: "choice variant" },
           h("input", { type: "radio", name: "variant", value: name, checked: choice.variant === name, onchange: () => { choice.variant = name; } }),
-          h("span", {}, h("b", {}, name), " · ", t(key))))),
+          h("span", {}, h("b", {}, variantName(name)), " · ", t(key)))),
+      h("button", { type: "button", class: "link", id: "start-rules", onclick: () => openRules({ variant: choice.variant }) }, t("rules_button"))),
     h("fieldset", {},
       h("legend", {}, t("first_label")),
       radio("first", "me", t("first_me"), choice.first === "me"),
