@@ -170,6 +170,29 @@ def play_until_over(page: Page, *, by_mouse: bool, limit: int = 400) -> None:
     raise AssertionError("the game did not end")
 
 
+def play_both_until_over(
+    pages: list[Page], *, seconds: float, by_mouse: Page | None = None
+) -> None:
+    """Two pages of one game decide in turn (``by_mouse`` with the mouse, the other with
+    keys) until both show the end; fails after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not all(one.query_selector("[data-testid=end]") for one in pages):
+        assert time.monotonic() < deadline, "the game did not end"
+        for one in pages:
+            close_summaries(one)
+        movers = [
+            one
+            for one in pages
+            if not one.query_selector("[data-testid=end]")
+            and game_data(one)["mine"] == "yes"
+            and game_data(one)["busy"] == "no"
+        ]
+        if movers:
+            decide(movers[0], by_mouse=movers[0] is by_mouse)
+        else:
+            pages[0].wait_for_timeout(30)
+
+
 def start_game(page: Page, server: Server, **choices: str) -> str:
     page.goto(server.url + "/")
     for name, value in choices.items():
@@ -296,21 +319,7 @@ def test_two_browsers_play_each_other_through_the_link(browser: Any, server: Ser
         # The guest's link is Player 2's seat: its hand is not the host's.
         assert game_data(guest)["mine"] == "yes" and game_data(host)["mine"] == "no"
         pages = [host, guest]
-        deadline = time.monotonic() + 55
-        while time.monotonic() < deadline:
-            for one in pages:
-                close_summaries(one)
-            if all(one.query_selector("[data-testid=end]") for one in pages):
-                break
-            movers = [
-                one
-                for one in pages
-                if game_data(one)["mine"] == "yes" and game_data(one)["busy"] == "no"
-            ]
-            if not movers:
-                pages[0].wait_for_timeout(30)
-                continue
-            decide(movers[0], by_mouse=movers[0] is host)
+        play_both_until_over(pages, seconds=55, by_mouse=host)
         headlines = {one.locator("[data-testid=end] h2").inner_text() for one in pages}
         assert headlines in ({"You win!", "You lose."}, {"No winner."})
     finally:

@@ -43,9 +43,7 @@ try:
         DESKTOP,
         Page,
         browser,  # noqa: F401  (a fixture)
-        close_summaries,
-        decide,
-        game_data,
+        play_both_until_over,
     )
 
     BROWSER = CHROMIUM.exists()
@@ -566,22 +564,7 @@ def test_two_accounts_play_a_rated_game_through_the_link(
         guest.goto(link)  # signed in: the page names Kaze at the link's seat
         guest.wait_for_selector(".game")
         pages = [host, guest]
-        deadline = time.monotonic() + 90
-        while not all(one.query_selector("[data-testid=end]") for one in pages):
-            assert time.monotonic() < deadline, "the game did not end"
-            for one in pages:
-                close_summaries(one)
-            movers = [
-                one
-                for one in pages
-                if not one.query_selector("[data-testid=end]")
-                and game_data(one)["mine"] == "yes"
-                and game_data(one)["busy"] == "no"
-            ]
-            if movers:
-                decide(movers[0], by_mouse=False)
-            else:
-                pages[0].wait_for_timeout(30)
+        play_both_until_over(pages, seconds=90)
         for one in pages:
             one.wait_for_selector("[data-testid=end-ratings]:not([hidden])")
             deltas = one.locator("[data-testid=rating-delta]").all_inner_texts()
