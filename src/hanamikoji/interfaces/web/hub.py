@@ -14,9 +14,10 @@ import functools
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.core.game import Game
@@ -673,17 +674,29 @@ class GameHub:
         flag_time = (state or self.clocks_of(live)).flag_time()
         if flag_time is None:
             return
-        delay = max(0.0, (flag_time - self.now()) / 1000) + FLAG_MARGIN
-        loop = asyncio.get_running_loop()
-        live.clock_timer = loop.call_later(min(delay, MAX_TIMER), self._on_clock_timer, live)
+        live.clock_timer = self._call_at(flag_time, self._on_clock_timer, live)
+
+    def _call_at(
+        self, at: int, callback: Callable[[LiveGame], None], live: LiveGame
+    ) -> asyncio.TimerHandle:
+        """Call ``callback(live)`` just after the server time ``at`` (ms), or after
+        MAX_TIMER seconds at most (the callback then arms its timer again)."""
+        delay = max(0.0, (at - self.now()) / 1000) + FLAG_MARGIN
+        return asyncio.get_running_loop().call_later(min(delay, MAX_TIMER), callback, live)
+
+    def _spawn_check(
+        self, check: Callable[[LiveGame], Coroutine[Any, Any, None]], live: LiveGame
+    ) -> None:
+        """Run a timer's check of ``live`` as a task the hub waits for when it closes."""
+        if self._closing:
+            return
+        task = asyncio.create_task(check(live))
+        self._clock_tasks.add(task)
+        task.add_done_callback(self._clock_tasks.discard)
 
     def _on_clock_timer(self, live: LiveGame) -> None:
         live.clock_timer = None
-        if self._closing:
-            return
-        task = asyncio.create_task(self._timer_check(live))
-        self._clock_tasks.add(task)
-        task.add_done_callback(self._clock_tasks.discard)
+        self._spawn_check(self._timer_check, live)
 
     async def _timer_check(self, live: LiveGame) -> None:
         try:
@@ -733,9 +746,7 @@ class GameHub:
         forfeit = self._forfeit_due(live)
         if forfeit is None or self._closing:
             return
-        delay = max(0.0, (forfeit.at - self.now()) / 1000) + FLAG_MARGIN
-        loop = asyncio.get_running_loop()
-        live.presence_timer = loop.call_later(min(delay, MAX_TIMER), self._on_presence_timer, live)
+        live.presence_timer = self._call_at(forfeit.at, self._on_presence_timer, live)
 
     def _forfeit_due(self, live: LiveGame) -> Forfeit | None:
         stored = live.stored
@@ -754,11 +765,7 @@ class GameHub:
 
     def _on_presence_timer(self, live: LiveGame) -> None:
         live.presence_timer = None
-        if self._closing:
-            return
-        task = asyncio.create_task(self._presence_check(live))
-        self._clock_tasks.add(task)
-        task.add_done_callback(self._clock_tasks.discard)
+        self._spawn_check(self._presence_check, live)
 
     async def _presence_check(self, live: LiveGame) -> None:
         try:
