@@ -651,20 +651,26 @@ class GameHub:
         both_decided = {decision.seat for decision in live.timeline} == {0, 1}
         termination = "time" if both_decided else "aborted"
         result = ("0-1" if loser == 0 else "1-0") if both_decided else "*"
+        if await self._store_end(live, result, termination):
+            log.info("game %s: %s, seat %d ran out of time", live.id, termination, loser)
+            await self._rate(live)
+            self._announce(live)
+
+    async def _store_end(self, live: LiveGame, result: str, termination: str) -> bool:
+        """Store the end of ``live`` outside the rules (on time, aborted, forfeited) at its
+        current ply; False, with the game reloaded, when another server stored a decision
+        or ended the game first."""
         ply = live.ply
         ended = await self.writer.call(
             lambda: self.store.end_by_clock(live.id, ply, result, termination)
         )
         if not ended:
-            # Another server stored a decision, or ended the game, first.
             await self._reload(live)
-            return
+            return False
         live.stored = replace(
             live.stored, status="finished", result=result, termination=termination
         )
-        log.info("game %s: %s, seat %d ran out of time", live.id, termination, loser)
-        await self._rate(live)
-        self._announce(live)
+        return True
 
     def _arm_clock(self, live: LiveGame, state: Clocks | None = None) -> None:
         """Set the timer that ends the game when the running side's time reaches zero."""
@@ -786,19 +792,10 @@ class GameHub:
         on time is: aborted before each side has decided, else lost by the absent seat."""
         termination = forfeit.termination
         result = "*" if termination == "unstarted" else ("0-1" if forfeit.seat == 0 else "1-0")
-        ply = live.ply
-        ended = await self.writer.call(
-            lambda: self.store.end_by_clock(live.id, ply, result, termination)
-        )
-        if not ended:
-            await self._reload(live)
-            return
-        live.stored = replace(
-            live.stored, status="finished", result=result, termination=termination
-        )
-        log.info("game %s: %s by seat %d", live.id, termination, forfeit.seat)
-        await self._rate(live)
-        self._announce(live)
+        if await self._store_end(live, result, termination):
+            log.info("game %s: %s by seat %d", live.id, termination, forfeit.seat)
+            await self._rate(live)
+            self._announce(live)
 
     # -- bots -------------------------------------------------------------------------
 
