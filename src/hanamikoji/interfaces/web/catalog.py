@@ -98,7 +98,7 @@ UI = sentences(
     sentence("err_pairing", "The game could not be created: try again."),
     sentence("lobby_button", "Lobby"),
     sentence("lobby_sign_in", "Sign in, or play as a guest, to post or accept a seek."),
-    sentence("lobby_you", "You play as {name}, rated {rating}."),
+    sentence("lobby_you", "You play as {name} (rating {rating})"),
     sentence("lobby_post_title", "Post a seek"),
     sentence("lobby_time_label", "Time control"),
     sentence("lobby_time_none", "Untimed"),
