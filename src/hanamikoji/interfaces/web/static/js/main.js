@@ -127,6 +127,7 @@ async function changeLanguage(next) {
 function translateChrome() {
   document.getElementById("lang-label").textContent = t("lang_label");
   document.getElementById("theme-label").textContent = t("theme_label");
+  document.getElementById("lobby-link").textContent = t("lobby_title");
   document.getElementById("leaderboard-link").textContent = t("leaderboard_title");
   document.getElementById("rules-button").textContent = t("rules_button");
   const headerLang = document.getElementById("lang-select");
