@@ -104,6 +104,14 @@ class Server:
     def stderr(self) -> str:
         return self.stderr_path.read_text(errors="replace") if self.stderr_path.exists() else ""
 
+    def __enter__(self) -> Server:
+        """``with Server(...) as server:`` starts it, and stops it however the block ends."""
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
     def kill(self) -> None:
         """Stop it the hard way, as a crash would: no goodbye to anyone."""
         if self.process is not None:

@@ -453,9 +453,7 @@ def test_the_page_shows_two_ticking_clocks_against_a_bot(tmp_path: Path) -> None
     from serving import Server, free_port
     from test_web_e2e import CHROMIUM_ARGS
 
-    server = Server(tmp_path / "games.sqlite3", free_port())
-    server.start()
-    try:
+    with Server(tmp_path / "games.sqlite3", free_port()) as server:
         created = httpx.post(
             f"{server.url}/api/games",
             json={"opponent": "bot", "level": 1, "first": "me", "clock": "3+2"},
@@ -479,8 +477,6 @@ def test_the_page_shows_two_ticking_clocks_against_a_bot(tmp_path: Path) -> None
             assert page.get_attribute("[data-testid=clocks]", "data-control") == "3+2"
             browser.close()
             assert not errors, errors
-    finally:
-        server.stop()
 
 
 def _seconds(shown: str) -> float:
@@ -528,38 +524,36 @@ def test_the_page_warns_of_low_time_once_and_says_a_loss_on_time(tmp_path: Path)
         return encode(seat_state(game.view(0), replace(base, **public)))
 
     low = {"control": "3+2", "kind": "realtime", "remaining": [15_000, 170_000], "running": 0}
-    server = Server(tmp_path / "games.sqlite3", free_port())
-    server.start()
-    try:
-        with sync_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-            page = browser.new_page()
-            sockets: list[Any] = []
+    with (
+        Server(tmp_path / "games.sqlite3", free_port()) as server,
+        sync_api.sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        page = browser.new_page()
+        sockets: list[Any] = []
 
-            def accept(socket: Any) -> None:
-                sockets.append(socket)
-                socket.on_message(
-                    lambda text: socket.send(state(clock=low)) if '"hello"' in text else None
-                )
+        def accept(socket: Any) -> None:
+            sockets.append(socket)
+            socket.on_message(
+                lambda text: socket.send(state(clock=low)) if '"hello"' in text else None
+            )
 
-            page.route_web_socket("**/ws/scripted", accept)
-            page.goto(f"{server.url}/g/scripted#t=token")
-            page.wait_for_selector("[data-testid=clock-0].low")
-            alert = ".clocks .clock-alert"
-            page.wait_for_function(f"document.querySelector('{alert}').textContent !== ''")
-            assert page.text_content(alert) == "Less than 20 seconds left on your clock."
-            assert "low" not in (page.get_attribute("[data-testid=clock-1]", "class") or "")
-            shown = page.text_content("[data-testid=clock-0] .time") or ""
-            assert shown.startswith("0:1"), shown
-            # Said once: the next state (a redrawing) does not say it again.
-            sockets[0].send(state(clock=low))
-            page.wait_for_timeout(300)
-            assert page.text_content(alert) == ""
-            ended = {**low, "remaining": [0, 170_000], "running": None}
-            sockets[0].send(state(clock=ended, ended=("time", "0-1")))
-            page.wait_for_selector("[data-testid=end]")
-            assert "wins on time" in (page.text_content("[data-testid=end] .why") or "")
-            assert page.text_content("[data-testid=clock-0] .time") == "0:00.0"
-            browser.close()
-    finally:
-        server.stop()
+        page.route_web_socket("**/ws/scripted", accept)
+        page.goto(f"{server.url}/g/scripted#t=token")
+        page.wait_for_selector("[data-testid=clock-0].low")
+        alert = ".clocks .clock-alert"
+        page.wait_for_function(f"document.querySelector('{alert}').textContent !== ''")
+        assert page.text_content(alert) == "Less than 20 seconds left on your clock."
+        assert "low" not in (page.get_attribute("[data-testid=clock-1]", "class") or "")
+        shown = page.text_content("[data-testid=clock-0] .time") or ""
+        assert shown.startswith("0:1"), shown
+        # Said once: the next state (a redrawing) does not say it again.
+        sockets[0].send(state(clock=low))
+        page.wait_for_timeout(300)
+        assert page.text_content(alert) == ""
+        ended = {**low, "remaining": [0, 170_000], "running": None}
+        sockets[0].send(state(clock=ended, ended=("time", "0-1")))
+        page.wait_for_selector("[data-testid=end]")
+        assert "wins on time" in (page.text_content("[data-testid=end] .why") or "")
+        assert page.text_content("[data-testid=clock-0] .time") == "0:00.0"
+        browser.close()

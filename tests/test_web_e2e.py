@@ -46,10 +46,8 @@ Page = Any
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("web") / "games.sqlite3", free_port())
-    running.start()
-    yield running
-    running.stop()
+    with Server(tmp_path_factory.mktemp("web") / "games.sqlite3", free_port()) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")

@@ -364,61 +364,59 @@ CHROMIUM = Path("/usr/bin/chromium")
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 def test_two_browsers_meet_in_the_lobby_and_a_third_watches(tmp_path: Path) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
-    server = Server(tmp_path / "games.sqlite3", free_port())
-    server.start()
-    try:
-        with sync_api.sync_playwright() as playwright:
-            browser = playwright.chromium.launch(
-                executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
-            )
-            errors: list[str] = []
-            pages = []
-            for nickname in ("Ann", "Bob", None):
-                context = browser.new_context(locale="en-GB")
-                page = context.new_page()
-                page.on("pageerror", lambda error: errors.append(str(error)))
-                if nickname is not None:
-                    response = page.request.post(
-                        f"{server.url}/api/me/guest",
-                        data={"nickname": nickname},
-                        headers={"Origin": server.url},
-                    )
-                    assert response.status == 201, response.text()
-                page.goto(f"{server.url}/lobby")
-                pages.append(page)
-            ann, bob, watcher = pages
-            ann.wait_for_selector("[data-testid=lobby-you]")
-            bob.wait_for_selector("[data-testid=lobby-you]")
-            ann.select_option("select[name=variant]", "french")
-            # Bob's seek redraws Ann's lobby: her choice stays.
-            bob.click("#post-seek")
-            ann.wait_for_selector(".accept-seek")
-            assert ann.eval_on_selector("select[name=variant]", "el => el.value") == "french"
-            ann.click("#post-seek")
-            bob.wait_for_selector(".accept-seek")
-            assert "Ann" in bob.inner_text("[data-testid=seeks]")
-            bob.click(".accept-seek")
-            for page in (ann, bob):
-                page.wait_for_url("**/g/*", timeout=15_000)
-                page.wait_for_selector(".game")
-            game = ann.url.split("/g/")[1].split("#")[0]
-            assert game == bob.url.split("/g/")[1].split("#")[0]
-            seats = {page.inner_text(".status .facts") for page in (ann, bob)}
-            assert any("Player 1" in text for text in seats) and any(
-                "Player 2" in text for text in seats
-            )
-            watcher.goto(f"{server.url}/lobby")
-            watcher.wait_for_selector(f"[data-watch='{game}']")
-            watcher.click(f"[data-watch='{game}']")
-            watcher.wait_for_selector(".game")
-            facts = watcher.inner_text(".status .facts")
-            assert "Watching" in facts and "French" in facts.title(), facts
-            assert watcher.locator(".composer").count() == 0
-            assert watcher.locator("[data-testid=my-side] .hand button").count() == 0
-            browser.close()
-            assert not errors, errors
-    finally:
-        server.stop()
+    with (
+        Server(tmp_path / "games.sqlite3", free_port()) as server,
+        sync_api.sync_playwright() as playwright,
+    ):
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
+        )
+        errors: list[str] = []
+        pages = []
+        for nickname in ("Ann", "Bob", None):
+            context = browser.new_context(locale="en-GB")
+            page = context.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            if nickname is not None:
+                response = page.request.post(
+                    f"{server.url}/api/me/guest",
+                    data={"nickname": nickname},
+                    headers={"Origin": server.url},
+                )
+                assert response.status == 201, response.text()
+            page.goto(f"{server.url}/lobby")
+            pages.append(page)
+        ann, bob, watcher = pages
+        ann.wait_for_selector("[data-testid=lobby-you]")
+        bob.wait_for_selector("[data-testid=lobby-you]")
+        ann.select_option("select[name=variant]", "french")
+        # Bob's seek redraws Ann's lobby: her choice stays.
+        bob.click("#post-seek")
+        ann.wait_for_selector(".accept-seek")
+        assert ann.eval_on_selector("select[name=variant]", "el => el.value") == "french"
+        ann.click("#post-seek")
+        bob.wait_for_selector(".accept-seek")
+        assert "Ann" in bob.inner_text("[data-testid=seeks]")
+        bob.click(".accept-seek")
+        for page in (ann, bob):
+            page.wait_for_url("**/g/*", timeout=15_000)
+            page.wait_for_selector(".game")
+        game = ann.url.split("/g/")[1].split("#")[0]
+        assert game == bob.url.split("/g/")[1].split("#")[0]
+        seats = {page.inner_text(".status .facts") for page in (ann, bob)}
+        assert any("Player 1" in text for text in seats) and any(
+            "Player 2" in text for text in seats
+        )
+        watcher.goto(f"{server.url}/lobby")
+        watcher.wait_for_selector(f"[data-watch='{game}']")
+        watcher.click(f"[data-watch='{game}']")
+        watcher.wait_for_selector(".game")
+        facts = watcher.inner_text(".status .facts")
+        assert "Watching" in facts and "French" in facts.title(), facts
+        assert watcher.locator(".composer").count() == 0
+        assert watcher.locator("[data-testid=my-side] .hand button").count() == 0
+        browser.close()
+        assert not errors, errors
 
 
 def test_the_lobby_offers_the_time_controls_game_creation_takes() -> None:

@@ -25,12 +25,8 @@ __all__ = ["browser", "pytestmark"]
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
     options = ("--bot-processes", "0", "--login-rate", "off", "--message-rate", "off")
-    running = Server(tmp_path / "games.sqlite3", free_port(), *options)
-    running.start()
-    try:
+    with Server(tmp_path / "games.sqlite3", free_port(), *options) as running:
         yield running
-    finally:
-        running.stop()
 
 
 def meet_in_the_lobby(ann: Page, bob: Page, server: Server) -> str:

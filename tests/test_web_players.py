@@ -627,11 +627,8 @@ def test_players_on_postgresql() -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    options = ("--bot-delay", "0", "--bot-processes", "0")
-    running = Server(tmp_path_factory.mktemp("web") / "games.sqlite3", free_port(), *options)
-    running.start()
-    yield running
-    running.stop()
+    with Server(tmp_path_factory.mktemp("web") / "games.sqlite3", free_port()) as running:
+        yield running
 
 
 @pytest.mark.e2e

@@ -524,12 +524,8 @@ def test_a_finished_rated_game_left_unrated_is_rated_at_the_next_start(tmp_path:
 @pytest.fixture
 def rating_server(tmp_path: Path) -> Iterator[Server]:
     options = ("--bot-delay", "0", "--bot-processes", "0", "--login-rate", "off")
-    server = Server(tmp_path / "games.sqlite3", free_port(), *options)
-    server.start()
-    try:
+    with Server(tmp_path / "games.sqlite3", free_port(), *options) as server:
         yield server
-    finally:
-        server.stop()
 
 
 def sign_up(page: Page, server: Server, name: str) -> None:

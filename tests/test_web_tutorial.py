@@ -244,10 +244,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """The server, its bots at once and no limit on messages: the real game is played by
     keyboard as fast as the bot answers, faster than ten decisions a second."""
     options = ("--bot-delay", "0", "--bot-processes", "0", "--message-rate", "off")
-    running = Server(tmp_path_factory.mktemp("web") / "games.sqlite3", free_port(), *options)
-    running.start()
-    yield running
-    running.stop()
+    with Server(tmp_path_factory.mktemp("web") / "games.sqlite3", free_port(), *options) as running:
+        yield running
 
 
 def lesson_step(page: Page) -> int:
