@@ -425,15 +425,15 @@ def test_the_database_keeps_what_the_clocks_need(kind: str, tmp_path: Path) -> N
         assert [datetime_to_ms(at) for at in loaded.decision_times] == [START + 12_345]
         assert row.id in store.timed_games_in_play()
         # Ended by the clock only while that ply is undecided, and only once.
-        assert not store.end_by_clock(row.id, 0, "0-1", "time")
-        assert store.end_by_clock(row.id, 1, "1-0", "time")
-        assert not store.end_by_clock(row.id, 1, "1-0", "time")
+        assert not store.end_outside_rules(row.id, 0, "0-1", "time")
+        assert store.end_outside_rules(row.id, 1, "1-0", "time")
+        assert not store.end_outside_rules(row.id, 1, "1-0", "time")
         ended = store.load(row.id)
         assert ended is not None
         assert (ended.status, ended.result, ended.termination) == ("finished", "1-0", "time")
         assert row.id not in store.timed_games_in_play()
         with pytest.raises(ValueError, match="termination"):
-            store.end_by_clock(row.id, 1, "1-0", "resigned")
+            store.end_outside_rules(row.id, 1, "1-0", "resigned")
         untimed = store.create_game(new_game_row("classic", 8, 0, ("h", None), 1, 1))
         again = store.load(untimed.id)
         assert again is not None and again.clock == UNTIMED and again.termination is None

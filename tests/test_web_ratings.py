@@ -85,7 +85,7 @@ class Table:
         for seat, player in enumerate(seats):
             if player is not None:
                 assert self.players.take_seat(row.id, seat, player) == "taken"
-        self.store.end_by_clock(row.id, 0, result, "time")  # finished with this result
+        self.store.end_outside_rules(row.id, 0, result, "time")  # finished with this result
         return row.id
 
     def stored(self, player: str, variant: str = "classic") -> Rating:

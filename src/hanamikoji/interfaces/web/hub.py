@@ -662,7 +662,7 @@ class GameHub:
         or ended the game first."""
         ply = live.ply
         ended = await self.writer.call(
-            lambda: self.store.end_by_clock(live.id, ply, result, termination)
+            lambda: self.store.end_outside_rules(live.id, ply, result, termination)
         )
         if not ended:
             await self._reload(live)

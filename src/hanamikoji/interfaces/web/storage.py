@@ -512,8 +512,9 @@ class Store:
             ).all()
         return [str(game_id) for (game_id,) in rows]
 
-    def end_by_clock(self, game_id: str, ply: int, result: str, termination: str) -> bool:
-        """Finish a game a clock ended (``termination`` of :data:`TERMINATIONS`) while its
+    def end_outside_rules(self, game_id: str, ply: int, result: str, termination: str) -> bool:
+        """Finish a game that ended outside the rules (a clock, or an absent player in a rated
+        game: ``termination`` of :data:`TERMINATIONS`) while its
         decision ``ply`` is still to be made; ``False`` (nothing written) if the game is
         no longer in play or that decision is recorded (another server's)."""
         if termination not in TERMINATIONS:
