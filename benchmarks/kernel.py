@@ -153,21 +153,16 @@ def main() -> None:
             print(
                 f"first use: {figures['compile_s']} s compiling, {figures['cache_load_s']} s cached"
             )
-    for processes in (1, 2):
-        games, decisions = _timed(
-            f"random, {processes} process(es)",
-            partial(measure, "random", args.games, args.runs, processes),
-            quiet,
-        )
-        figures[f"random_games_per_s_{processes}"] = round(games)
-        figures[f"random_decisions_per_s_{processes}"] = round(decisions)
-    for processes in (1, 2):
-        games, decisions = _timed(
-            f"greedy vs greedy, {processes} process(es)",
-            partial(measure, "greedy", args.greedy_games, args.runs, processes),
-            quiet,
-        )
-        figures[f"greedy_games_per_s_{processes}"] = round(games)
+    policies = (("random", args.games, "random"), ("greedy", args.greedy_games, "greedy vs greedy"))
+    for policy, games, label in policies:
+        for processes in (1, 2):
+            rates = _timed(
+                f"{label}, {processes} process(es)",
+                partial(measure, policy, games, args.runs, processes),
+                quiet,
+            )
+            figures[f"{policy}_games_per_s_{processes}"] = round(rates[0])
+            figures[f"{policy}_decisions_per_s_{processes}"] = round(rates[1])
     python = python_rate(args.python_games, args.runs)
     figures["python_games_per_s"] = round(python)
     figures["random_games_per_s"] = figures["random_games_per_s_2"]

@@ -281,6 +281,15 @@ def test_rewards_and_outcomes_at_the_end() -> None:
     batch.step([-1] * 200)  # games over are left alone
 
 
+def test_restart_starts_games_again() -> None:
+    batch = Batch("three-rounds", [5, 6, 7])
+    batch.play(seed=1)
+    batch.restart([0, 2], [70, 71], first_player=[1, 0])
+    assert batch.done.tolist() == [False, True, False]
+    fresh = Batch("three-rounds", [70, 71], [1, 0])
+    assert np.array_equal(batch.games.store[:, [0, 2]], fresh.games.store)
+
+
 def test_a_batch_refuses_bad_seats_and_seeds() -> None:
     with pytest.raises(ValueError):
         Batch("classic", [1], first_player=2)

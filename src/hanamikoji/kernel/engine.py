@@ -69,9 +69,9 @@ class Batch:
     ``g`` is ``Game(variant, seed=seeds[g], first_player=first_player[g])``, dealt the
     same cards every round.
 
-    The state is :attr:`games`, one NumPy array per field (:class:`Games`); decisions are
-    action ids of the stable encoding. A game that is over stays as it ended: its legal
-    mask is all zero and :meth:`step` leaves it alone.
+    The state is :attr:`games` (:class:`Games`: its fields are NumPy views, one value per
+    game); decisions are action ids of the stable encoding. A game that is over stays as
+    it ended: its legal mask is all zero and :meth:`step` leaves it alone.
     """
 
     def __init__(
@@ -81,22 +81,32 @@ class Batch:
         first_player: npt.ArrayLike = 0,
     ) -> None:
         self.variant = Variant.by_name(variant) if isinstance(variant, str) else variant
-        seed_array = np.atleast_1d(np.asarray(seeds, dtype=np.uint64))
-        count = seed_array.shape[0]
-        firsts = _per_game(first_player, count, np.int8)
+        count = np.atleast_1d(np.asarray(seeds)).shape[0]
+        self.games = Games(count)
+        self.restart(np.arange(count), seeds, first_player)
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+    def restart(
+        self, games: npt.ArrayLike, seeds: npt.ArrayLike, first_player: npt.ArrayLike = 0
+    ) -> None:
+        """Start games ``games`` (indices) again as new games with ``seeds`` and
+        ``first_player`` (one for all or one per game): the reset of a vectorised
+        environment, for the games that are over."""
+        indices = np.atleast_1d(np.asarray(games, dtype=np.int64))
+        seed_array = _per_game(seeds, indices.shape[0], np.uint64)
+        firsts = _per_game(first_player, indices.shape[0], np.int8)
         if not np.isin(firsts, (0, 1)).all():
             raise ValueError("first_player is seat 0 or 1")
-        self.games = Games(count)
-        loops.start_all(
+        loops.start_games(
             self.games.store,
+            indices,
             seed_array,
             firsts,
             self.variant.max_rounds or 0,
             t.TIEBREAKS.index(self.variant.tiebreak),
         )
-
-    def __len__(self) -> int:
-        return int(self.games.seed.shape[0])
 
     # -- the state ------------------------------------------------------------------------
 

@@ -21,9 +21,12 @@ GREEDY = 1
 
 
 @jit
-def start_all(s: r.State, seeds: Any, first_players: Any, max_rounds: int, tiebreak: int) -> None:
-    for g in range(seeds.shape[0]):
-        r.start(s, g, seeds[g], first_players[g], max_rounds, tiebreak)
+def start_games(
+    s: r.State, games: Any, seeds: Any, first_players: Any, max_rounds: int, tiebreak: int
+) -> None:
+    """Games ``games[i]`` (new) with seeds ``seeds[i]`` and first players ``first_players[i]``."""
+    for i in range(games.shape[0]):
+        r.start(s, games[i], seeds[i], first_players[i], max_rounds, tiebreak)
 
 
 @jit

@@ -392,6 +392,13 @@ def hand_size(hand: int) -> int:
 
 
 @jit
+def turn_row(s: State, g: int) -> tuple[int, int]:
+    """The seat to move's row of the legal table (its hand's index) and used actions."""
+    p = s[TO_MOVE, g]
+    return hand_index(s[HANDS + p, g]), s[USED + p, g]
+
+
+@jit
 def legal_count(s: State, g: int) -> int:
     """How many distinct legal decisions the seat to move has (0 once the game is over)."""
     if s[TERMINATION, g] >= 0:
@@ -399,9 +406,7 @@ def legal_count(s: State, g: int) -> int:
     offer = s[PENDING, g]
     if offer >= 0:
         return int(t.RESPONSE_COUNT[offer])
-    p = s[TO_MOVE, g]
-    row = hand_index(s[HANDS + p, g])
-    used = s[USED + p, g]
+    row, used = turn_row(s, g)
     count = 0
     for kind in range(t.ACTION_KINDS):
         if not used >> kind & 1:
@@ -419,9 +424,7 @@ def legal_ids(s: State, g: int, out: Any) -> int:
         n = t.RESPONSE_COUNT[offer]
         out[:n] = t.RESPONSES[offer, :n]
         return int(n)
-    p = s[TO_MOVE, g]
-    row = hand_index(s[HANDS + p, g])
-    used = s[USED + p, g]
+    row, used = turn_row(s, g)
     n = 0
     for kind in range(t.ACTION_KINDS):
         if not used >> kind & 1:
@@ -437,9 +440,7 @@ def legal_at(s: State, g: int, index: int) -> int:
     offer = s[PENDING, g]
     if offer >= 0:
         return int(t.RESPONSES[offer, index])
-    p = s[TO_MOVE, g]
-    row = hand_index(s[HANDS + p, g])
-    used = s[USED + p, g]
+    row, used = turn_row(s, g)
     for kind in range(t.ACTION_KINDS):
         if not used >> kind & 1:
             first = t.LEGAL_START[row, kind]
