@@ -3,6 +3,7 @@ WebSockets on loopback.
 
 Run: ``.venv/bin/python benchmarks/server.py [--games 500] [--duration 30] [--think 1]``
 or ``.venv/bin/python benchmarks/server.py --scenario lobby [--players 1000] [--rate 10]``
+or, behind nginx, ``... --instances 2 --db postgresql+psycopg://user:password@host/db``
 
 The server runs as its own process (``hanamikoji serve`` on 127.0.0.1, a fresh SQLite
 database in a temporary directory unless ``--db`` or ``--url`` says otherwise). The
@@ -15,7 +16,19 @@ sends it, and waits for the update. A finished game is replaced by a new one, so
 Reported: finished games per second, decisions per second, and the latency from sending
 a decision to receiving the state that includes it (p50, p90, p99, max), over the
 measured window after a warm-up; and the server's CPU use. The goal in the issue: 500
-concurrent games with p99 <= 50 ms on the project's machine (2 cores).
+concurrent games with p99 <= 50 ms on the project's machine (2 cores). The latency is
+measured twice: to the sender's own socket, and to the other seat's (the opponent's page
+seeing the decision; on another instance, it has gone through PostgreSQL).
+
+``--instances N`` runs the deployment of docs/deploy.md instead: N instances on the
+database ``--db`` (PostgreSQL for N > 1) behind nginx (deploy/nginx.conf, started by
+tests/stack.py as scripts/stack does), and every request and socket goes through nginx,
+which sends each new socket to the instance with the fewest (least_conn): a game's two
+seats are on different instances about (N-1)/N of the time, as real players' would be.
+``--direct`` connects seat s of the k-th game straight to instance (k + s) mod N instead
+(games still created through nginx): with N > 1, every decision crosses instances. The
+CPU use is then given per instance, for nginx, and for the client processes; ``--json``
+prints the figures as one JSON object.
 
 The lobby scenario (``--scenario lobby``) signs in ``--players`` guests and keeps each
 on its own lobby socket (``/lobby/ws``). Open loop, ``--rate`` times a second an idle
@@ -43,8 +56,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,14 +91,26 @@ def legal_texts(state: dict[str, Any]) -> list[str]:
 class Stats:
     measuring: bool = False
     latencies: list[float] = field(default_factory=list)
+    # From a decision's sending to the other seat's update that includes it.
+    other_latencies: list[float] = field(default_factory=list)
     decisions: int = 0
     games: int = 0
     errors: int = 0
+    cpu: float = 0.0  # the client process's CPU seconds over the measured window
 
 
 async def play_seat(
-    url: str, game_id: str, token: str, think: float, rng: random.Random, stats: Stats
+    url: str,
+    game_id: str,
+    token: str,
+    think: float,
+    rng: random.Random,
+    stats: Stats,
+    sent: dict[int, tuple[str, float]] | None = None,
 ) -> None:
+    """Play one seat to the end. ``sent`` (shared by the game's two seats) holds each
+    decision sent and not yet seen by the other seat: ply, the sender's token and time."""
+    sent = {} if sent is None else sent
     async with websockets.connect(f"{url}/ws/{game_id}", max_size=2**20) as ws:
         await ws.send(json.dumps({"type": "hello", "token": token}))
         sent_at: float | None = None
@@ -98,11 +124,17 @@ async def play_seat(
             if message["type"] != "state":
                 continue
             ply = message["ply"]
+            now = time.perf_counter()
             if sent_at is not None and ply > sent_ply:
                 if stats.measuring:
-                    stats.latencies.append(time.perf_counter() - sent_at)
+                    stats.latencies.append(now - sent_at)
                     stats.decisions += 1
                 sent_at = None
+            for other_ply, (sender, at) in list(sent.items()):
+                if sender != token and ply > other_ply:
+                    del sent[other_ply]
+                    if stats.measuring:
+                        stats.other_latencies.append(now - at)
             if message["outcome"] is not None:
                 return
             if message["to_move"] == message["seat"] and ply != acted_ply:
@@ -112,6 +144,7 @@ async def play_seat(
                     await asyncio.sleep(rng.uniform(0, 2 * think))
                 sent_ply = ply
                 sent_at = time.perf_counter()
+                sent[ply] = (token, sent_at)
                 await ws.send(json.dumps({"type": "move", "move": move, "ply": ply}))
 
 
@@ -131,17 +164,26 @@ async def create_game(client: httpx.AsyncClient, url: str) -> dict[str, Any]:
 
 
 async def game_slot(
-    url: str, client: httpx.AsyncClient, think: float, seed: int, stats: Stats, stop: float
+    url: str,
+    client: httpx.AsyncClient,
+    think: float,
+    seed: int,
+    stats: Stats,
+    stop: float,
+    seat_urls: tuple[str, ...] = (),
 ) -> None:
-    """Keep one game in play until ``stop``: create it, play both seats, start another."""
+    """Keep one game in play until ``stop``: create it, play both seats, start another.
+    Seat s plays on ``seat_urls[(seed + s) % len(seat_urls)]`` if given, else on ``url``."""
     rng = random.Random(seed)
     while time.perf_counter() < stop:
         game = await create_game(client, url)
         seats = (game["token"], game["friend_token"])
+        bases = [seat_urls[(seed + s) % len(seat_urls)] if seat_urls else url for s in (0, 1)]
+        sent: dict[int, tuple[str, float]] = {}
         await asyncio.gather(
             *(
-                play_seat(url.replace("http", "ws", 1), game["id"], t, think, rng, stats)
-                for t in seats
+                play_seat(base.replace("http", "ws", 1), game["id"], t, think, rng, stats, sent)
+                for base, t in zip(bases, seats, strict=True)
             )
         )
         if stats.measuring:
@@ -169,6 +211,22 @@ def free_port() -> int:
         return port
 
 
+# The load generator is one address creating hundreds of games at once, and at
+# saturation it answers each state as soon as it arrives.
+SERVER_OPTIONS = (
+    "--bot-delay",
+    "0",
+    "--bot-processes",
+    "0",
+    "--create-rate",
+    "off",
+    "--message-rate",
+    "off",
+    "--login-rate",
+    "off",
+)
+
+
 @contextlib.contextmanager
 def server_process(db_url: str | None) -> Any:
     port = free_port()
@@ -182,20 +240,9 @@ def server_process(db_url: str | None) -> Any:
             str(port),
             "--db",
             url_db,
-            "--bot-delay",
-            "0",
-            "--bot-processes",
-            "0",
             "--log-level",
             "warning",
-            # The load generator is one address creating hundreds of games at once, and
-            # at saturation it answers each state as soon as it arrives.
-            "--create-rate",
-            "off",
-            "--message-rate",
-            "off",
-            "--login-rate",
-            "off",
+            *SERVER_OPTIONS,
         ]
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
         url = f"http://127.0.0.1:{port}"
@@ -221,6 +268,7 @@ async def run(
     duration: float,
     warmup: float,
     think: float,
+    seat_urls: tuple[str, ...] = (),
 ) -> Stats:
     stats = Stats()
     await asyncio.sleep(max(0.0, start_at - time.time()))
@@ -228,14 +276,19 @@ async def run(
     async with httpx.AsyncClient(limits=limits, timeout=30) as client:
         stop = time.perf_counter() + warmup + duration
         slots = [
-            asyncio.create_task(game_slot(url, client, think, seed, stats, stop))
+            asyncio.create_task(game_slot(url, client, think, seed, stats, stop, seat_urls))
             for seed in range(first_seed, first_seed + games)
         ]
         await asyncio.sleep(warmup)
         stats.measuring = True
+        cpu_at_start = time.process_time()
         await asyncio.sleep(duration)
         stats.measuring = False
-        await asyncio.gather(*slots)
+        stats.cpu = time.process_time() - cpu_at_start
+        # The games still in play are left unfinished, as closed pages leave them.
+        for slot in slots:
+            slot.cancel()
+        await asyncio.gather(*slots, return_exceptions=True)
     return stats
 
 
@@ -247,13 +300,14 @@ def client_process(
     duration: float,
     warmup: float,
     think: float,
+    seat_urls: tuple[str, ...] = (),
 ) -> Stats:
     """One client process's share of the games (each page of a real game is in its own
     browser; one Python process for a thousand sockets would measure itself)."""
     # The client's own collector pauses would show up as server latency; a short run
     # frees its garbage by reference counting alone.
     gc.disable()
-    return _run_loop(run(url, games, first_seed, start_at, duration, warmup, think))
+    return _run_loop(run(url, games, first_seed, start_at, duration, warmup, think, seat_urls))
 
 
 def _run_loop(main: Coroutine[Any, Any, Stats]) -> Stats:
@@ -267,15 +321,40 @@ def _run_loop(main: Coroutine[Any, Any, Stats]) -> Stats:
 
 
 def run_clients(
-    url: str, games: int, clients: int, duration: float, warmup: float, think: float
-) -> Stats:
+    url: str,
+    games: int,
+    clients: int,
+    duration: float,
+    warmup: float,
+    think: float,
+    seat_urls: tuple[str, ...] = (),
+    cpu: Callable[[], dict[str, float]] | None = None,
+) -> tuple[Stats, list[dict[str, float]]]:
+    """Run the clients; with ``cpu``, also its readings at the start and the end of the
+    measured window."""
     start_at = time.time() + 3.0  # every client process is up and measures the same window
     shares = [games // clients + (1 if n < games % clients else 0) for n in range(clients)]
     context = multiprocessing.get_context("spawn")
+    readings: list[dict[str, float]] = []
+    timers = [
+        threading.Timer(at - time.time(), lambda: readings.append(cpu()))
+        for at in (start_at + warmup, start_at + warmup + duration)
+        if cpu is not None
+    ]
+    for timer in timers:
+        timer.start()
     with ProcessPoolExecutor(max_workers=clients, mp_context=context) as pool:
         futures = [
             pool.submit(
-                client_process, url, share, sum(shares[:n]), start_at, duration, warmup, think
+                client_process,
+                url,
+                share,
+                sum(shares[:n]),
+                start_at,
+                duration,
+                warmup,
+                think,
+                seat_urls,
             )
             for n, share in enumerate(shares)
         ]
@@ -283,10 +362,14 @@ def run_clients(
     total = Stats()
     for result in results:
         total.latencies.extend(result.latencies)
+        total.other_latencies.extend(result.other_latencies)
         total.decisions += result.decisions
         total.games += result.games
         total.errors += result.errors
-    return total
+        total.cpu += result.cpu
+    for timer in timers:
+        timer.join()
+    return total, readings
 
 
 # -- the lobby scenario ---------------------------------------------------------------------
@@ -465,6 +548,17 @@ def main() -> None:
     parser.add_argument("--db", help="database URL for the server (default: a fresh SQLite file)")
     parser.add_argument("--url", help="use a running server instead (e.g. http://127.0.0.1:8000)")
     parser.add_argument(
+        "--instances",
+        type=int,
+        metavar="N",
+        help="N instances on --db behind nginx (tests/stack.py), driven through nginx",
+    )
+    parser.add_argument(
+        "--direct",
+        action="store_true",
+        help="with --instances: each game's seats straight to two different instances",
+    )
+    parser.add_argument(
         "--clients", type=int, default=1, help="client processes sharing the games (default 1)"
     )
     parser.add_argument(
@@ -476,56 +570,157 @@ def main() -> None:
     parser.add_argument(
         "--rate", type=float, default=10.0, help="seeks posted a second (lobby; default 10)"
     )
-    parser.add_argument("--json", action="store_true", help="print the lobby's figures as JSON")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
+    if args.instances is not None:
+        if args.instances < 1:
+            parser.error("--instances must be at least 1")
+        if args.url:
+            parser.error("--instances starts its own stack: no --url")
+        if not args.db or (args.instances > 1 and not args.db.startswith("postgresql")):
+            parser.error("--instances needs --db: a PostgreSQL URL (one database for all)")
+    elif args.direct:
+        parser.error("--direct needs --instances")
     if args.scenario == "lobby":
         main_lobby(args)
         return
     with contextlib.ExitStack() as stack:
-        if args.url:
-            url, pid = args.url.rstrip("/"), None
-        else:
-            url, pid = stack.enter_context(server_process(args.db))
-        cpu_before = cpu_seconds(pid) if pid else 0.0
-        began = time.perf_counter()
-        stats = run_clients(
-            url, args.games, max(1, args.clients), args.duration, args.warmup, args.think
+        serving = stack.enter_context(start_serving(args))
+        stats, readings = run_clients(
+            serving.url,
+            args.games,
+            max(1, args.clients),
+            args.duration,
+            args.warmup,
+            args.think,
+            serving.seat_urls if args.direct else (),
+            serving.cpu,
         )
-        elapsed = time.perf_counter() - began
-        cpu_used = cpu_seconds(pid) - cpu_before if pid else float("nan")
-    latencies = sorted(stats.latencies)
-    ms = [1000 * percentile(latencies, q) for q in (0.5, 0.9, 0.99, 1.0)]
+    report = games_report(args, stats, *readings)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print_games(report)
+
+
+@dataclass
+class Serving:
+    """What the benchmark loads: its address, the instances' own (for ``--direct``), and
+    the processes whose CPU is reported, by name."""
+
+    url: str
+    seat_urls: tuple[str, ...] = ()
+    pids: dict[str, list[int]] = field(default_factory=dict)
+
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds so far of each named group of processes."""
+        return {
+            name: sum(cpu_seconds(pid) for pid in pids if Path(f"/proc/{pid}").exists())
+            for name, pids in self.pids.items()
+        }
+
+
+@contextlib.contextmanager
+def start_serving(args: argparse.Namespace) -> Iterator[Serving]:
+    """A running server at ``--url``, N instances behind nginx (``--instances``), or
+    one server process on ``--db`` (a fresh SQLite file without it)."""
+    if args.url:
+        yield Serving(args.url.rstrip("/"))
+    elif args.instances:
+        # tests/stack.py is the one implementation of the stack (scripts/stack's, the
+        # deployment tests'); benchmarks are scripts, not a package.
+        sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+        from stack import Stack
+
+        with Stack(args.db, args.instances, options=SERVER_OPTIONS) as running:
+            pids = {f"instance {n + 1}": [i.pid] for n, i in enumerate(running.instances)}
+            pids["nginx"] = running.nginx_pids()
+            yield Serving(running.url, tuple(i.url for i in running.instances), pids)
+    else:
+        with server_process(args.db) as (url, pid):
+            yield Serving(url, (), {"server": [pid]})
+
+
+def games_report(
+    args: argparse.Namespace,
+    stats: Stats,
+    cpu_before: dict[str, float],
+    cpu_after: dict[str, float],
+) -> dict[str, Any]:
+    """The figures, CPU as a share of one core over the measured window."""
+
+    def figures(samples: list[float]) -> dict[str, float]:
+        ordered = sorted(samples)
+        named = {f"p{round(100 * q)}_ms": 1000 * percentile(ordered, q) for q in (0.5, 0.9, 0.99)}
+        return {
+            "samples": len(ordered),
+            **named,
+            "max_ms": 1000 * percentile(ordered, 1.0),
+            "mean_ms": 1000 * statistics.fmean(ordered) if ordered else float("nan"),
+        }
+
+    return {
+        "scenario": "games",
+        "games": args.games,
+        "instances": args.instances,
+        "seats": "direct" if args.direct else ("nginx" if args.instances else "server"),
+        "think": args.think,
+        "duration": args.duration,
+        "warmup": args.warmup,
+        "finished_games": stats.games,
+        "games_per_second": stats.games / args.duration,
+        "decisions": stats.decisions,
+        "decisions_per_second": stats.decisions / args.duration,
+        "latency": figures(stats.latencies),
+        "other_seat_latency": figures(stats.other_latencies),
+        "cpu_share": {
+            name: (cpu_after[name] - cpu_before[name]) / args.duration for name in cpu_before
+        },
+        "client_cpu_share": stats.cpu / args.duration,
+        "errors": stats.errors,
+    }
+
+
+def print_games(report: dict[str, Any]) -> None:
+    where = ""
+    if report["instances"]:
+        how = "seats straight to instances" if report["seats"] == "direct" else "all through nginx"
+        where = f", {report['instances']} instance(s) behind nginx ({how})"
     print(
-        f"{args.games} concurrent games, think {args.think:g} s, measured {args.duration:g} s"
-        f" (after {args.warmup:g} s warm-up)"
+        f"{report['games']} concurrent games, think {report['think']:g} s, measured"
+        f" {report['duration']:g} s (after {report['warmup']:g} s warm-up){where}"
     )
-    print(f"finished games: {stats.games} ({stats.games / args.duration:.1f} games/s)")
-    print(f"decisions: {stats.decisions} ({stats.decisions / args.duration:.0f}/s)")
+    print(f"finished games: {report['finished_games']} ({report['games_per_second']:.1f} games/s)")
+    print(f"decisions: {report['decisions']} ({report['decisions_per_second']:.0f}/s)")
+    for label, key in (
+        ("latency send -> update", "latency"),
+        ("latency send -> other seat's update", "other_seat_latency"),
+    ):
+        shown = report[key]
+        print(
+            f"{label}: p50 {shown['p50_ms']:.1f} ms, p90 {shown['p90_ms']:.1f} ms,"
+            f" p99 {shown['p99_ms']:.1f} ms, max {shown['max_ms']:.1f} ms"
+            f" (mean {shown['mean_ms']:.1f} ms)"
+        )
+    shares = ", ".join(f"{name} {share:.0%}" for name, share in report["cpu_share"].items())
     print(
-        f"latency send -> update: p50 {ms[0]:.1f} ms, p90 {ms[1]:.1f} ms,"
-        f" p99 {ms[2]:.1f} ms, max {ms[3]:.1f} ms"
-        + (f" (mean {1000 * statistics.fmean(latencies):.1f} ms)" if latencies else "")
+        f"CPU (share of one core over the measured window): {shares + ', ' if shares else ''}"
+        f"client processes {report['client_cpu_share']:.0%}"
     )
-    if pid:
-        share = cpu_used / elapsed
-        print(f"server CPU: {cpu_used:.1f} s over {elapsed:.1f} s ({share:.0%} of one core)")
-    if stats.errors:
-        print(f"refused decisions: {stats.errors}")
+    if report["errors"]:
+        print(f"refused decisions: {report['errors']}")
 
 
 def main_lobby(args: argparse.Namespace) -> None:
     with contextlib.ExitStack() as stack:
-        if args.url:
-            url, pid = args.url.rstrip("/"), None
-        else:
-            url, pid = stack.enter_context(server_process(args.db))
+        serving = stack.enter_context(start_serving(args))
         gc.disable()
 
         def server_cpu() -> float:
-            return cpu_seconds(pid) if pid else float("nan")
+            return sum(serving.cpu().values()) if serving.pids else float("nan")
 
         stats = _run_lobby_loop(
-            run_lobby(url, args.players, args.rate, args.duration, args.warmup, server_cpu)
+            run_lobby(serving.url, args.players, args.rate, args.duration, args.warmup, server_cpu)
         )
     report = lobby_report(args, stats)
     if args.json:
