@@ -486,7 +486,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(
             "instances share their games through PostgreSQL: --db postgresql+psycopg://..."
         )
-    # SIGTERM (systemd, timeout, kill) stops the stack as Ctrl-C does.
+    # Ctrl-C stops the stack even where it was started in the background (which ignores
+    # SIGINT); SIGTERM (systemd, timeout, kill) stops it too.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     stack = Stack(
         args.db,
