@@ -11,6 +11,7 @@ imported only with its own module:
   (also ``import hanamikoji.openspiel``) and OpenSpiel bots as our bots;
 - :mod:`hanamikoji.research.pettingzoo_env`: the PettingZoo AEC environment;
 - :mod:`hanamikoji.research.gym_env`: a Gymnasium single-agent environment against a bot.
+- :mod:`~hanamikoji.research.vector_env`, :mod:`~hanamikoji.research.batch`: N games at once.
 
 ``docs/research.md`` describes them all.
 """
