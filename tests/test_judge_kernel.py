@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanamikoji import Game, Move
+from hanamikoji.bots import judge_kernel
 from hanamikoji.bots.base import make_bot
 from hanamikoji.bots.greedy import GreedyBot, Tuning, _Judge, compiled_scores
 from hanamikoji.bots.ismcts import DEFAULT_CONFIG, ISMCTSBot
@@ -81,6 +82,50 @@ def test_same_scores_with_any_tuning(
     tuning = Tuning(future_weight, response_hope, giveaway, discard, unused)
     game = Game(variant="three-rounds", seed=seed)
     play_and_compare(game, random.Random(seed), tuning)
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    giveaway=st.sampled_from([0.0, 1.0]),
+    discard=st.sampled_from([0.0, 1.0]),
+    variant=st.sampled_from(list(VARIANTS)),
+)
+def test_same_scores_when_cards_cannot_move(
+    seed: int, giveaway: float, discard: float, variant: str
+) -> None:
+    """Tunings at their ends make chances of 0 for a card to go one way (greedy skips
+    those terms, the kernel adds zeros) or to stay (1 - up - down rounds to 0 or below)."""
+    tuning = Tuning(giveaway=giveaway, discard=discard)
+    game = Game(variant=variant, seed=seed)
+    play_and_compare(game, random.Random(seed), tuning)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plies=st.integers(0, 30))
+def test_same_scores_in_greedy_play(seed: int, plies: int) -> None:
+    """Positions greedy play reaches (random play rarely builds the close contests)."""
+    game = Game(seed=seed, first_player=seed & 1)
+    bots = [GreedyBot(seed=seed), GreedyBot(seed=seed + 1)]
+    for _ in range(plies):
+        if game.is_over():
+            return
+        seat = game.to_move
+        assert seat is not None
+        game.push(bots[seat].choose(game.view(seat), game.legal_moves()))
+    play_and_compare(game, random.Random(seed), Tuning())
+
+
+def test_a_judgement_forgets_the_ones_before() -> None:
+    """The kernel remembers worths in its work arrays, stamped with the judgement's
+    number: no stale worth across judgements, also when the numbers start again."""
+    game = Game(seed=5)
+    assert_same_scores(game, Tuning())
+    (work,) = [w for w in judge_kernel._WORKSPACES.values()]
+    stamps = work[0][judge_kernel._SCRATCH]
+    stamps[judge_kernel._STAMP] = 2**31 - 5
+    assert play_and_compare(game, random.Random(5), Tuning()) > 0
+    assert 0 < stamps[judge_kernel._STAMP] < 100
 
 
 def test_greedy_plays_the_same_games_either_way() -> None:

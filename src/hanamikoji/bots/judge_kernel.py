@@ -45,7 +45,37 @@ _OUT = np.array([DESTINATIONS[kind][2] for kind in ACTIONS], dtype=np.int64)
 _OFFSET = max(CHARMS)  # a geisha's final difference never exceeds her copies
 _SPREAD = 2 * _OFFSET + 1
 _TIE = TIE_TOLERANCE
-_LEAD = _OFFSET + 3  # beyond any lead or hand of one geisha, for the memory's shape
+
+# The judgement's memory: a geisha's worth by the actions left (slot 0: this position's,
+# slot 1 + a: without action a), the geisha, her lead (-5 to 5) and her copies in hand
+# (0 to 5). Leads and hands never leave these ranges: a geisha's cards, committed or
+# not, never outnumber her copies.
+_SLOTS = 5
+_LEADS = _SPREAD
+_HANDS = _OFFSET + 1
+_MEMO = _SLOTS * ITEM_COUNT * _LEADS * _HANDS
+
+# The scratch row of the work arrays (see workspace). Its floats: the memory's worths,
+# each slot's card fates, a spread (padded by a zero each side), each slot's total, each
+# geisha's worths and chances. Its integers: the memory's stamps (the judgement that
+# wrote each worth), the number of the current judgement, the open geishas, the stack of
+# _without_each, and a count by geisha.
+_FATES = _MEMO
+_PADDED = _FATES + 4 * _SLOTS
+_TOTALS = _PADDED + _SPREAD + 2
+_WORTHS = _TOTALS + _SLOTS
+_CHANCES = _WORTHS + 3 * ITEM_COUNT
+_FLOATS = _CHANCES + 3 * ITEM_COUNT
+_STAMP = _MEMO  # the current judgement's number
+_OPEN = _STAMP + 1
+_STACK = _OPEN + ITEM_COUNT
+_STACK_DEPTH = 16
+_COUNTS = _STACK + 6 * _STACK_DEPTH
+_INTS = _COUNTS + ITEM_COUNT
+_ROWS = 2 * 3 + 1
+"""Two rows per level of halving 7 geishas (3 levels fold), and one for the start."""
+_START = _ROWS - 1
+_SCRATCH = _ROWS
 
 
 def _jit(function: Any) -> Any:
@@ -53,12 +83,25 @@ def _jit(function: Any) -> Any:
     return njit(cache=True)(function) if AVAILABLE else function
 
 
-@_jit
+def _bare(function: Any) -> Any:
+    """A function that allocates nothing, compiled without reference counting (numba's
+    ``_nrt=False``): the arrays it reads belong to its caller, and counting the
+    references to them was most of the judge's time."""
+    options: dict[str, Any] = {"cache": True, "_nrt": False}
+    return njit(**options)(function) if AVAILABLE else function
+
+
+def _inline(function: Any) -> Any:
+    """A small function of the hot loops, inlined into its callers."""
+    return njit(cache=True, inline="always")(function) if AVAILABLE else function
+
+
+@_inline
 def _popcount4(mask: int) -> int:
     return (mask & 1) + (mask >> 1 & 1) + (mask >> 2 & 1) + (mask >> 3 & 1)
 
 
-@_jit
+@_inline
 def _fates(mask: int, giveaway: float, discard: float) -> tuple[float, float]:
     other = 0
     out = 0
@@ -74,10 +117,11 @@ def _fates(mask: int, giveaway: float, discard: float) -> tuple[float, float]:
     return 1.0 - given - discard * out / total, given
 
 
-@_jit
+@_inline
 def _card_fates(
-    my_draws: int, mine_left: int, theirs_left: int, their_hand: int, tuning: Any
-) -> tuple[float, float, float, float]:
+    my_draws: int, mine_left: int, theirs_left: int, their_hand: int, tuning: Any, out: Any, at: int
+) -> None:
+    """greedy._card_fates, written into ``out[at : at + 4]``."""
     my_own, my_other = _fates(mine_left, tuning[2], tuning[3])
     their_own, their_other = _fates(theirs_left, tuning[2], tuning[3])
     used_by_them = 15 & ~theirs_left
@@ -86,44 +130,48 @@ def _card_fates(
     their_cards = their_hand + _popcount4(theirs_left)
     their_secret = 0 if theirs_left & 1 else 1
     unseen = my_draws + their_cards + hidden
-    to_me = (my_draws * my_own + their_cards * their_other) / unseen
-    to_them = (their_secret + their_cards * their_own + my_draws * my_other) / unseen
-    return my_own, my_other, to_me, to_them
+    out[at] = my_own
+    out[at + 1] = my_other
+    out[at + 2] = (my_draws * my_own + their_cards * their_other) / unseen
+    out[at + 3] = (their_secret + their_cards * their_own + my_draws * my_other) / unseen
 
 
-@_jit
+@_inline
 def _owners(
-    lead: int,
-    hand: int,
-    unseen: int,
-    holder: int,
-    fates: tuple[float, float, float, float],
+    lead: int, hand: int, unseen: int, holder: int, slot: int, floats: Any
 ) -> tuple[float, float, float]:
-    """greedy._contest then greedy._owners."""
-    spread = np.zeros(_SPREAD)
-    spread[lead + _OFFSET] = 1.0
-    nxt = np.zeros(_SPREAD)
+    """greedy._contest then greedy._owners, with the card fates of ``slot``.
+
+    greedy moves the spread a card at a time into a new list: a new entry ``i`` adds the
+    old ``i - 1`` going up, the old ``i`` staying and the old ``i + 1`` going down, in
+    that order, to 0.0 (skipping zero terms, which change no sum: no partial sum is ever
+    -0.0). Here the spread moves in place in the padded row of ``floats``, over the
+    entries it can have reached, with the same additions in the same order."""
+    fates = _FATES + 4 * slot
+    for i in range(_PADDED, _PADDED + _SPREAD + 2):
+        floats[i] = 0.0
+    start = _PADDED + 1 + _OFFSET + lead
+    floats[start] = 1.0
+    lo = start
+    hi = start
     for stage in range(2):
         if stage == 0:
-            count, up, down = hand, fates[0], fates[1]
+            count, up, down = hand, floats[fates], floats[fates + 1]
         else:
-            count, up, down = unseen, fates[2], fates[3]
+            count, up, down = unseen, floats[fates + 2], floats[fates + 3]
         stay = 1.0 - up - down
         for _ in range(count):
-            nxt[:] = 0.0
-            for i in range(_SPREAD):
-                p = spread[i]
-                if p != 0.0:
-                    nxt[i] += p * stay
-                    if up != 0.0:
-                        nxt[i + 1] += p * up
-                    if down != 0.0:
-                        nxt[i - 1] += p * down
-            spread, nxt = nxt, spread
+            lo = max(lo - 1, _PADDED + 1)
+            hi = min(hi + 1, _PADDED + _SPREAD)
+            below = floats[lo - 1]
+            for i in range(lo, hi + 1):
+                here = floats[i]
+                floats[i] = ((0.0 + below * up) + here * stay) + floats[i + 1] * down
+                below = here
     ahead = 0.0
-    for i in range(_OFFSET + 1, _SPREAD):
-        ahead += spread[i]
-    level = spread[_OFFSET]
+    for i in range(_PADDED + 2 + _OFFSET, _PADDED + 1 + _SPREAD):
+        ahead += floats[i]
+    level = floats[_PADDED + 1 + _OFFSET]
     behind = max(0.0, 1.0 - ahead - level)
     if holder == 0:
         return ahead + level, behind, 0.0
@@ -132,13 +180,13 @@ def _owners(
     return ahead, behind, level
 
 
-@_jit
+@_bare
 def _fold(
     geisha: int,
     source: int,
     n: int,
     target: int,
-    chances: Any,
+    floats: Any,
     step: Any,
     states: Any,
     probs: Any,
@@ -150,11 +198,12 @@ def _fold(
     greedy's order. ``index`` is -1 everywhere, and left so."""
     m = 0
     for owner in range(3):
-        p_owner = chances[geisha, owner]
+        p_owner = floats[_CHANCES + 3 * geisha + owner]
         if p_owner <= 0.0:
             continue
+        steps = step[geisha, owner]
         for j in range(n):
-            state = step[geisha, owner, states[source, j]]
+            state = steps[states[source, j]]
             q = index[state]
             if q < 0:
                 index[state] = m
@@ -168,167 +217,206 @@ def _fold(
     return m
 
 
-@_jit
+@_bare
 def _fold_all(
-    geishas: Any,
     lo: int,
     hi: int,
     source: int,
     n: int,
     depth: int,
-    chances: Any,
+    floats: Any,
+    ints: Any,
     step: Any,
     states: Any,
     probs: Any,
     index: Any,
 ) -> tuple[int, int]:
-    """greedy._fold of ``geishas[lo:hi]`` in turn, through the two rows of ``depth``;
-    returns the row and size of the result."""
+    """greedy._fold of the open geishas ``lo`` to ``hi`` in turn, through the two rows
+    of ``depth``; returns the row and size of the result."""
     for i in range(lo, hi):
         target = 2 * depth + (i - lo) % 2
-        n = _fold(geishas[i], source, n, target, chances, step, states, probs, index)
+        n = _fold(ints[_OPEN + i], source, n, target, floats, step, states, probs, index)
         source = target
     return source, n
 
 
-@_jit
+@_bare
 def _leaf_worths(
-    geisha: int, source: int, n: int, step: Any, finals: Any, states: Any, probs: Any, worths: Any
+    geisha: int, source: int, n: int, step: Any, finals: Any, states: Any, probs: Any, floats: Any
 ) -> None:
     """The end of greedy._geisha_worths: one geisha's worths once the others have ended as
     the spread in row ``source`` says."""
     mine = 0.0
     theirs = 0.0
     nobodys = 0.0
+    to_me = step[geisha, 0]
+    to_them = step[geisha, 1]
+    to_nobody = step[geisha, 2]
     for j in range(n):
         state = states[source, j]
         p = probs[source, j]
-        mine += p * finals[step[geisha, 0, state]]
-        theirs += p * finals[step[geisha, 1, state]]
-        nobodys += p * finals[step[geisha, 2, state]]
-    worths[geisha, 0] = mine
-    worths[geisha, 1] = theirs
-    worths[geisha, 2] = nobodys
+        mine += p * finals[to_me[state]]
+        theirs += p * finals[to_them[state]]
+        nobodys += p * finals[to_nobody[state]]
+    floats[_WORTHS + 3 * geisha] = mine
+    floats[_WORTHS + 3 * geisha + 1] = theirs
+    floats[_WORTHS + 3 * geisha + 2] = nobodys
 
 
-@_jit
+@_bare
 def _without_each(
-    geishas: Any,
     count: int,
-    source: int,
-    chances: Any,
-    step: Any,
     finals: Any,
+    step: Any,
     states: Any,
     probs: Any,
     index: Any,
-    worths: Any,
+    floats: Any,
+    ints: Any,
 ) -> None:
-    """greedy._without_each and greedy._geisha_worths: each of ``geishas[:count]``'s
-    worths once all the others have ended (from the spread in row ``source``), written
-    into ``worths``.
+    """greedy._without_each and greedy._geisha_worths: each open geisha's worths once all
+    the others have ended (from the spread in row _START), written into the worths of
+    ``floats``.
 
     greedy halves the group recursively; numba cannot cache recursive functions, so
     the recursion runs on an explicit stack, in the same order: a group folds one half
     into its level's rows for the other half, which is finished before the group folds
     the second half into the same rows.
     """
-    # Frames: (stage, lo, hi, source row, spread size, depth); stage 0 starts a group,
-    # stage 1 comes back to it for its second half.
-    stack = np.empty((16, 6), dtype=np.int64)
-    stack[0, 0] = 0
-    stack[0, 1] = 0
-    stack[0, 2] = count
-    stack[0, 3] = source
-    stack[0, 4] = 1
-    stack[0, 5] = 0
+    # Frames of 6 integers: (stage, lo, hi, source row, spread size, depth); stage 0
+    # starts a group, stage 1 comes back to it for its second half.
+    ints[_STACK] = 0
+    ints[_STACK + 1] = 0
+    ints[_STACK + 2] = count
+    ints[_STACK + 3] = _START
+    ints[_STACK + 4] = 1
+    ints[_STACK + 5] = 0
     top = 1
     while top > 0:
         top -= 1
-        stage, lo, hi, row, n, depth = stack[top]
+        frame = _STACK + 6 * top
+        stage = ints[frame]
+        lo = ints[frame + 1]
+        hi = ints[frame + 2]
+        row = ints[frame + 3]
+        n = ints[frame + 4]
+        depth = ints[frame + 5]
         if hi - lo <= 1:
             if hi - lo == 1:
-                _leaf_worths(geishas[lo], row, n, step, finals, states, probs, worths)
+                _leaf_worths(ints[_OPEN + lo], row, n, step, finals, states, probs, floats)
             continue
         half = (hi - lo) // 2
         if stage == 0:
             # Back to this group once the first half is done.
-            stack[top, 0] = 1
+            ints[frame] = 1
             top += 1
             folded, m = _fold_all(
-                geishas, lo + half, hi, row, n, depth, chances, step, states, probs, index
+                lo + half, hi, row, n, depth, floats, ints, step, states, probs, index
             )
             child_lo, child_hi = lo, lo + half
         else:
             folded, m = _fold_all(
-                geishas, lo, lo + half, row, n, depth, chances, step, states, probs, index
+                lo, lo + half, row, n, depth, floats, ints, step, states, probs, index
             )
             child_lo, child_hi = lo + half, hi
-        stack[top, 0] = 0
-        stack[top, 1] = child_lo
-        stack[top, 2] = child_hi
-        stack[top, 3] = folded
-        stack[top, 4] = m
-        stack[top, 5] = depth + 1
+        frame = _STACK + 6 * top
+        ints[frame] = 0
+        ints[frame + 1] = child_lo
+        ints[frame + 2] = child_hi
+        ints[frame + 3] = folded
+        ints[frame + 4] = m
+        ints[frame + 5] = depth + 1
         top += 1
 
 
-@_jit
-def _geisha_worths(
-    chances: Any, finals: Any, step: Any, states: Any, probs: Any, index: Any
-) -> Any:
-    """greedy._geisha_worths, in the work arrays of :func:`workspace`."""
+@_bare
+def _geisha_worths(finals: Any, step: Any, states: Any, probs: Any, index: Any) -> None:
+    """greedy._geisha_worths from the chances in the scratch row, into its worths."""
+    floats = probs[_SCRATCH]
+    ints = states[_SCRATCH]
     settled = 0
-    open_geishas = np.empty(7, dtype=np.int64)
     count = 0
     for geisha in range(7):
         owner = -1
         for o in range(3):
-            if chances[geisha, o] >= 1.0 - _TIE:
+            if floats[_CHANCES + 3 * geisha + o] >= 1.0 - _TIE:
                 owner = o
                 break
         if owner < 0:
-            open_geishas[count] = geisha
+            ints[_OPEN + count] = geisha
             count += 1
         else:
             settled = step[geisha, owner, settled]
-    worths = np.zeros((7, 3))
-    start = states.shape[0] - 1
-    states[start, 0] = settled
-    probs[start, 0] = 1.0
-    _without_each(open_geishas, count, start, chances, step, finals, states, probs, index, worths)
-    return worths
-
-
-_ROWS = 2 * 3 + 1
-"""Two rows per level of halving 7 geishas (3 levels fold), and one for the start."""
+        for o in range(3):
+            floats[_WORTHS + 3 * geisha + o] = 0.0
+    states[_START, 0] = settled
+    probs[_START, 0] = 1.0
+    _without_each(count, finals, step, states, probs, index, floats, ints)
 
 
 def workspace(states: int) -> tuple[Any, Any, Any]:
-    """Work arrays for a match of ``states`` states: spreads (states and chances), and an
-    index from state to entry, -1 throughout."""
+    """Work arrays for a match of ``states`` states: spreads (states and chances) in rows
+    0 to _START, the judgement's memory and scratch in row _SCRATCH, and an index from
+    state to entry, -1 throughout."""
+    width = max(states, _FLOATS, _INTS)
     return (
-        np.zeros((_ROWS, states), dtype=np.int32),
-        np.zeros((_ROWS, states)),
+        np.zeros((_ROWS + 1, width), dtype=np.int32),
+        np.zeros((_ROWS + 1, width)),
         np.full(states, -1, dtype=np.int32),
     )
 
 
-@_jit
-def _tally(move: Any) -> tuple[Any, Any, int]:
-    """greedy._tally: each kind among the move's cards, ascending, with its copies."""
-    kinds = np.empty(4, dtype=np.int64)
-    copies = np.zeros(4, dtype=np.int64)
-    n = 0
-    seen = np.zeros(7, dtype=np.int64)
-    for i in range(move[_COUNT]):
-        seen[move[_CARDS + i]] += 1
-    for kind in range(7):
-        if seen[kind]:
-            kinds[n] = kind
-            copies[n] = seen[kind]
-            n += 1
-    return kinds, copies, n
+@_bare
+def _chances(position: Any, pending: Any, answers: Any, floats: Any, ints: Any) -> None:
+    """The first half of greedy._Judge.__init__: each geisha's chances to end with this
+    player, the opponent or nobody, into the chances of ``floats``."""
+    for k in range(7):
+        chance = _owners(
+            position[LEAD + k],
+            position[HAND + k],
+            position[UNSEEN + k],
+            position[HOLDER + k],
+            0,
+            floats,
+        )
+        floats[_CHANCES + 3 * k] = chance[0]
+        floats[_CHANCES + 3 * k + 1] = chance[1]
+        floats[_CHANCES + 3 * k + 2] = chance[2]
+    if pending[_KIND] < 0:
+        return
+    # greedy._Judge._average_answer: the geishas on offer stay open.
+    for geisha in range(7):
+        ints[_COUNTS + geisha] = 0
+    for i in range(pending[_COUNT]):
+        ints[_COUNTS + pending[_CARDS + i]] += 1
+    count = answers.shape[0]
+    for geisha in range(7):
+        offered = ints[_COUNTS + geisha]
+        if offered == 0:
+            continue
+        total0 = 0.0
+        total1 = 0.0
+        total2 = 0.0
+        for a in range(count):
+            taken = 0
+            for i in range(answers[a, _COUNT]):
+                if answers[a, _CARDS + i] == geisha:
+                    taken += 1
+            kept = offered - taken
+            chance = _owners(
+                position[LEAD + geisha] + taken - kept,
+                position[HAND + geisha],
+                position[UNSEEN + geisha],
+                position[HOLDER + geisha],
+                0,
+                floats,
+            )
+            total0 += chance[0] / count
+            total1 += chance[1] / count
+            total2 += chance[2] / count
+        floats[_CHANCES + 3 * geisha] = total0
+        floats[_CHANCES + 3 * geisha + 1] = total1
+        floats[_CHANCES + 3 * geisha + 2] = total2
 
 
 # The judge's position, as one integer array: per geisha the lead (this player's cards
@@ -341,88 +429,60 @@ MINE_LEFT, THEIRS_LEFT, THEIR_HAND, DRAWN_NOW = 28, 29, 30, 31
 POSITION_SIZE = 32
 
 
-@_jit
-def _worth(geisha: int, lead: int, hand: int, left: int, judged: Any) -> float:
-    """greedy._Judge._worth; ``judged`` is the decision's context (see _scores)."""
-    position, draws, tuning, worths, memo, slots = judged
-    index = (geisha, lead + _LEAD, hand, slots[left])
-    known = memo[index]
-    if not np.isnan(known):
-        return float(known)
-    fates = _card_fates(draws[left], left, position[THEIRS_LEFT], position[THEIR_HAND], tuning)
-    chance = _owners(lead, hand, position[UNSEEN + geisha], position[HOLDER + geisha], fates)
+@_inline
+def _worth(
+    geisha: int, lead: int, hand: int, slot: int, position: Any, floats: Any, ints: Any
+) -> float:
+    """greedy._Judge._worth, remembered in the scratch row (stamped by the judgement)."""
+    at = ((slot * ITEM_COUNT + geisha) * _LEADS + lead + _OFFSET) * _HANDS + hand
+    if ints[at] == ints[_STAMP]:
+        return float(floats[at])
+    chance = _owners(lead, hand, position[UNSEEN + geisha], position[HOLDER + geisha], slot, floats)
+    weights = _WORTHS + 3 * geisha
     worth = (
-        chance[0] * worths[geisha, 0]
-        + chance[1] * worths[geisha, 1]
-        + chance[2] * worths[geisha, 2]
+        chance[0] * floats[weights]
+        + chance[1] * floats[weights + 1]
+        + chance[2] * floats[weights + 2]
     )
-    memo[index] = worth
+    floats[at] = worth
+    ints[at] = ints[_STAMP]
     return float(worth)
 
 
-@_jit
-def _gain(geisha: int, lead_change: int, hand_change: int, left: int, judged: Any) -> float:
+@_inline
+def _gain(
+    geisha: int,
+    lead_change: int,
+    hand_change: int,
+    slot: int,
+    position: Any,
+    floats: Any,
+    ints: Any,
+) -> float:
     """greedy._Judge._gain."""
-    position = judged[0]
     lead = position[LEAD + geisha]
     hand = position[HAND + geisha]
-    after = _worth(geisha, lead + lead_change, hand + hand_change, left, judged)
-    return float(after - _worth(geisha, lead, hand, left, judged))
+    after = _worth(geisha, lead + lead_change, hand + hand_change, slot, position, floats, ints)
+    return float(after - _worth(geisha, lead, hand, slot, position, floats, ints))
 
 
-@_jit
-def _chances(position: Any, pending: Any, answers: Any, draws: Any, tuning: Any) -> Any:
-    """The first half of greedy._Judge.__init__: each geisha's chances to end with this
-    player, the opponent or nobody."""
-    mine_left = position[MINE_LEFT]
-    fates = _card_fates(
-        draws[mine_left], mine_left, position[THEIRS_LEFT], position[THEIR_HAND], tuning
-    )
-    chances = np.empty((7, 3))
-    for k in range(7):
-        chance = _owners(
-            position[LEAD + k],
-            position[HAND + k],
-            position[UNSEEN + k],
-            position[HOLDER + k],
-            fates,
-        )
-        chances[k, 0] = chance[0]
-        chances[k, 1] = chance[1]
-        chances[k, 2] = chance[2]
-    if pending[_KIND] < 0:
-        return chances
-    # greedy._Judge._average_answer: the geishas on offer stay open.
-    offered = np.zeros(7, dtype=np.int64)
-    for i in range(pending[_COUNT]):
-        offered[pending[_CARDS + i]] += 1
-    count = answers.shape[0]
-    for geisha in range(7):
-        if offered[geisha] == 0:
-            continue
-        total0 = 0.0
-        total1 = 0.0
-        total2 = 0.0
-        for a in range(count):
-            taken = 0
-            for i in range(answers[a, _COUNT]):
-                if answers[a, _CARDS + i] == geisha:
-                    taken += 1
-            kept = offered[geisha] - taken
-            chance = _owners(
-                position[LEAD + geisha] + taken - kept,
-                position[HAND + geisha],
-                position[UNSEEN + geisha],
-                position[HOLDER + geisha],
-                fates,
+@_inline
+def _total(slot: int, left: int, position: Any, tuning: Any, floats: Any, ints: Any) -> float:
+    """greedy._Judge._total with the actions ``left`` of ``slot``."""
+    total = floats[_TOTALS + slot]
+    if np.isnan(total):
+        worth_sum = 0.0
+        for k in range(7):
+            worth_sum += _worth(
+                k, position[LEAD + k], position[HAND + k], slot, position, floats, ints
             )
-            total0 += chance[0] / count
-            total1 += chance[1] / count
-            total2 += chance[2] / count
-        chances[geisha, 0] = total0
-        chances[geisha, 1] = total1
-        chances[geisha, 2] = total2
-    return chances
+        unused_sum = 0.0
+        for action in range(4):
+            if left >> action & 1:
+                unused_sum += tuning[4 + action]
+        total = worth_sum + unused_sum
+        floats[_TOTALS + slot] = total
+    return float(total)
 
 
 @_jit
@@ -439,85 +499,134 @@ def _scores(
     work_index: Any,
 ) -> Any:
     """greedy._Judge and its score of each of ``moves`` (encoded)."""
+    scores = np.empty(moves.shape[0])
+    _judge(
+        position,
+        pending,
+        answers,
+        finals,
+        step,
+        tuning,
+        moves,
+        work_states,
+        work_probs,
+        work_index,
+        scores,
+    )
+    return scores
+
+
+@_bare
+def _judge(
+    position: Any,
+    pending: Any,
+    answers: Any,
+    finals: Any,
+    step: Any,
+    tuning: Any,
+    moves: Any,
+    work_states: Any,
+    work_probs: Any,
+    work_index: Any,
+    scores: Any,
+) -> None:
+    """_scores, into ``scores``."""
+    floats = work_probs[_SCRATCH]
+    ints = work_states[_SCRATCH]
+    # A new judgement: the memory's worths of earlier ones no longer count.
+    if ints[_STAMP] >= 2**31 - 2:
+        ints[:_MEMO] = 0
+        ints[_STAMP] = 0
+    ints[_STAMP] += 1
     mine_left = position[MINE_LEFT]
-    draws = np.empty(16, dtype=np.int64)
-    for mask in range(16):
-        draws[mask] = _popcount4(mask) - (position[DRAWN_NOW] if mask == mine_left else 0)
-    chances = _chances(position, pending, answers, draws, tuning)
-    worths = _geisha_worths(chances, finals, step, work_states, work_probs, work_index)
-    # Worths remembered by geisha, lead, hand and the actions left: this position's
-    # (slot 0) or without one of its actions (slots 1-4).
-    slots = np.zeros(16, dtype=np.int64)
-    for action in range(4):
-        if mine_left >> action & 1:
-            slots[mine_left & ~(1 << action)] = action + 1
-    memo = np.full((7, 2 * _LEAD + 1, _LEAD, 5), np.nan)
-    judged = (position, draws, tuning, worths, memo, slots)
-    totals = np.full(16, np.nan)
-    offered_kinds, offered_copies, offered = _tally(pending)
-    n = moves.shape[0]
-    scores = np.empty(n)
-    outcomes = np.empty(3)
-    taken = np.zeros(7, dtype=np.int64)
-    for index in range(n):
+    for slot in range(_SLOTS):
+        floats[_TOTALS + slot] = np.nan
+        left = mine_left if slot == 0 else mine_left & ~(1 << (slot - 1))
+        if slot == 0 or left != mine_left:
+            draws = _popcount4(left) - (position[DRAWN_NOW] if slot == 0 else 0)
+            _card_fates(
+                draws,
+                left,
+                position[THEIRS_LEFT],
+                position[THEIR_HAND],
+                tuning,
+                floats,
+                _FATES + 4 * slot,
+            )
+    _chances(position, pending, answers, floats, ints)
+    _geisha_worths(finals, step, work_states, work_probs, work_index)
+    for index in range(moves.shape[0]):
         move = moves[index]
         kind = move[_KIND]
-        left = mine_left if kind >= 4 else mine_left & ~(1 << kind)
-        total = totals[left]
-        if np.isnan(total):
-            worth_sum = 0.0
-            for k in range(7):
-                worth_sum += _worth(k, position[LEAD + k], position[HAND + k], left, judged)
-            unused_sum = 0.0
-            for action in range(4):
-                if left >> action & 1:
-                    unused_sum += tuning[4 + action]
-            total = worth_sum + unused_sum
-            totals[left] = total
+        count = move[_COUNT]
         if kind >= 4:
             # A response: what it takes joins this player's side, the rest the offerer's.
-            for j in range(offered):
+            total = _total(0, mine_left, position, tuning, floats, ints)
+            for geisha in range(7):
+                offered = 0
+                for i in range(pending[_COUNT]):
+                    if pending[_CARDS + i] == geisha:
+                        offered += 1
+                if offered == 0:
+                    continue
                 took = 0
-                for i in range(move[_COUNT]):
-                    if move[_CARDS + i] == offered_kinds[j]:
+                for i in range(count):
+                    if move[_CARDS + i] == geisha:
                         took += 1
-                total += _gain(offered_kinds[j], 2 * took - offered_copies[j], 0, left, judged)
+                total += _gain(geisha, 2 * took - offered, 0, 0, position, floats, ints)
             scores[index] = total
             continue
-        kinds, copies, m = _tally(move)
+        slot = kind + 1
+        total = _total(slot, mine_left & ~(1 << kind), position, tuning, floats, ints)
         if kind == 0:
-            scores[index] = total + _gain(move[_CARDS], 1, -1, left, judged)
+            scores[index] = total + _gain(move[_CARDS], 1, -1, slot, position, floats, ints)
             continue
+        # The move's cards by geisha (greedy._tally), as a bitmask and counts.
+        kinds = 0
+        for i in range(count):
+            card = move[_CARDS + i]
+            if not kinds >> card & 1:
+                ints[_COUNTS + card] = 0
+            kinds |= 1 << card
+            ints[_COUNTS + card] += 1
         if kind == 1:
             spent = 0.0
-            for j in range(m):
-                spent += _gain(kinds[j], 0, -copies[j], left, judged)
+            for k in range(7):
+                if kinds >> k & 1:
+                    spent += _gain(k, 0, -ints[_COUNTS + k], slot, position, floats, ints)
             scores[index] = total + spent
             continue
         # A Gift or Competition, judged by the opponent's possible answers: each distinct
         # card (ascending), or each distinct pair.
-        answer_count = m if kind == 2 else 2
-        if kind == 3 and move[_CARDS] == move[_CARDS + 2] and move[_CARDS + 1] == move[_CARDS + 3]:
+        if kind == 2:
+            answer_count = 0
+            for k in range(7):
+                answer_count += kinds >> k & 1
+        elif move[_CARDS] == move[_CARDS + 2] and move[_CARDS + 1] == move[_CARDS + 3]:
             answer_count = 1
-        for answer in range(answer_count):
-            taken[:] = 0
-            if kind == 2:
-                taken[kinds[answer]] = 1
-            else:
-                taken[move[_CARDS + 2 * answer]] += 1
-                taken[move[_CARDS + 2 * answer + 1]] += 1
-            change = 0.0
-            for j in range(m):
-                change += _gain(kinds[j], copies[j] - 2 * taken[kinds[j]], -copies[j], left, judged)
-            outcomes[answer] = total + change
-        worst = outcomes[0]
-        for j in range(1, answer_count):
-            worst = min(worst, outcomes[j])
+        else:
+            answer_count = 2
+        worst = 0.0
         summed = 0.0
-        for j in range(answer_count):
-            summed += outcomes[j]
+        answer = 0
+        for a in range(7 if kind == 2 else answer_count):
+            if kind == 2:
+                if not kinds >> a & 1:
+                    continue
+                first, second = a, -1
+            else:
+                first, second = move[_CARDS + 2 * a], move[_CARDS + 2 * a + 1]
+            change = 0.0
+            for k in range(7):
+                if kinds >> k & 1:
+                    copies = ints[_COUNTS + k]
+                    taken = (1 if first == k else 0) + (1 if second == k else 0)
+                    change += _gain(k, copies - 2 * taken, -copies, slot, position, floats, ints)
+            outcome = total + change
+            worst = outcome if answer == 0 else min(worst, outcome)
+            summed += outcome
+            answer += 1
         scores[index] = worst + tuning[1] * (summed / answer_count - worst)
-    return scores
 
 
 def encode_move(move: Move) -> list[int]:
