@@ -59,7 +59,7 @@ _MEMO = _SLOTS * ITEM_COUNT * _LEADS * _HANDS
 # each slot's card fates, a spread (padded by a zero each side), each slot's total, each
 # geisha's worths and chances. Its integers: the memory's stamps (the judgement that
 # wrote each worth), the number of the current judgement, the open geishas, the stack of
-# _without_each, and a count by geisha.
+# _without_each, a count by geisha, and a move's geishas with their copies.
 _FATES = _MEMO
 _PADDED = _FATES + 4 * _SLOTS
 _TOTALS = _PADDED + _SPREAD + 2
@@ -71,7 +71,9 @@ _OPEN = _STAMP + 1
 _STACK = _OPEN + ITEM_COUNT
 _STACK_DEPTH = 16
 _COUNTS = _STACK + 6 * _STACK_DEPTH
-_INTS = _COUNTS + ITEM_COUNT
+_KINDS = _COUNTS + ITEM_COUNT
+_COPIES = _KINDS + 4
+_INTS = _COPIES + 4
 _ROWS = 2 * 3 + 1
 """Two rows per level of halving 7 geishas (3 levels fold), and one for the start."""
 _START = _ROWS - 1
@@ -367,7 +369,15 @@ def workspace(states: int) -> tuple[Any, Any, Any]:
 
 
 @_bare
-def _chances(position: Any, pending: Any, answers: Any, floats: Any, ints: Any) -> None:
+def _chances(
+    position: Any,
+    pending: Any,
+    offered: bool,
+    answers: Any,
+    answer_ids: Any,
+    floats: Any,
+    ints: Any,
+) -> None:
     """The first half of greedy._Judge.__init__: each geisha's chances to end with this
     player, the opponent or nobody, into the chances of ``floats``."""
     for k in range(7):
@@ -382,14 +392,14 @@ def _chances(position: Any, pending: Any, answers: Any, floats: Any, ints: Any) 
         floats[_CHANCES + 3 * k] = chance[0]
         floats[_CHANCES + 3 * k + 1] = chance[1]
         floats[_CHANCES + 3 * k + 2] = chance[2]
-    if pending[_KIND] < 0:
+    if not offered:
         return
     # greedy._Judge._average_answer: the geishas on offer stay open.
     for geisha in range(7):
         ints[_COUNTS + geisha] = 0
     for i in range(pending[_COUNT]):
         ints[_COUNTS + pending[_CARDS + i]] += 1
-    count = answers.shape[0]
+    count = answer_ids.shape[0]
     for geisha in range(7):
         offered = ints[_COUNTS + geisha]
         if offered == 0:
@@ -399,8 +409,9 @@ def _chances(position: Any, pending: Any, answers: Any, floats: Any, ints: Any) 
         total2 = 0.0
         for a in range(count):
             taken = 0
-            for i in range(answers[a, _COUNT]):
-                if answers[a, _CARDS + i] == geisha:
+            answer = answer_ids[a]
+            for i in range(answers[answer, _COUNT]):
+                if answers[answer, _CARDS + i] == geisha:
                     taken += 1
             kept = offered - taken
             chance = _owners(
@@ -500,14 +511,55 @@ def _scores(
 ) -> Any:
     """greedy._Judge and its score of each of ``moves`` (encoded)."""
     scores = np.empty(moves.shape[0])
+    ids = np.arange(max(moves.shape[0], answers.shape[0]))
     _judge(
         position,
         pending,
+        pending[_KIND] >= 0,
         answers,
+        ids[: answers.shape[0]],
         finals,
         step,
         tuning,
         moves,
+        ids[: moves.shape[0]],
+        work_states,
+        work_probs,
+        work_index,
+        scores,
+    )
+    return scores
+
+
+@_jit
+def scores_of_ids(
+    position: Any,
+    offer: int,
+    answer_ids: Any,
+    finals: Any,
+    step: Any,
+    tuning: Any,
+    encoded: Any,
+    ids: Any,
+    work_states: Any,
+    work_probs: Any,
+    work_index: Any,
+) -> Any:
+    """:func:`_scores` of the decisions ``ids``, rows of ``encoded`` (every decision as
+    :func:`encode_move` writes it), after the offer ``offer`` (-1 if none) whose answers
+    are the rows ``answer_ids``: what the kernel asks, without gathering rows."""
+    scores = np.empty(ids.shape[0])
+    _judge(
+        position,
+        encoded[max(offer, 0)],
+        offer >= 0,
+        encoded,
+        answer_ids,
+        finals,
+        step,
+        tuning,
+        encoded,
+        ids,
         work_states,
         work_probs,
         work_index,
@@ -520,17 +572,22 @@ def _scores(
 def _judge(
     position: Any,
     pending: Any,
+    offered: bool,
     answers: Any,
+    answer_ids: Any,
     finals: Any,
     step: Any,
     tuning: Any,
     moves: Any,
+    move_ids: Any,
     work_states: Any,
     work_probs: Any,
     work_index: Any,
     scores: Any,
 ) -> None:
-    """_scores, into ``scores``."""
+    """_scores, into ``scores``: the pending offer (if ``offered``), its answers (the
+    rows ``answer_ids`` of ``answers``) and the decisions to score (the rows
+    ``move_ids`` of ``moves``)."""
     floats = work_probs[_SCRATCH]
     ints = work_states[_SCRATCH]
     # A new judgement: the memory's worths of earlier ones no longer count.
@@ -553,27 +610,27 @@ def _judge(
                 floats,
                 _FATES + 4 * slot,
             )
-    _chances(position, pending, answers, floats, ints)
+    _chances(position, pending, offered, answers, answer_ids, floats, ints)
     _geisha_worths(finals, step, work_states, work_probs, work_index)
-    for index in range(moves.shape[0]):
-        move = moves[index]
+    for index in range(move_ids.shape[0]):
+        move = moves[move_ids[index]]
         kind = move[_KIND]
         count = move[_COUNT]
         if kind >= 4:
             # A response: what it takes joins this player's side, the rest the offerer's.
             total = _total(0, mine_left, position, tuning, floats, ints)
             for geisha in range(7):
-                offered = 0
+                on_offer = 0
                 for i in range(pending[_COUNT]):
                     if pending[_CARDS + i] == geisha:
-                        offered += 1
-                if offered == 0:
+                        on_offer += 1
+                if on_offer == 0:
                     continue
                 took = 0
                 for i in range(count):
                     if move[_CARDS + i] == geisha:
                         took += 1
-                total += _gain(geisha, 2 * took - offered, 0, 0, position, floats, ints)
+                total += _gain(geisha, 2 * took - on_offer, 0, 0, position, floats, ints)
             scores[index] = total
             continue
         slot = kind + 1
@@ -581,51 +638,54 @@ def _judge(
         if kind == 0:
             scores[index] = total + _gain(move[_CARDS], 1, -1, slot, position, floats, ints)
             continue
-        # The move's cards by geisha (greedy._tally), as a bitmask and counts.
+        # The move's cards by geisha, ascending, with their copies (greedy._tally).
         kinds = 0
         for i in range(count):
             card = move[_CARDS + i]
-            if not kinds >> card & 1:
-                ints[_COUNTS + card] = 0
-            kinds |= 1 << card
-            ints[_COUNTS + card] += 1
+            j = kinds
+            while j > 0 and ints[_KINDS + j - 1] > card:
+                j -= 1
+            if j > 0 and ints[_KINDS + j - 1] == card:
+                ints[_COPIES + j - 1] += 1
+                continue
+            for after in range(kinds, j, -1):
+                ints[_KINDS + after] = ints[_KINDS + after - 1]
+                ints[_COPIES + after] = ints[_COPIES + after - 1]
+            ints[_KINDS + j] = card
+            ints[_COPIES + j] = 1
+            kinds += 1
         if kind == 1:
             spent = 0.0
-            for k in range(7):
-                if kinds >> k & 1:
-                    spent += _gain(k, 0, -ints[_COUNTS + k], slot, position, floats, ints)
+            for j in range(kinds):
+                spent += _gain(
+                    ints[_KINDS + j], 0, -ints[_COPIES + j], slot, position, floats, ints
+                )
             scores[index] = total + spent
             continue
         # A Gift or Competition, judged by the opponent's possible answers: each distinct
         # card (ascending), or each distinct pair.
         if kind == 2:
-            answer_count = 0
-            for k in range(7):
-                answer_count += kinds >> k & 1
+            answer_count = kinds
         elif move[_CARDS] == move[_CARDS + 2] and move[_CARDS + 1] == move[_CARDS + 3]:
             answer_count = 1
         else:
             answer_count = 2
         worst = 0.0
         summed = 0.0
-        answer = 0
-        for a in range(7 if kind == 2 else answer_count):
+        for a in range(answer_count):
             if kind == 2:
-                if not kinds >> a & 1:
-                    continue
-                first, second = a, -1
+                first, second = ints[_KINDS + a], -1
             else:
                 first, second = move[_CARDS + 2 * a], move[_CARDS + 2 * a + 1]
             change = 0.0
-            for k in range(7):
-                if kinds >> k & 1:
-                    copies = ints[_COUNTS + k]
-                    taken = (1 if first == k else 0) + (1 if second == k else 0)
-                    change += _gain(k, copies - 2 * taken, -copies, slot, position, floats, ints)
+            for j in range(kinds):
+                k = ints[_KINDS + j]
+                copies = ints[_COPIES + j]
+                taken = (1 if first == k else 0) + (1 if second == k else 0)
+                change += _gain(k, copies - 2 * taken, -copies, slot, position, floats, ints)
             outcome = total + change
-            worst = outcome if answer == 0 else min(worst, outcome)
+            worst = outcome if a == 0 else min(worst, outcome)
             summed += outcome
-            answer += 1
         scores[index] = worst + tuning[1] * (summed / answer_count - worst)
 
 

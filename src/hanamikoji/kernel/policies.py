@@ -273,22 +273,18 @@ def greedy_scores(s: r.State, g: int, ids: Any, count: int, j: Judge) -> Any:
     """The judge's score of each of the ``count`` decisions in ``ids`` for the seat to move."""
     seat = s[r.TO_MOVE, g]
     offer = s[r.PENDING, g]
-    if offer >= 0:
-        pending = j.encoded[offer].copy()
-        answers = j.encoded[t.RESPONSES[offer, : t.RESPONSE_COUNT[offer]].astype(np.int64)]
-    else:
-        pending = np.full(j.encoded.shape[1], -1, dtype=np.int64)
-        answers = np.empty((0, j.encoded.shape[1]), dtype=np.int64)
+    answers = t.RESPONSES[max(offer, 0), : t.RESPONSE_COUNT[offer] if offer >= 0 else 0]
     limit = s[r.MAX_ROUNDS, g]
     last = 1 if limit > 0 and s[r.ROUND, g] >= limit else 0
-    return judge._scores(
+    return judge.scores_of_ids(
         judged_position(s, g, seat),
-        pending,
+        offer,
         answers,
         j.finals[s[r.TIEBREAK, g], last],
         j.step,
         j.tuning,
-        j.encoded[ids[:count]],
+        j.encoded,
+        ids[:count],
         j.work_states,
         j.work_probs,
         j.work_index,
