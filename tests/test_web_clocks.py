@@ -28,8 +28,10 @@ from hanamikoji.interfaces.web.clock import (
     Decision,
     TimeControl,
     clocks,
+    datetime_to_ms,
+    ms_to_datetime,
 )
-from hanamikoji.interfaces.web.hub import Connection, GameHub, datetime_to_ms, ms_to_datetime
+from hanamikoji.interfaces.web.hub import Connection, GameHub
 from hanamikoji.interfaces.web.schema import NewGameRequest
 from hanamikoji.interfaces.web.storage import Append, Store, new_game_row
 
@@ -484,15 +486,16 @@ def _seconds(shown: str) -> float:
     return int(minutes) * 60 + float(seconds)
 
 
-def test_the_flag_timer_ends_a_game_that_left_memory() -> None:
-    """A game nobody watches leaves memory; its timer still ends it, in the database."""
+def test_the_owners_flag_timer_ends_a_game_nobody_watches() -> None:
+    """A timed game nobody has opened stays with its owner (the instance that made it),
+    whose timer ends it, in the database."""
 
     async def scenario() -> tuple[str | None, str | None, bool]:
         store = Store("sqlite://")
         hub = GameHub(store, BotRunner(0))
         try:
             created = await hub.create("classic", 0, None, clock=TimeControl("realtime", 300, 0))
-            await hub.sweep_clocks()  # looks at it, sets its timer, leaves it out of memory
+            await hub.start()
             in_memory = created.id in hub._live
             await asyncio.sleep(0.6)
             stored = store.load(created.id)
@@ -502,7 +505,7 @@ def test_the_flag_timer_ends_a_game_that_left_memory() -> None:
             await hub.close()
             store.close()
 
-    assert asyncio.run(scenario()) == ("finished", "aborted", False)
+    assert asyncio.run(scenario()) == ("finished", "aborted", True)
 
 
 @pytest.mark.e2e

@@ -171,6 +171,7 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
         import uvicorn
 
         from hanamikoji.interfaces.web.app import ServerConfig, create_app
+        from hanamikoji.interfaces.web.cluster import SecondInstanceError, hold_sqlite
         from hanamikoji.interfaces.web.guards import loopback_hosts
     except ImportError as error:
         streams.stderr.write(
@@ -181,6 +182,11 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
     url = args.db or default_db_url(os.environ, sys.platform, str(Path.home()))
     if url.startswith("sqlite:///"):
         Path(url.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    try:
+        hold_sqlite(url)  # one instance per SQLite file: held until this process ends
+    except SecondInstanceError as error:
+        streams.stderr.write(f"error: {error}\n")
+        return EXIT_FAILED
     config = ServerConfig(
         db_url=url,
         bot_processes=args.bot_processes,

@@ -63,7 +63,7 @@ from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.web.bots import BotRunner
 from hanamikoji.interfaces.web.catalog import client_catalog
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
-from hanamikoji.interfaces.web.clock import TimeControl
+from hanamikoji.interfaces.web.clock import TimeControl, wall_clock_ms
 from hanamikoji.interfaces.web.guards import (
     LOOPBACK_HOSTS,
     RateGuard,
@@ -79,7 +79,6 @@ from hanamikoji.interfaces.web.hub import (
     LiveGame,
     SeatTap,
     error_message,
-    wall_clock_ms,
 )
 from hanamikoji.interfaces.web.lobby_routes import lobby_routes, open_lobby, run_pairings
 from hanamikoji.interfaces.web.payload import encode
@@ -213,8 +212,7 @@ def create_app(config: ServerConfig) -> Starlette:
             abandon_timeout=config.abandon_timeout,
         )
         app.state.hub = hub
-        await hub.sweep_clocks()
-        await hub.sweep_ratings()
+        await hub.start()
         app.state.accounts = await open_accounts(hub, cookies.lifetime)
         app.state.lobby = open_lobby(hub, app.state.accounts)
         pairings = asyncio.create_task(run_pairings(app.state.lobby))

@@ -24,8 +24,10 @@ time ran out while no server was up has lost on time at the first look after it.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 __all__ = [
@@ -36,6 +38,9 @@ __all__ = [
     "Decision",
     "TimeControl",
     "clocks",
+    "datetime_to_ms",
+    "ms_to_datetime",
+    "wall_clock_ms",
 ]
 
 DAY_MS = 86_400_000
@@ -167,3 +172,21 @@ def _after_decision(control: TimeControl, remaining: int, took: int) -> int:
     if control.kind == "correspondence":
         return control.per_decision_ms
     return remaining - took + control.increment_ms
+
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def wall_clock_ms() -> int:
+    """The server's time: whole milliseconds since the epoch."""
+    return time.time_ns() // 1_000_000
+
+
+def ms_to_datetime(ms: int) -> datetime:
+    return EPOCH + timedelta(milliseconds=ms)
+
+
+def datetime_to_ms(moment: datetime) -> int:
+    """Whole milliseconds since the epoch (a time written by :func:`ms_to_datetime` comes
+    back exactly)."""
+    return (moment - EPOCH) // timedelta(milliseconds=1)

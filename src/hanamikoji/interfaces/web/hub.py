@@ -4,19 +4,24 @@ The database is the truth. A game is loaded by replaying its stored decisions th
 time someone asks for it (after a restart too), a decision is committed before it is
 applied for anyone to see, and when another writer got to a ply first the live copy is
 thrown away and rebuilt from the database.
+
+Several instances may serve one PostgreSQL database (``cluster.py``): a decision
+committed by one reaches the pages on the others through its event (``events.py``),
+and the game's pending work (its bot's turn, its clock, its forfeit timer) is run by
+its owner alone. A game stays in memory while a page is open on it here, its bot thinks
+here, or this instance owns it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from hanamikoji.bots.analysis import AnalysisSettings
@@ -27,7 +32,18 @@ from hanamikoji.interfaces.web.analyses import Analyses
 from hanamikoji.interfaces.web.bots import BotRunner, bot_seed
 from hanamikoji.interfaces.web.catalog import text
 from hanamikoji.interfaces.web.checks import Refused, check_decision
-from hanamikoji.interfaces.web.clock import UNTIMED, Clocks, Decision, TimeControl, clocks
+from hanamikoji.interfaces.web.clock import (
+    UNTIMED,
+    Clocks,
+    Decision,
+    TimeControl,
+    clocks,
+    datetime_to_ms,
+    ms_to_datetime,
+    wall_clock_ms,
+)
+from hanamikoji.interfaces.web.cluster import Cluster, PresenceRow, away_since
+from hanamikoji.interfaces.web.events import Event, Listener
 from hanamikoji.interfaces.web.payload import (
     JSON,
     PublicGame,
@@ -70,7 +86,8 @@ SPECTATOR = -1
 """The tap's seat for a spectator's page."""
 
 MAX_LIVE_GAMES = 20_000
-"""Games kept in memory before those nobody watches are dropped."""
+"""Games kept in memory before those nobody watches are dropped (and bots' memories
+kept)."""
 
 SEED_LIMIT = 1 << 53
 """Seeds stay exact in JavaScript numbers and in a signed 64-bit column."""
@@ -130,16 +147,16 @@ class LiveGame:
     )
     watchers: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
-    # What the bot inferred at its decisions so far (Bot.memory), kept on this server
-    # only: after a restart, or on another server, the bot starts from its priors.
-    bot_memory: object = None
     # Who made each decision and when (ms), for the clocks of a timed game; the flag
     # timer of its running side.
     timeline: list[Decision] = field(default_factory=list)
     clock_timer: asyncio.TimerHandle | None = None
-    # An untimed rated game (ratings.py): since when (ms) each seat has had no page open
-    # on this server (None: one is open), and the timer of its next forfeit.
+    # Since when (ms) each seat has had no page open on any instance (None: one is
+    # open), from the presence rows of every instance (cluster.py); the timer of an
+    # untimed rated game's next forfeit (ratings.py).
     absent_since: list[int | None] = field(default_factory=lambda: [None, None])
+    presence: list[PresenceRow] = field(default_factory=list)
+    loaded_at: int = 0
     presence_timer: asyncio.TimerHandle | None = None
 
     @property
@@ -168,7 +185,7 @@ class LiveGame:
             players=(players[0], players[1]),
             levels=(levels[0], levels[1]),
             ply=self.ply,
-            connected=(bool(self.connections[0]), bool(self.connections[1])),
+            connected=(self.absent_since[0] is None, self.absent_since[1] is None),
             rematch=stored.rematch_id,
         )
 
@@ -196,23 +213,6 @@ FLAG_MARGIN = 0.005
 MAX_TIMER = 3600.0
 """The longest a flag timer sleeps at once (a correspondence game's wakes up and sets
 its next one)."""
-
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def wall_clock_ms() -> int:
-    """The server's time: whole milliseconds since the epoch."""
-    return time.time_ns() // 1_000_000
-
-
-def ms_to_datetime(ms: int) -> datetime:
-    return EPOCH + timedelta(milliseconds=ms)
-
-
-def datetime_to_ms(moment: datetime) -> int:
-    """Whole milliseconds since the epoch (a time written by :func:`ms_to_datetime` comes
-    back exactly)."""
-    return (moment - EPOCH) // timedelta(milliseconds=1)
 
 
 def timeline(stored: StoredGame) -> list[Decision]:
@@ -265,6 +265,14 @@ def _cancel_presence(live: LiveGame) -> None:
     if live.presence_timer is not None:
         live.presence_timer.cancel()
         live.presence_timer = None
+
+
+def needs_owner(stored: StoredGame, to_move: int | None) -> bool:
+    """Whether a game has work its owner must run while ``to_move`` is to decide: a clock,
+    a rated game's forfeit timer, or its bot's turn (``cluster.py``)."""
+    if to_move is None or stored.termination is not None:
+        return False
+    return stored.clock.timed or stored.rated or to_move == stored.bot_seat
 
 
 def rebuild(stored: StoredGame) -> Game:
@@ -320,9 +328,37 @@ class GameHub:
         self._live: dict[str, LiveGame] = {}
         self._loading: dict[str, asyncio.Future[LiveGame | None]] = {}
         self._closing = False
+        self.me = store.instance
+        self.cluster = Cluster(
+            store,
+            self.writer.call,
+            now,
+            adopt=self._adopt,
+            presence_changed=self._refresh_presence_of,
+            demoted=self._demoted,
+        )
+        self._listener: Listener | None = None
+        # What each game's bot inferred at its decisions so far (Bot.memory), kept on
+        # this instance only, the newest games' at most: after a restart, or on another
+        # instance, the bot starts again from its priors.
+        self._bot_memory: collections.OrderedDict[str, object] = collections.OrderedDict()
+
+    async def start(self) -> None:
+        """Join the instances on the database (events first, so none is missed), take
+        over the games whose owner is gone (all of an earlier run's on SQLite), and rate
+        the rated games that ended unrated."""
+        if self.cluster.shared:
+            self._listener = Listener(self.store.url, self.me, self._resync)
+            self._listener.on("game", self._on_game_event)
+            self._listener.on("presence", self._on_presence_event)
+            await self._listener.start()
+        await self.cluster.start()
+        await self.sweep_ratings()
 
     async def close(self) -> None:
         self._closing = True
+        if self._listener is not None:
+            await self._listener.close()
         for live in self._live.values():
             _cancel_timer(live)
             _cancel_presence(live)
@@ -334,6 +370,7 @@ class GameHub:
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        await self.cluster.close()
         await self.analyses.close()
         for live in self._live.values():
             for seat in (0, 1):
@@ -374,7 +411,10 @@ class GameHub:
             rated=rated,
         )
         row = replace(row, clock=clock, created=ms_to_datetime(self.now()))
+        row = replace(row, owner=self.me if needs_owner(row, first_player) else None)
         await self.writer.call(lambda: self.store.create_game(row))
+        if row.owner is not None:
+            await self._adopt([row.id])
         return NewGame(row.id, token, friend_token)
 
     async def get(self, game_id: str) -> LiveGame | None:
@@ -390,14 +430,7 @@ class GameHub:
         future: asyncio.Future[LiveGame | None] = asyncio.get_running_loop().create_future()
         self._loading[game_id] = future
         try:
-            stored = await asyncio.to_thread(self.store.load, game_id)
-            live = (
-                None
-                if stored is None
-                else LiveGame(stored, rebuild(stored), timeline=timeline(stored))
-            )
-            if live is not None:
-                live.absent_since = [self.now(), self.now()]  # no page open yet
+            live = await asyncio.to_thread(self._load, game_id)
             if live is not None:
                 if len(self._live) >= MAX_LIVE_GAMES:
                     self._forget_idle_games()
@@ -414,12 +447,41 @@ class GameHub:
             self._wake_bot(live)
         return live
 
+    def _load(self, game_id: str) -> LiveGame | None:
+        """A game from the database with its presence (blocking). A game made before
+        owners existed whose bot is to move is taken on by this instance."""
+        stored = self.store.load(game_id)
+        if stored is None:
+            return None
+        game = rebuild(stored)
+        unowned = stored.owner is None and needs_owner(stored, game.to_move)
+        if unowned and self.cluster.db.claim_unowned(game_id):
+            stored = replace(stored, owner=self.me)
+        live = LiveGame(stored, game, timeline=timeline(stored), loaded_at=self.now())
+        self._set_presence(live, self.cluster.db.presence(game_id))
+        return live
+
+    def _set_presence(self, live: LiveGame, rows: list[PresenceRow]) -> None:
+        live.presence = rows
+        live.absent_since = [away_since(rows, seat, live.loaded_at) for seat in (0, 1)]
+
+    def _owns(self, live: LiveGame) -> bool:
+        return live.stored.owner == self.me
+
+    def _idle(self, live: LiveGame) -> bool:
+        """Whether ``live`` may leave memory: no page here, no bot thinking, not ours."""
+        return not live.watched() and live.bot_task is None and not self._owns(live)
+
     def _forget_idle_games(self) -> None:
         """Drop games nobody watches (records and states fetched over HTTP load games
         too); the database has them all."""
         for game_id, live in list(self._live.items()):
-            if not live.watched() and live.bot_task is None and not live.lock.locked():
+            if self._idle(live) and not live.lock.locked():
                 del self._live[game_id]
+
+    def _drop_if_idle(self, live: LiveGame) -> None:
+        if self._idle(live) and self._live.get(live.id) is live:
+            del self._live[live.id]
 
     async def authenticate(self, game_id: str, token: str) -> tuple[LiveGame, int] | None:
         """The game and seat a token opens, or ``None`` (unknown game or wrong token: the
@@ -447,8 +509,8 @@ class GameHub:
                 # A game nobody watched may have left memory while this page waited.
                 if self._live.get(game_id) is live:
                     live.connections[seat].add(connection)
-                    live.absent_since[seat] = None
-                    self._arm_presence(live)
+                    if len(live.connections[seat]) == 1:
+                        self._note_pages(live, seat)
                     self._announce(live)
                     return live
 
@@ -462,14 +524,34 @@ class GameHub:
         async with live.lock:
             live.connections[seat].discard(connection)
             if not live.connections[seat]:
-                live.absent_since[seat] = self.now()
-                self._arm_presence(live)
-            if not live.watched() and live.bot_task is None:
+                self._note_pages(live, seat)
+            if self._idle(live):
                 # Nobody is looking: the database has it all, memory need not.
-                self._live.pop(live.id, None)
+                self._drop_if_idle(live)
             else:
                 self._announce(live)
         await connection.close()
+
+    def _note_pages(self, live: LiveGame, seat: int) -> None:
+        """This instance's first page at ``seat`` opened, or its last closed: the seat's
+        presence changes here at once, and in the database (for the other instances)
+        just after; the caller holds the lock. Nothing here waits, so a page closing
+        while its task is cancelled still counts."""
+        pages, now = min(1, len(live.connections[seat])), self.now()
+        mine = PresenceRow(seat, self.me, pages, now)
+        rows = [r for r in live.presence if (r.seat, r.instance) != (seat, self.me)]
+        self._set_presence(live, [*rows, mine])
+        self._arm_presence(live)
+        if not self._closing:
+            task = asyncio.create_task(self._store_pages(live.id, seat, pages, now))
+            self._clock_tasks.add(task)
+            task.add_done_callback(self._clock_tasks.discard)
+
+    async def _store_pages(self, game_id: str, seat: int, pages: int, now: int) -> None:
+        try:
+            await self.writer.call(lambda: self.cluster.db.set_pages(game_id, seat, pages, now))
+        except Exception:
+            log.exception("game %s: could not store the presence of seat %d", game_id, seat)
 
     async def watch(self, game_id: str, connection: Connection) -> LiveGame:
         """Add a spectator's page to a game anyone may watch and send it the public state.
@@ -489,8 +571,7 @@ class GameHub:
     async def unwatch(self, live: LiveGame, connection: Connection) -> None:
         async with live.lock:
             live.watchers.discard(connection)
-            if not live.watched() and live.bot_task is None:
-                self._live.pop(live.id, None)
+            self._drop_if_idle(live)
         await connection.close()
 
     def spectator_state_for(self, live: LiveGame) -> JSON:
@@ -554,9 +635,12 @@ class GameHub:
         at = self.now()
         game.push(move)
         outcome = game.outcome
+        owner = self.me if needs_owner(live.stored, game.to_move) else None
         try:
             result = None if outcome is None else outcome.result()
-            await self.writer.append(Append(live.id, ply, move.text(), result, ms_to_datetime(at)))
+            await self.writer.append(
+                Append(live.id, ply, move.text(), result, ms_to_datetime(at), owner)
+            )
         except PlyTakenError:
             await self._reload(live)
             raise Refused("err_conflict") from None
@@ -564,11 +648,16 @@ class GameHub:
             game.pop()
             log.exception("game %s: could not store ply %d", live.id, ply)
             raise Refused("err_storage") from None
+        live.stored = replace(live.stored, owner=owner)
         if outcome is not None:
             live.stored = replace(live.stored, status="finished", result=outcome.result())
             await self._rate(live)
         if seat is not None:
             live.timeline.append(Decision(seat, at))
+        self._changed(live)
+
+    def _changed(self, live: LiveGame) -> None:
+        """After a change: set (or drop) the game's timers, and tell every page."""
         self._arm_clock(live)
         self._arm_presence(live)
         self._announce(live)
@@ -579,9 +668,97 @@ class GameHub:
             live.stored = stored
             live.game = rebuild(stored)
             live.timeline = timeline(stored)
-        self._arm_clock(live)
-        self._arm_presence(live)
-        self._announce(live)
+        self._changed(live)
+
+    # -- other instances (cluster.py, events.py) ----------------------------------------
+
+    async def _on_game_event(self, event: Event) -> None:
+        """Another instance wrote to a game: a decision (applied as it comes when it is
+        the next one here), or anything else (the game is read again)."""
+        live = self._live.get(event.key)
+        if live is None:
+            return  # nobody here shows it, and it is not ours
+        async with live.lock:
+            if self._live.get(event.key) is not live or 0 <= event.ply < live.ply:
+                return  # gone from memory, or a decision already applied
+            if event.ply == live.ply and event.move and self._apply(live, event):
+                self._changed(live)
+            else:
+                await self._reload(live)
+        self._wake_bot(live)
+        self._drop_if_idle(live)
+
+    def _apply(self, live: LiveGame, event: Event) -> bool:
+        """Apply another instance's committed decision; ``False`` if it does not apply
+        (the caller then reads the game again)."""
+        seat = live.game.to_move
+        try:
+            live.game.push(Move.from_text(event.move))
+        except ValueError:
+            return False
+        live.stored = replace(live.stored, owner=event.owner or None)
+        outcome = live.game.outcome
+        if outcome is not None:
+            live.stored = replace(live.stored, status="finished", result=outcome.result())
+        if seat is not None:
+            live.timeline.append(Decision(seat, event.at))
+        return True
+
+    async def _on_presence_event(self, event: Event) -> None:
+        await self._refresh_presence_of([event.key])
+
+    async def _refresh_presence_of(self, game_ids: list[str]) -> None:
+        """Read again who is at the seats of these games (those in memory here)."""
+        for game_id in game_ids:
+            live = self._live.get(game_id)
+            if live is None:
+                continue
+            rows = await asyncio.to_thread(self.cluster.db.presence, game_id)
+            async with live.lock:
+                self._merge_presence(live, rows)
+                self._arm_presence(live)
+                self._announce(live)
+
+    def _merge_presence(self, live: LiveGame, rows: list[PresenceRow]) -> None:
+        """The other instances' presence rows as read, this one's as it knows them (its
+        writes may not have reached the database yet)."""
+        mine = [row for row in live.presence if row.instance == self.me]
+        self._set_presence(live, [row for row in rows if row.instance != self.me] + mine)
+
+    async def _adopt(self, game_ids: list[str]) -> None:
+        """This instance now owns these games: read each again (or load it), then run its
+        pending work here."""
+        for game_id in game_ids:
+            live = self._live.get(game_id)
+            if live is None:
+                live = await self.get(game_id)
+            else:
+                async with live.lock:
+                    await self._reload(live)
+            if live is not None:
+                await self.check_clock(live)
+                self._wake_bot(live)
+
+    async def _demoted(self) -> None:
+        """This instance was taken for dead: its pages count again, and every game is
+        read again (some now have other owners)."""
+        await self._resync()
+        for live in list(self._live.values()):
+            async with live.lock:
+                for seat in (0, 1):
+                    if live.connections[seat]:
+                        self._note_pages(live, seat)
+
+    async def _resync(self) -> None:
+        """Events may have been missed: read every game in memory again."""
+        for live in list(self._live.values()):
+            async with live.lock:
+                await self._reload(live)
+            rows = await asyncio.to_thread(self.cluster.db.presence, live.id)
+            async with live.lock:
+                self._merge_presence(live, rows)
+            self._wake_bot(live)
+            self._drop_if_idle(live)
 
     # -- clocks -----------------------------------------------------------------------
 
@@ -615,22 +792,6 @@ class GameHub:
             return
         async with live.lock:
             await self._flag_if_out(live)
-
-    async def sweep_clocks(self) -> int:
-        """At start: every timed game in play is looked at once (a flag that fell while
-        no server was up ends its game now; the others get their timers). Returns the
-        number of games looked at."""
-        ids = await asyncio.to_thread(self.store.timed_games_in_play)
-        for game_id in ids:
-            await self._look_at_clock(game_id)
-        return len(ids)
-
-    async def _look_at_clock(self, game_id: str) -> None:
-        """Load a game (its clock checked, its timer set) and leave it out of the live
-        games if nobody watches it: its timer keeps it until it fires."""
-        live = await self.get(game_id)
-        if live is not None and not live.watched() and live.bot_task is None:
-            self._live.pop(game_id, None)
 
     async def _flag_if_out(self, live: LiveGame) -> bool:
         """Whether the running side's time is out, the game then ended by its clock;
@@ -668,14 +829,14 @@ class GameHub:
             await self._reload(live)
             return False
         live.stored = replace(
-            live.stored, status="finished", result=result, termination=termination
+            live.stored, status="finished", result=result, termination=termination, owner=None
         )
         return True
 
     def _arm_clock(self, live: LiveGame, state: Clocks | None = None) -> None:
         """Set the timer that ends the game when the running side's time reaches zero."""
         _cancel_timer(live)
-        if self._closing or not live.stored.clock.timed or live.ended:
+        if self._closing or not live.stored.clock.timed or live.ended or not self._owns(live):
             return
         flag_time = (state or self.clocks_of(live)).flag_time()
         if flag_time is None:
@@ -706,13 +867,10 @@ class GameHub:
 
     async def _timer_check(self, live: LiveGame) -> None:
         try:
-            current = self._live.get(live.id)
-            if current is live:
+            if self._live.get(live.id) is live:
                 await self.check_clock(live)
-            elif current is None:
-                # Left memory since the timer was set: look again from the database.
-                await self._look_at_clock(live.id)
-            # Otherwise the game was loaded again, and that copy has its own timer.
+            # Otherwise the game left memory (another instance owns it now) or was
+            # loaded again, and that copy has its own timer.
         except Exception:
             log.exception("game %s: the clock check failed", live.id)
 
@@ -732,25 +890,20 @@ class GameHub:
         """A rated game's rating changes, once rated."""
         return await asyncio.to_thread(self.ratings.changes, game_id)
 
-    async def sweep_ratings(self) -> tuple[int, int]:
+    async def sweep_ratings(self) -> int:
         """At start: rate the rated games that ended unrated (a server stopped between
-        the two), and watch the untimed rated games in play for their forfeits. Returns
-        how many of each."""
+        the two). Returns how many. (The rated games in play get their forfeit timers
+        from their owners: ``cluster.py``.)"""
         ended = await asyncio.to_thread(self.ratings.unrated_ends)
         for game_id in ended:
             await self.writer.call(functools.partial(self.ratings.rate, game_id))
-        playing = await asyncio.to_thread(self.ratings.untimed_rated_in_play)
-        for game_id in playing:
-            live = await self.get(game_id)
-            if live is not None and not live.watched() and live.bot_task is None:
-                self._live.pop(game_id, None)  # its forfeit timer keeps it
-        return len(ended), len(playing)
+        return len(ended)
 
     def _arm_presence(self, live: LiveGame) -> None:
         """Set the timer of an untimed rated game's next forfeit (ratings.forfeit_due)."""
         _cancel_presence(live)
         forfeit = self._forfeit_due(live)
-        if forfeit is None or self._closing:
+        if forfeit is None or self._closing or not self._owns(live):
             return
         live.presence_timer = self._call_at(forfeit.at, self._on_presence_timer, live)
 
@@ -804,6 +957,7 @@ class GameHub:
         if (
             bot_seat is None
             or self._closing
+            or not self._owns(live)
             or live.bot_task is not None
             or live.game.to_move != bot_seat
             or live.ended
@@ -814,19 +968,25 @@ class GameHub:
     async def _bot_turns(self, live: LiveGame, bot_seat: int) -> None:
         level = live.stored.bot_level or 1
         try:
-            while live.game.to_move == bot_seat and not self._closing and not live.ended:
+            while (
+                live.game.to_move == bot_seat
+                and not self._closing
+                and not live.ended
+                and self._owns(live)
+            ):
                 view = live.game.view(bot_seat)
                 ply = live.ply
                 if self.bot_delay > 0:
                     await asyncio.sleep(self.bot_delay)
                 seed = bot_seed(live.stored.seed, ply)
-                choice, memory = await self.bots.choose(level, seed, view, live.bot_memory)
+                remembered = self._bot_memory.get(live.id)
+                choice, memory = await self.bots.choose(level, seed, view, remembered)
                 async with live.lock:
                     if live.ply != ply:
                         continue
                     try:
                         await self._commit(live, live.game.parse_move(choice))
-                        live.bot_memory = memory
+                        self._remember(live, memory)
                     except Refused as refusal:
                         # Stored by another server first, or the database failed: retry
                         # from whatever the database now holds.
@@ -838,10 +998,16 @@ class GameHub:
             log.exception("game %s: the bot failed", live.id)
         finally:
             live.bot_task = None
-        if not live.watched() and live.game.to_move != bot_seat:
-            async with live.lock:
-                if not live.watched() and live.bot_task is None:
-                    self._live.pop(live.id, None)
+        async with live.lock:
+            self._drop_if_idle(live)
+
+    def _remember(self, live: LiveGame, memory: object) -> None:
+        self._bot_memory[live.id] = memory
+        self._bot_memory.move_to_end(live.id)
+        if live.ended:
+            del self._bot_memory[live.id]
+        while len(self._bot_memory) > MAX_LIVE_GAMES:
+            self._bot_memory.popitem(last=False)
 
     # -- after the end ----------------------------------------------------------------
 

@@ -47,7 +47,6 @@ from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.player_store import Player
 from hanamikoji.interfaces.web.storage import (
     FINISHED,
-    PLAYING,
     Store,
     game_seats,
     games,
@@ -403,14 +402,6 @@ class RatingStore:
             games.c.status == FINISHED,
             games.c.result.in_(("1-0", "0-1", "1/2-1/2")),
             ~rated_yet.exists(),
-        )
-        with self.store._connect() as connection:
-            return [str(game_id) for (game_id,) in connection.execute(query).all()]
-
-    def untimed_rated_in_play(self) -> list[str]:
-        """Untimed rated games still in play (their forfeits are watched from the start)."""
-        query = select(games.c.id).where(
-            games.c.rated.is_(True), games.c.status == PLAYING, games.c.clock_kind.is_(None)
         )
         with self.store._connect() as connection:
             return [str(game_id) for (game_id,) in connection.execute(query).all()]

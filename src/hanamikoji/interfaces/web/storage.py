@@ -49,6 +49,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    bindparam,
     create_engine,
     event,
     insert,
@@ -61,7 +62,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.pool import StaticPool
 
-from hanamikoji.interfaces.web.clock import UNTIMED, TimeControl
+from hanamikoji.interfaces.web.clock import UNTIMED, TimeControl, datetime_to_ms
+from hanamikoji.interfaces.web.events import Event, notify
 
 __all__ = [
     "FINISHED",
@@ -80,6 +82,7 @@ __all__ = [
     "game_seats",
     "games",
     "hash_token",
+    "instances",
     "new_game_id",
     "new_game_row",
     "new_token",
@@ -87,6 +90,7 @@ __all__ = [
     "private_games",
     "rating_history",
     "ratings",
+    "seat_presence",
     "server_secrets",
     "sessions",
     "token_matches",
@@ -129,6 +133,9 @@ games = Table(
     Column("termination", String(16), nullable=True),
     # Revision 0005: a rated game (NULL or false: not rated).
     Column("rated", Boolean, nullable=True),
+    # Revision 0006: the instance that runs the game's pending work (NULL: none).
+    Column("owner", String(32), nullable=True),
+    Index("ix_games_owner", "owner"),
 )
 
 decisions = Table(
@@ -251,6 +258,27 @@ game_seats = Table(
 """The player at a seat of a game; no row: a bot, or a seat nobody has named. The
 primary key means a seat is named once: of two claims at once, one wins."""
 
+instances = Table(
+    # Revision 0006: the running servers and their heartbeats (cluster.py).
+    "instances",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("started_ms", BigInteger, nullable=False),
+    Column("heartbeat_ms", BigInteger, nullable=False),
+)
+
+seat_presence = Table(
+    # Revision 0006: pages open at each seat, per instance (cluster.py).
+    "seat_presence",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("instance_id", String(32), primary_key=True),
+    Column("pages", Integer, nullable=False),
+    Column("changed_ms", BigInteger, nullable=False),
+    Index("ix_seat_presence_instance", "instance_id"),
+)
+
 server_secrets = Table(
     "server_secrets",
     metadata,
@@ -311,6 +339,8 @@ class StoredGame:
     """When each decision was committed (loaded with the decisions)."""
     rated: bool = False
     """Chosen as rated at creation (``ratings.py`` rates it when it ends)."""
+    owner: str | None = None
+    """The instance that runs the game's pending work (``cluster.py``), if any."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +353,9 @@ class Append:
     result: str | None = None
     at: datetime | None = None
     """The commit time the clocks count from (``None``: the database's write time)."""
+    owner: str | None = None
+    """The instance that runs the game's pending work after this decision (``None``:
+    nothing pending); written with the decision, and sent in its event."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,6 +375,10 @@ def new_token() -> str:
 
 def new_game_id() -> str:
     return secrets.token_urlsafe(9)
+
+
+def new_instance_id() -> str:
+    return secrets.token_hex(8)
 
 
 def hash_token(token: str) -> str:
@@ -412,6 +449,9 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
+        self.instance = new_instance_id()
+        """This server's id among the instances on the database (``cluster.py``): the
+        origin of the events its writes send."""
         self.engine: Engine = _make_engine(url)
         # An in-memory database is one connection, which threads must take in turn.
         in_memory = url in ("sqlite://", "sqlite:///:memory:")
@@ -469,6 +509,7 @@ class Store:
             if claimed.rowcount != 1:
                 connection.rollback()
                 return self._rematch_of(old_id)
+            notify(connection, Event("game", old_id, self.instance))
         return game.id
 
     def _rematch_of(self, old_id: str) -> str:
@@ -528,8 +569,9 @@ class Store:
             ended = connection.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.status == PLAYING, ~decided)
-                .values(status=FINISHED, result=result, termination=termination)
+                .values(status=FINISHED, result=result, termination=termination, owner=None)
             )
+            notify(connection, Event("game", game_id, self.instance))
         return ended.rowcount == 1
 
     def watchable_games(self, limit: int) -> list[StoredGame]:
@@ -624,21 +666,27 @@ class Store:
         for item in batch:
             try:
                 with self._begin() as connection:
-                    self._append(connection, item)
+                    self._append_all(connection, [item])
                 outcomes.append(None)
             except IntegrityError:
                 outcomes.append(_ply_taken(item))
         return outcomes
 
     def _append_all(self, connection: Connection, batch: Sequence[Append]) -> None:
+        """Insert the decisions, set each game's owner (and result when it ends), and
+        send each decision's event with the commit."""
         now = datetime.now(UTC)
-        # One statement for the whole batch: compiled once, executed as "executemany".
+        # One statement per kind for the whole batch: compiled once, run as "executemany".
         connection.execute(
             insert(decisions),
             [
                 {"game_id": i.game_id, "ply": i.ply, "text": i.text, "created": i.at or now}
                 for i in batch
             ],
+        )
+        connection.execute(
+            update(games).where(games.c.id == bindparam("gid")).values(owner=bindparam("own")),
+            [{"gid": i.game_id, "own": i.owner} for i in batch],
         )
         for item in batch:
             if item.result is not None:
@@ -647,19 +695,18 @@ class Store:
                     .where(games.c.id == item.game_id)
                     .values(status=FINISHED, result=item.result)
                 )
-
-    def _append(self, connection: Connection, item: Append) -> None:
-        now = datetime.now(UTC)
-        connection.execute(
-            insert(decisions).values(
-                game_id=item.game_id, ply=item.ply, text=item.text, created=item.at or now
-            )
-        )
-        if item.result is not None:
-            connection.execute(
-                update(games)
-                .where(games.c.id == item.game_id)
-                .values(status=FINISHED, result=item.result)
+            at = _utc(item.at or now)
+            notify(
+                connection,
+                Event(
+                    "game",
+                    item.game_id,
+                    self.instance,
+                    item.ply,
+                    item.text,
+                    datetime_to_ms(at),
+                    item.owner or "",
+                ),
             )
 
 
@@ -784,6 +831,7 @@ def _row_values(game: StoredGame) -> dict[str, object]:
         "clock_days": game.clock.days if game.clock.kind == "correspondence" else None,
         "termination": game.termination,
         "rated": game.rated,
+        "owner": game.owner,
     }
 
 
@@ -823,4 +871,5 @@ def _stored(row: Any) -> StoredGame:
         clock=_time_control(row),
         termination=row["termination"],
         rated=bool(row["rated"]),
+        owner=row["owner"],
     )

@@ -1,0 +1,215 @@
+"""Several server instances on one database (issue 27), in one process: two hubs, each
+with its own connections to a fresh PostgreSQL schema, as two ``hanamikoji serve``
+processes would have. The same through nginx, with real processes and ``kill -9``, is in
+``tests/test_web_deploy.py``.
+
+Also: SQLite serves one instance, and a second ``serve`` on its file is refused.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import update
+
+from hanamikoji.interfaces.web.bots import BotRunner
+from hanamikoji.interfaces.web.clock import TimeControl
+from hanamikoji.interfaces.web.cluster import SecondInstanceError, hold_sqlite
+from hanamikoji.interfaces.web.hub import Connection, GameHub, LiveGame
+from hanamikoji.interfaces.web.storage import Store, instances
+
+pytest.importorskip("psycopg", reason="psycopg is not installed (the web extra)")
+
+from test_web_migrations import POSTGRES, postgres_schemas
+
+needs_postgres = pytest.mark.skipif(
+    POSTGRES is None, reason="no PostgreSQL server (set HANAMIKOJI_TEST_POSTGRES_URL)"
+)
+
+Messages = list[dict[str, Any]]
+
+
+@pytest.fixture
+def schema() -> Iterator[str]:
+    with postgres_schemas() as new_schema:
+        yield new_schema()
+
+
+class Page:
+    """A page at a seat: every message it was sent, and a way to wait for one."""
+
+    def __init__(self) -> None:
+        self.messages: Messages = []
+        self._arrived = asyncio.Event()
+        self.connection = Connection(self._send, "en")
+
+    async def _send(self, text: str) -> None:
+        self.messages.append(json.loads(text))
+        self._arrived.set()
+
+    async def until(self, check: Callable[[dict[str, Any]], bool], timeout: float = 10) -> Any:
+        """The first message (old or new) for which ``check`` holds."""
+        async with asyncio.timeout(timeout):
+            while True:
+                for message in self.messages:
+                    if check(message):
+                        return message
+                self._arrived.clear()
+                await self._arrived.wait()
+
+    def last_state(self) -> dict[str, Any]:
+        return [m for m in self.messages if m.get("type") == "state"][-1]
+
+
+@asynccontextmanager
+async def instance(url: str, runner: BotRunner | None = None) -> AsyncIterator[GameHub]:
+    store = Store(url)
+    hub = GameHub(store, runner or BotRunner(0))
+    await hub.start()
+    try:
+        yield hub
+    finally:
+        await hub.close()
+        store.close()
+
+
+async def at_ply(page: Page, ply: int) -> dict[str, Any]:
+    message: dict[str, Any] = await page.until(
+        lambda m: m.get("type") == "state" and m["ply"] >= ply
+    )
+    return message
+
+
+@needs_postgres
+def test_the_two_players_of_a_game_on_two_instances_play_it_to_the_end(schema: str) -> None:
+    """Each seat's page is on its own instance; every decision reaches the other's page
+    through the database's events, and both see the same end."""
+
+    async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with instance(schema) as one, instance(schema) as two:
+            created = await one.create("classic", 0, None, seed=5)
+            pages = (Page(), Page())
+            hubs = (one, two)
+            lives: list[LiveGame] = []
+            for seat in (0, 1):
+                lives.append(await hubs[seat].attach(created.id, seat, pages[seat].connection))
+            rng = random.Random(1)
+            ply = 0
+            while True:
+                states = [await at_ply(page, ply) for page in pages]
+                assert states[0]["ply"] == states[1]["ply"] == ply
+                if states[0]["outcome"] is not None:
+                    return states[0], states[1]
+                seat = states[0]["to_move"]
+                choice = rng.choice(lives[seat].game.legal_moves()).text()
+                await hubs[seat].play(lives[seat], seat, choice, ply)
+                ply += 1
+
+    first, second = asyncio.run(scenario())
+    assert first["outcome"] == second["outcome"]
+
+
+@needs_postgres
+def test_both_instances_see_each_seats_page_open_and_closed(schema: str) -> None:
+    async def scenario() -> tuple[list[bool], list[bool]]:
+        async with instance(schema) as one, instance(schema) as two:
+            created = await one.create("classic", 0, None, seed=6)
+            here, there = Page(), Page()
+            await one.attach(created.id, 0, here.connection)
+            live_two = await two.attach(created.id, 1, there.connection)
+            both = await here.until(lambda m: m.get("connected") == [True, True])
+            await two.detach(live_two, 1, there.connection)
+            gone = await here.until(lambda m: m.get("connected") == [True, False])
+            return both["connected"], gone["connected"]
+
+    assert asyncio.run(scenario()) == ([True, True], [True, False])
+
+
+class StuckBots(BotRunner):
+    """A bot runner whose bots never decide (their instance dies mid-thought)."""
+
+    async def choose(self, *args: Any, **kwargs: Any) -> Any:
+        await asyncio.Event().wait()
+
+
+@needs_postgres
+def test_a_bot_game_whose_instance_dies_mid_thought_is_finished_by_the_other(
+    schema: str,
+) -> None:
+    """The owner of a bot game thinks forever and stops beating its heartbeat (as a
+    killed or frozen process would); the other instance buries it, takes the game over,
+    and its bot decides; the human's page on the survivor sees it."""
+
+    async def scenario() -> int:
+        async with instance(schema, StuckBots(0)) as dying, instance(schema) as survivor:
+            created = await dying.create("classic", 1, 2, seed=9)  # the bot decides first
+            page = Page()
+            await survivor.attach(created.id, 0, page.connection)
+            await asyncio.sleep(0.2)
+            assert page.last_state()["ply"] == 0
+            # The owner falls silent: no heartbeat from now on, the last one long ago.
+            task = dying.cluster._task
+            assert task is not None
+            task.cancel()
+            with dying.store.engine.begin() as connection:
+                connection.execute(
+                    update(instances).where(instances.c.id == dying.me).values(heartbeat_ms=0)
+                )
+            moved: int = (await at_ply(page, 1))["ply"]
+            return moved
+
+    assert asyncio.run(scenario()) >= 1
+
+
+@needs_postgres
+def test_an_instance_that_stops_hands_its_timed_games_over_at_once(schema: str) -> None:
+    async def scenario() -> tuple[str | None, str, bool]:
+        async with instance(schema) as survivor:
+            async with instance(schema) as leaving:
+                created = await leaving.create("classic", 0, None, clock=TimeControl.parse("3+2"))
+            await survivor.cluster.look()
+            live = survivor._live.get(created.id)
+            assert live is not None
+            return live.stored.owner, survivor.me, live.clock_timer is not None
+
+    owner, me, armed = asyncio.run(scenario())
+    assert owner == me and armed
+
+
+def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time\n"
+            "from hanamikoji.interfaces.web.cluster import hold_sqlite\n"
+            f"hold_sqlite({url!r}); print('held', flush=True); time.sleep(30)",
+        ],
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
+        with pytest.raises(SecondInstanceError, match="already running"):
+            hold_sqlite(url)
+        served = subprocess.run(
+            [sys.executable, "-m", "hanamikoji", "serve", "--db", url, "--port", "1"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert served.returncode != 0
+        assert "already running" in served.stderr and "PostgreSQL" in served.stderr
+    finally:
+        holder.kill()
+        holder.wait()
+    hold_sqlite(url)  # free again once the other is gone
