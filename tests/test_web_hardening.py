@@ -272,6 +272,29 @@ def test_the_limit_counts_each_address_on_its_own() -> None:
     assert guard.allow_message("any socket") is None
 
 
+@pytest.mark.parametrize("trusted", [True, False])
+def test_behind_a_trusted_proxy_the_limit_counts_the_forwarded_addresses(
+    tmp_path: Path, trusted: bool
+) -> None:
+    """Behind nginx every request comes from the proxy's address: with
+    ``--trusted-proxy`` the limit counts each forwarded client; without it, nobody's
+    X-Forwarded-For is believed (a client cannot escape its limit by sending one)."""
+    options = ["--create-rate", "2/minute", "--bot-processes", "0"]
+    with Server(
+        tmp_path / "games.sqlite3",
+        free_port(),
+        *options,
+        *(["--trusted-proxy", "127.0.0.1"] if trusted else []),
+    ) as server:
+
+        def create(client: str) -> int:
+            forwarded = {"X-Forwarded-For": client}
+            return httpx.post(f"{server.url}/api/games", json={}, headers=forwarded).status_code
+
+        assert [create("192.0.2.1") for _ in range(3)] == [201, 201, 429]
+        assert create("192.0.2.2") == (201 if trusted else 429)
+
+
 def test_bad_rates_are_refused() -> None:
     for text in ("fast", "0/second", "-1/minute", ""):
         with pytest.raises(ValueError, match="rate"):

@@ -98,6 +98,15 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         " behind a proxy); any other Host is refused; repeatable",
     )
     parser.add_argument(
+        "--trusted-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="the address of a reverse proxy in front of this server (e.g. 127.0.0.1 for"
+        " nginx on this machine), whose X-Forwarded-For and X-Forwarded-Proto are believed:"
+        " the limits per client address then count each player, not the proxy; repeatable",
+    )
+    parser.add_argument(
         "--create-rate",
         type=_rate,
         default="20/minute",
@@ -217,7 +226,10 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
         ws_max_size=64 * 1024,
         # States are small; compressing each one costs more CPU than it saves on a LAN.
         ws_per_message_deflate=False,
-        proxy_headers=False,
+        # Behind a trusted proxy, the client's address is the one it forwards (the
+        # limits per address count players, not the proxy); nobody else is believed.
+        proxy_headers=bool(args.trusted_proxy),
+        forwarded_allow_ips=",".join(args.trusted_proxy) or None,
     )
     return EXIT_OK
 
