@@ -213,3 +213,41 @@ def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
         holder.kill()
         holder.wait()
     hold_sqlite(url)  # free again once the other is gone
+
+
+@needs_postgres
+def test_an_event_arrives_after_its_commit_and_never_for_a_rollback(schema: str) -> None:
+    from hanamikoji.interfaces.web.events import Event, Listener, notify
+
+    async def scenario() -> list[Event]:
+        heard: list[Event] = []
+        arrived = asyncio.Event()
+
+        async def handle(event: Event) -> None:
+            heard.append(event)
+            arrived.set()
+
+        async def nothing() -> None:
+            return None
+
+        listener = Listener(schema, "listener", nothing)
+        listener.on("game", handle)
+        await listener.start()
+        store = Store(schema)
+        try:
+            with store.engine.connect() as connection:
+                with connection.begin() as transaction:
+                    notify(connection, Event("game", "rolled-back", "writer"))
+                    transaction.rollback()
+                with connection.begin():
+                    notify(connection, Event("game", "mine", "listener"))  # its own: dropped
+                    notify(connection, Event("game", "committed", "writer", ply=2, move="S:A"))
+            async with asyncio.timeout(10):
+                await arrived.wait()
+            await asyncio.sleep(0.2)
+            return heard
+        finally:
+            await listener.close()
+            store.close()
+
+    assert asyncio.run(scenario()) == [Event("game", "committed", "writer", ply=2, move="S:A")]

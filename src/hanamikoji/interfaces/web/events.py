@@ -43,6 +43,9 @@ CHANNEL = "hanamikoji"
 RECONNECT_DELAY = 0.5
 """Seconds between attempts to reconnect a listener whose connection dropped."""
 
+START_TIMEOUT = 30.0
+"""Seconds a starting server waits for its listener's first connection."""
+
 
 class Event(msgspec.Struct, frozen=True, array_like=True, omit_defaults=True):
     """Something another instance wrote.
@@ -112,10 +115,16 @@ class Listener:
     def on(self, topic: str, handler: Handler) -> None:
         self._handlers[topic] = handler
 
-    async def start(self) -> None:
-        """Start listening; returns once the first LISTEN is in place."""
+    async def start(self, timeout: float = START_TIMEOUT) -> None:
+        """Start listening; returns once the first LISTEN is in place. Raises
+        ``TimeoutError`` when it is not within ``timeout`` seconds (the listener is
+        stopped then)."""
         self._task = asyncio.create_task(self._run())
-        await self._listening.wait()
+        try:
+            await asyncio.wait_for(self._listening.wait(), timeout)
+        except TimeoutError:
+            await self.close()
+            raise TimeoutError(f"could not LISTEN on the database within {timeout:g} s") from None
 
     async def close(self) -> None:
         if self._task is not None:
