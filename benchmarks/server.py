@@ -27,8 +27,9 @@ which sends each new socket to the instance with the fewest (least_conn): a game
 seats are on different instances about (N-1)/N of the time, as real players' would be.
 ``--direct`` connects seat s of the k-th game straight to instance (k + s) mod N instead
 (games still created through nginx): with N > 1, every decision crosses instances. The
-CPU use is then given per instance, for nginx, and for the client processes; ``--json``
-prints the figures as one JSON object.
+CPU use is then given per instance, for nginx, and for the client processes; with a
+PostgreSQL on this machine, for it too; and how busy the whole machine's cores were,
+whatever ran on them. ``--json`` prints the figures as one JSON object.
 
 The lobby scenario (``--scenario lobby``) signs in ``--players`` guests and keeps each
 on its own lobby socket (``/lobby/ws``). Open loop, ``--rate`` times a second an idle
@@ -202,6 +203,25 @@ def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = int(fields[11]) + int(fields[12])
     return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def postgres_cpu_seconds() -> float:
+    """User + system CPU time of this machine's PostgreSQL processes (its server and
+    each connection's backend; a backend that ended is not counted)."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                if Path(f"/proc/{entry}/comm").read_text().strip() == "postgres":
+                    total += cpu_seconds(int(entry))
+    return total
+
+
+def machine_busy_seconds() -> float:
+    """CPU seconds this machine's cores have spent busy (not idle or waiting), in all."""
+    fields = [int(n) for n in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -611,13 +631,20 @@ class Serving:
     url: str
     seat_urls: tuple[str, ...] = ()
     pids: dict[str, list[int]] = field(default_factory=dict)
+    postgres: bool = False  # the database is this machine's PostgreSQL: count its CPU
 
     def cpu(self) -> dict[str, float]:
-        """CPU seconds so far of each named group of processes."""
-        return {
+        """CPU seconds so far of each named group of processes, and of the whole machine
+        (``machine``: every core's busy time, whatever ran)."""
+        shares = {
             name: sum(cpu_seconds(pid) for pid in pids if Path(f"/proc/{pid}").exists())
             for name, pids in self.pids.items()
         }
+        if self.postgres:
+            shares["postgres"] = postgres_cpu_seconds()
+        if self.pids:
+            shares["machine"] = machine_busy_seconds()
+        return shares
 
 
 @contextlib.contextmanager
@@ -635,10 +662,19 @@ def start_serving(args: argparse.Namespace) -> Iterator[Serving]:
         with Stack(args.db, args.instances, options=SERVER_OPTIONS) as running:
             pids = {f"instance {n + 1}": [i.pid] for n, i in enumerate(running.instances)}
             pids["nginx"] = running.nginx_pids()
-            yield Serving(running.url, tuple(i.url for i in running.instances), pids)
+            urls = tuple(i.url for i in running.instances)
+            yield Serving(running.url, urls, pids, _local_postgres(args.db))
     else:
         with server_process(args.db) as (url, pid):
-            yield Serving(url, (), {"server": [pid]})
+            yield Serving(url, (), {"server": [pid]}, _local_postgres(args.db))
+
+
+def _local_postgres(db_url: str | None) -> bool:
+    host = (db_url or "").partition("@")[2].split("/", 1)[0].rsplit(":", 1)[0]
+    return bool(db_url and db_url.startswith("postgresql") and host in LOCAL_HOSTS)
+
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]", "")
 
 
 def games_report(
@@ -702,11 +738,18 @@ def print_games(report: dict[str, Any]) -> None:
             f" p99 {shown['p99_ms']:.1f} ms, max {shown['max_ms']:.1f} ms"
             f" (mean {shown['mean_ms']:.1f} ms)"
         )
-    shares = ", ".join(f"{name} {share:.0%}" for name, share in report["cpu_share"].items())
+    cpu = dict(report["cpu_share"])
+    machine = cpu.pop("machine", None)
+    shares = ", ".join(f"{name} {share:.0%}" for name, share in cpu.items())
     print(
         f"CPU (share of one core over the measured window): {shares + ', ' if shares else ''}"
         f"client processes {report['client_cpu_share']:.0%}"
     )
+    if machine is not None:
+        print(
+            f"the whole machine: {machine:.2f} of its {os.cpu_count()} cores busy"
+            " (whatever ran: these processes and any other)"
+        )
     if report["errors"]:
         print(f"refused decisions: {report['errors']}")
 
@@ -717,7 +760,9 @@ def main_lobby(args: argparse.Namespace) -> None:
         gc.disable()
 
         def server_cpu() -> float:
-            return sum(serving.cpu().values()) if serving.pids else float("nan")
+            if not serving.pids:
+                return float("nan")
+            return sum(cpu for name, cpu in serving.cpu().items() if name in serving.pids)
 
         stats = _run_lobby_loop(
             run_lobby(serving.url, args.players, args.rate, args.duration, args.warmup, server_cpu)
