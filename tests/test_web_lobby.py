@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, get_args
 
@@ -20,6 +20,7 @@ from hanamikoji.arena.glicko2 import Rating
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.clock import PRESETS
 from hanamikoji.interfaces.web.lobby import (
+    GameMaker,
     Lobby,
     LobbyClient,
     LobbyPlayer,
@@ -27,6 +28,7 @@ from hanamikoji.interfaces.web.lobby import (
     Seat,
 )
 from hanamikoji.interfaces.web.schema import QuickMessage, SeekMessage, TimeControlName
+from hanamikoji.interfaces.web.storage import Store
 
 JSONDict = dict[str, Any]
 
@@ -51,172 +53,220 @@ class Page:
 
 
 class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
+    """The server's time in ms."""
 
-    def __call__(self) -> float:
+    def __init__(self) -> None:
+        self.now = 0
+
+    def __call__(self) -> int:
         return self.now
 
 
-def fake_lobby() -> tuple[Lobby, list[Pairing], Clock]:
+Scenario = Callable[[Lobby, list[Pairing], Clock], Coroutine[Any, Any, None]]
+
+
+def with_lobby(scenario: Scenario, make_game: GameMaker | None = None) -> None:
+    """Run ``scenario`` with a lobby of one server on an in-memory database whose games
+    are made up (``g1``, ``g2``...), the pairings made, and the lobby's clock."""
     made: list[Pairing] = []
     clock = Clock()
 
-    async def make_game(pairing: Pairing) -> tuple[Seat, Seat]:
+    async def fake_game(pairing: Pairing) -> tuple[Seat, Seat]:
         made.append(pairing)
         game = f"g{len(made)}"
         return Seat(game, 0, f"{game}-t0"), Seat(game, 1, f"{game}-t1")
 
-    return Lobby(make_game, now=clock), made, clock
+    async def run() -> None:
+        store = Store("sqlite://")
+        lobby = Lobby(make_game or fake_game, store, now=clock)
+        await lobby.start()
+        try:
+            await scenario(lobby, made, clock)
+        finally:
+            await lobby.close()
+            store.close()
+
+    asyncio.run(run())
 
 
 def test_a_seek_is_seen_live_by_the_other_pages_and_accepting_pairs_both() -> None:
-    lobby, made, _ = fake_lobby()
-    ann, bob = Page(lobby, "ann"), Page(lobby, "bob")
-    seek = lobby.seek(ann.client, SeekMessage(variant="french", time_control="3+2"))
-    seen = bob.of_type("seek")[-1]["seek"]
-    assert seen["id"] == seek.id and seen["variant"] == "french" and seen["time_control"] == "3+2"
-    assert seen["player"] == {"name": "ann", "rating": 1500, "provisional": True, "account": False}
-    assert not seen["mine"] and ann.of_type("seek")[-1]["seek"]["mine"]
-    late = Page(lobby, "cy")
-    assert [s["id"] for s in late.sent[0]["seeks"]] == [seek.id]
-    asyncio.run(lobby.accept(bob.client, seek.id))
-    assert made == [Pairing(ann.client, bob.client, "french", "3+2", False)]
-    assert ann.of_type("paired") == [{"type": "paired", "game": "g1", "seat": 0, "token": "g1-t0"}]
-    assert bob.of_type("paired") == [{"type": "paired", "game": "g1", "seat": 1, "token": "g1-t1"}]
-    assert late.of_type("unseek") == [{"type": "unseek", "seek": seek.id}]
-    with pytest.raises(Refused, match="err_seek_gone"):
-        asyncio.run(lobby.accept(late.client, seek.id))
+    async def scenario(lobby: Lobby, made: list[Pairing], _: Clock) -> None:
+        ann, bob = Page(lobby, "ann"), Page(lobby, "bob")
+        seek = await lobby.seek(ann.client, SeekMessage(variant="french", time_control="3+2"))
+        seen = bob.of_type("seek")[-1]["seek"]
+        assert seen["id"] == seek.id and seen["variant"] == "french"
+        assert seen["time_control"] == "3+2"
+        player = {"name": "ann", "rating": 1500, "provisional": True, "account": False}
+        assert seen["player"] == player
+        assert not seen["mine"] and ann.of_type("seek")[-1]["seek"]["mine"]
+        late = Page(lobby, "cy")
+        assert [s["id"] for s in late.sent[0]["seeks"]] == [seek.id]
+        await lobby.accept(bob.client, seek.id)
+        assert made == [Pairing("ann", "bob", "french", "3+2", False)]
+        paired = {"type": "paired", "game": "g1"}
+        assert ann.of_type("paired") == [{**paired, "seat": 0, "token": "g1-t0"}]
+        assert bob.of_type("paired") == [{**paired, "seat": 1, "token": "g1-t1"}]
+        assert late.of_type("unseek") == [{"type": "unseek", "seek": seek.id}]
+        with pytest.raises(Refused, match="err_seek_gone"):
+            await lobby.accept(late.client, seek.id)
+
+    with_lobby(scenario)
 
 
 def test_seeks_go_when_cancelled_or_when_their_page_closes() -> None:
-    lobby, made, _ = fake_lobby()
-    ann, bob = Page(lobby, "ann"), Page(lobby, "bob")
-    first = lobby.seek(ann.client, SeekMessage())
-    second = lobby.seek(ann.client, SeekMessage(variant="three-rounds"))
-    with pytest.raises(Refused, match="err_seek_gone"):
-        lobby.cancel(bob.client, first.id)  # not bob's
-    lobby.cancel(ann.client, first.id)
-    lobby.leave(ann.client)
-    assert [m["seek"] for m in bob.of_type("unseek")] == [first.id, second.id]
-    assert lobby.snapshot(bob.client)["seeks"] == []
-    assert not made
+    async def scenario(lobby: Lobby, made: list[Pairing], _: Clock) -> None:
+        ann, bob = Page(lobby, "ann"), Page(lobby, "bob")
+        first = await lobby.seek(ann.client, SeekMessage())
+        second = await lobby.seek(ann.client, SeekMessage(variant="three-rounds"))
+        with pytest.raises(Refused, match="err_seek_gone"):
+            await lobby.cancel(bob.client, first.id)  # not bob's
+        await lobby.cancel(ann.client, first.id)
+        lobby.leave(ann.client)
+        assert [m["seek"] for m in bob.of_type("unseek")] == [first.id, second.id]
+        assert lobby.snapshot(bob.client)["seeks"] == []
+        assert not made
+        await asyncio.sleep(0.1)  # the database forgets them just after
+        assert lobby.db.seeks() == []
+
+    with_lobby(scenario)
 
 
 def test_a_range_shows_the_seek_only_to_players_it_admits() -> None:
-    lobby, made, _ = fake_lobby()
-    ann = Page(lobby, "ann", 1500)
-    near, far = Page(lobby, "near", 1600), Page(lobby, "far", 1900)
-    onlooker = Page(lobby, None)
-    seek = lobby.seek(ann.client, SeekMessage(range=(1400, 1700)))
-    assert near.of_type("seek") and not far.of_type("seek") and not onlooker.of_type("seek")
-    assert lobby.snapshot(far.client)["seeks"] == []
-    with pytest.raises(Refused, match="err_seek_range"):
-        asyncio.run(lobby.accept(far.client, seek.id))
-    with pytest.raises(Refused, match="err_signed_out"):
-        asyncio.run(lobby.accept(onlooker.client, seek.id))
-    asyncio.run(lobby.accept(near.client, seek.id))
-    assert made[0].opponent is near.client
+    async def scenario(lobby: Lobby, made: list[Pairing], _: Clock) -> None:
+        ann = Page(lobby, "ann", 1500)
+        near, far = Page(lobby, "near", 1600), Page(lobby, "far", 1900)
+        onlooker = Page(lobby, None)
+        seek = await lobby.seek(ann.client, SeekMessage(range=(1400, 1700)))
+        assert near.of_type("seek") and not far.of_type("seek") and not onlooker.of_type("seek")
+        assert lobby.snapshot(far.client)["seeks"] == []
+        with pytest.raises(Refused, match="err_seek_range"):
+            await lobby.accept(far.client, seek.id)
+        with pytest.raises(Refused, match="err_signed_out"):
+            await lobby.accept(onlooker.client, seek.id)
+        await lobby.accept(near.client, seek.id)
+        assert made[0].opponent == "near"
+
+    with_lobby(scenario)
 
 
 def test_a_range_reads_the_rating_in_the_seeks_variant() -> None:
-    lobby, _, _ = fake_lobby()
-    ann = Page(lobby, "ann")
-    french = LobbyPlayer("fr", "fr", False, {"classic": Rating(1500), "french": Rating(1800, 80)})
-    sent: list[JSONDict] = []
-    lobby.join(LobbyClient(french, lambda text: sent.append(json.loads(text))))
-    assert sent[0]["you"]["ratings"]["french"] == {"rating": 1800, "provisional": False}
-    lobby.seek(ann.client, SeekMessage(variant="french", range=(1700, 1900)))
-    lobby.seek(ann.client, SeekMessage(variant="classic", range=(1700, 1900)))
-    assert [m["seek"]["variant"] for m in sent if m["type"] == "seek"] == ["french"]
+    async def scenario(lobby: Lobby, made: list[Pairing], _: Clock) -> None:
+        ann = Page(lobby, "ann")
+        ratings = {"classic": Rating(1500), "french": Rating(1800, 80)}
+        french = LobbyPlayer("fr", "fr", False, ratings)
+        sent: list[JSONDict] = []
+        lobby.join(LobbyClient(french, lambda text: sent.append(json.loads(text))))
+        assert sent[0]["you"]["ratings"]["french"] == {"rating": 1800, "provisional": False}
+        await lobby.seek(ann.client, SeekMessage(variant="french", range=(1700, 1900)))
+        await lobby.seek(ann.client, SeekMessage(variant="classic", range=(1700, 1900)))
+        assert [m["seek"]["variant"] for m in sent if m["type"] == "seek"] == ["french"]
+
+    with_lobby(scenario)
 
 
 def test_refused_seeks_say_why() -> None:
-    lobby, _, _ = fake_lobby()
-    guest, nobody = Page(lobby, "guest"), Page(lobby, None)
-    member = Page(lobby, "member", account=True)
-    with pytest.raises(Refused, match="err_signed_out"):
-        lobby.seek(nobody.client, SeekMessage())
-    with pytest.raises(Refused, match="err_rated_account"):
-        lobby.seek(guest.client, SeekMessage(rated=True))
-    rated = lobby.seek(member.client, SeekMessage(rated=True))
-    with pytest.raises(Refused, match="err_rated_account"):
-        asyncio.run(lobby.accept(guest.client, rated.id))
-    with pytest.raises(Refused, match="err_seek_own"):
-        asyncio.run(lobby.accept(member.client, rated.id))
-    lobby.seek(member.client, SeekMessage())
-    lobby.seek(member.client, SeekMessage())
-    with pytest.raises(Refused, match="err_too_many_seeks"):
-        lobby.seek(member.client, SeekMessage())
+    async def scenario(lobby: Lobby, made: list[Pairing], _: Clock) -> None:
+        guest, nobody = Page(lobby, "guest"), Page(lobby, None)
+        member = Page(lobby, "member", account=True)
+        with pytest.raises(Refused, match="err_signed_out"):
+            await lobby.seek(nobody.client, SeekMessage())
+        with pytest.raises(Refused, match="err_rated_account"):
+            await lobby.seek(guest.client, SeekMessage(rated=True))
+        rated = await lobby.seek(member.client, SeekMessage(rated=True))
+        with pytest.raises(Refused, match="err_rated_account"):
+            await lobby.accept(guest.client, rated.id)
+        with pytest.raises(Refused, match="err_seek_own"):
+            await lobby.accept(member.client, rated.id)
+        await lobby.seek(member.client, SeekMessage())
+        await lobby.seek(member.client, SeekMessage())
+        with pytest.raises(Refused, match="err_too_many_seeks"):
+            await lobby.seek(member.client, SeekMessage())
+
+    with_lobby(scenario)
+
+
+def names(made: list[Pairing]) -> list[tuple[str, str]]:
+    return [(pairing.seeker, pairing.opponent) for pairing in made]
 
 
 def test_quick_pairing_pairs_the_closest_ratings_first() -> None:
-    lobby, made, clock = fake_lobby()
-    ratings = [("a", 1500), ("b", 1650), ("c", 1780), ("d", 1910)]
-    pages = [Page(lobby, name, rating) for name, rating in ratings]
-    for page in pages:
-        asyncio.run(lobby.enqueue(page.client, QuickMessage()))
-    assert not made  # every neighbour is more than 100 away
-    clock.now = 2.0  # windows of 140: b-c and c-d (130) qualify, a-b (150) not yet
-    assert asyncio.run(lobby.pair_queue()) == 1
-    assert [(p.seeker.player.name, p.opponent.player.name) for p in made] == [("b", "c")]  # type: ignore[union-attr]
-    clock.now = 100.0  # the widest window (700): a and d, 410 apart, meet
-    assert asyncio.run(lobby.pair_queue()) == 1
-    assert made[1].seeker is pages[0].client and made[1].opponent is pages[3].client
-    # A newcomer close to someone waiting is paired at once, the closest first.
-    lobby2, made2, _ = fake_lobby()
-    waiting = [
-        Page(lobby2, name, rating) for name, rating in [("a", 1500), ("b", 1700), ("c", 1900)]
-    ]
-    for page in waiting:
-        asyncio.run(lobby2.enqueue(page.client, QuickMessage()))
-    for page in [Page(lobby2, "d", 1690), Page(lobby2, "e", 1510)]:
-        asyncio.run(lobby2.enqueue(page.client, QuickMessage()))
-    pairs = [(p.seeker.player.name, p.opponent.player.name) for p in made2]  # type: ignore[union-attr]
-    assert pairs == [("b", "d"), ("a", "e")]
-    assert waiting[2].of_type("queued")[-1]["queued"] is True and not waiting[2].of_type("paired")
+    async def scenario(lobby: Lobby, made: list[Pairing], clock: Clock) -> None:
+        ratings = [("a", 1500), ("b", 1650), ("c", 1780), ("d", 1910)]
+        pages = [Page(lobby, name, rating) for name, rating in ratings]
+        for page in pages:
+            clock.now += 1  # in this order
+            await lobby.enqueue(page.client, QuickMessage())
+        assert not made  # every neighbour is more than 100 away
+        clock.now = 2000  # windows of 140: b-c and c-d (130) qualify, a-b (150) not yet
+        assert await lobby.pair_queue() == 1
+        assert names(made) == [("b", "c")]
+        clock.now = 100_000  # the widest window (700): a and d, 410 apart, meet
+        assert await lobby.pair_queue() == 1
+        assert names(made)[1] == ("a", "d")
+
+    async def newcomers(lobby: Lobby, made: list[Pairing], clock: Clock) -> None:
+        # A newcomer close to someone waiting is paired at once, the closest first.
+        waiting = [Page(lobby, name, rating) for name, rating in [("a", 1500), ("b", 1700)]]
+        waiting.append(Page(lobby, "c", 1900))
+        for page in [*waiting, Page(lobby, "d", 1690), Page(lobby, "e", 1510)]:
+            clock.now += 1
+            await lobby.enqueue(page.client, QuickMessage())
+        assert names(made) == [("b", "d"), ("a", "e")]
+        assert waiting[2].of_type("queued")[-1]["queued"] is True
+        assert not waiting[2].of_type("paired")
+
+    with_lobby(scenario)
+    with_lobby(newcomers)
 
 
 def test_the_quick_pairing_window_widens_while_players_wait() -> None:
-    lobby, made, clock = fake_lobby()
-    low, high = Page(lobby, "low", 1500), Page(lobby, "high", 1800)
-    casual_other = Page(lobby, "other", 1500)
-    asyncio.run(lobby.enqueue(low.client, QuickMessage()))
-    asyncio.run(lobby.enqueue(casual_other.client, QuickMessage(variant="french")))
-    asyncio.run(lobby.enqueue(high.client, QuickMessage()))
-    assert not made  # 300 apart, and the 1500 in French wants another variant
-    clock.now = 5.0  # both windows are 200 wide
-    assert asyncio.run(lobby.pair_queue()) == 0
-    clock.now = 10.0  # 300 wide: they meet
-    assert asyncio.run(lobby.pair_queue()) == 1
-    assert made[0].seeker is low.client and made[0].opponent is high.client
-    lobby.dequeue(casual_other.client)
-    assert casual_other.of_type("queued")[-1]["queued"] is False
+    async def scenario(lobby: Lobby, made: list[Pairing], clock: Clock) -> None:
+        low, high = Page(lobby, "low", 1500), Page(lobby, "high", 1800)
+        casual_other = Page(lobby, "other", 1500)
+        await lobby.enqueue(low.client, QuickMessage())
+        await lobby.enqueue(casual_other.client, QuickMessage(variant="french"))
+        clock.now = 1  # the longest waiting is the seeker
+        await lobby.enqueue(high.client, QuickMessage())
+        assert not made  # 300 apart, and the 1500 in French wants another variant
+        clock.now = 5000  # both windows are 200 wide
+        assert await lobby.pair_queue() == 0
+        clock.now = 10_001  # 300 wide: they meet
+        assert await lobby.pair_queue() == 1
+        assert names(made) == [("low", "high")]
+        await lobby.dequeue(casual_other.client)
+        assert casual_other.of_type("queued")[-1]["queued"] is False
+        assert lobby.db.queue() == []
+
+    with_lobby(scenario)
 
 
 def test_a_game_that_cannot_be_made_is_refused_to_the_one_who_accepted() -> None:
     async def broken(pairing: Pairing) -> tuple[Seat, Seat]:
         raise OSError("the database is gone")
 
-    lobby = Lobby(broken)
-    ann, bob = Page(lobby, "ann"), Page(lobby, "bob")
-    seek = lobby.seek(ann.client, SeekMessage())
-    with pytest.raises(Refused, match="err_pairing"):
-        asyncio.run(lobby.accept(bob.client, seek.id))
-    assert lobby.snapshot(bob.client)["seeks"] == [] and not ann.of_type("paired")
-    lobby.seek(bob.client, SeekMessage())  # both are still in the lobby
-    assert ann.of_type("seek")[-1]["seek"]["player"]["name"] == "bob"
+    async def scenario(lobby: Lobby, made: list[Pairing], _: Clock) -> None:
+        ann, bob = Page(lobby, "ann"), Page(lobby, "bob")
+        seek = await lobby.seek(ann.client, SeekMessage())
+        with pytest.raises(Refused, match="err_pairing"):
+            await lobby.accept(bob.client, seek.id)
+        assert lobby.snapshot(bob.client)["seeks"] == [] and not ann.of_type("paired")
+        await lobby.seek(bob.client, SeekMessage())  # both are still in the lobby
+        assert ann.of_type("seek")[-1]["seek"]["player"]["name"] == "bob"
+
+    with_lobby(scenario, broken)
 
 
 def test_two_pages_of_one_player_are_never_paired() -> None:
-    lobby, made, _ = fake_lobby()
-    tab1, tab2 = Page(lobby, "same"), Page(lobby, "same")
-    seek = lobby.seek(tab1.client, SeekMessage())
-    with pytest.raises(Refused, match="err_seek_own"):
-        asyncio.run(lobby.accept(tab2.client, seek.id))
-    asyncio.run(lobby.enqueue(tab1.client, QuickMessage()))
-    asyncio.run(lobby.enqueue(tab2.client, QuickMessage()))
-    assert not made
+    async def scenario(lobby: Lobby, made: list[Pairing], _: Clock) -> None:
+        tab1, tab2 = Page(lobby, "same"), Page(lobby, "same")
+        seek = await lobby.seek(tab1.client, SeekMessage())
+        with pytest.raises(Refused, match="err_seek_own"):
+            await lobby.accept(tab2.client, seek.id)
+        await lobby.enqueue(tab1.client, QuickMessage())
+        await lobby.enqueue(tab2.client, QuickMessage())
+        assert not made
+
+    with_lobby(scenario)
 
 
 # -- through the server -------------------------------------------------------------------------

@@ -60,7 +60,7 @@ BEFORE_MIGRATIONS_BLOB = "9a0760077415205cfdd083a0fc3f9fa6e6611af8"
 """``git rev-parse d52489d:src/hanamikoji/interfaces/web/storage.py``."""
 
 MIGRATIONS_DIR = Path(storage.__file__).parent / "migrations"
-HEAD = "0006"
+HEAD = "0007"
 """The newest revision in ``migrations/versions/``."""
 
 LOCAL_POSTGRES = "postgresql+psycopg://hanamikoji:hanamikoji@127.0.0.1:5432/hanamikoji_test"
@@ -393,8 +393,8 @@ SECOND_REVISION = '''"""A test's revision: a column and an index on games."""
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0007"
-down_revision = "0006"
+revision = "0008"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
@@ -427,7 +427,7 @@ def test_an_older_revision_is_upgraded_in_place_without_losing_a_row(
     with opened(url) as engine:
         upgrade_schema(engine, str(migrations))
 
-    assert revisions(url) == ["0007"]
+    assert revisions(url) == ["0008"]
     assert _rows(url) == before
     with opened(url) as engine, engine.connect() as connection:
         found = inspect(connection)

@@ -214,7 +214,7 @@ def create_app(config: ServerConfig) -> Starlette:
         app.state.hub = hub
         await hub.start()
         app.state.accounts = await open_accounts(hub, cookies.lifetime)
-        app.state.lobby = open_lobby(hub, app.state.accounts)
+        app.state.lobby = await open_lobby(hub, app.state.accounts)
         pairings = asyncio.create_task(run_pairings(app.state.lobby))
         app.state.hints = Hints(bots, config.analysis_worlds)
         keeper = asyncio.create_task(_keep_collections_short(config.gc_freeze_interval))
@@ -227,6 +227,7 @@ def create_app(config: ServerConfig) -> Starlette:
                 await keeper
             with contextlib.suppress(asyncio.CancelledError):
                 await pairings
+            await app.state.lobby.close()
             await app.state.hints.close()
             await hub.close()
             await asyncio.to_thread(bots.close)

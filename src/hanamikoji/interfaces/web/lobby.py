@@ -1,17 +1,30 @@
-"""The lobby: open seeks that others accept, and a quick-pairing queue by rating.
-
-Everything lives in one process's memory (:class:`Lobby`); its pages are told of each
-change as it happens (:class:`LobbyClient` takes the messages). Issue 27 will spread the
-lobby over several servers: only :class:`Lobby` needs to change then, the routes and the
-page do not.
+"""The lobby: open seeks that others accept, and a quick-pairing queue by rating, shared
+by every instance on the database (issue 27).
 
 * A **seek** is one page's offer of a game: variant, time control, rated or not, and the
   ratings it accepts (``range``; anyone without one). Only the pages whose player's
-  rating is in range see it. It goes when it is accepted, cancelled, or its page closes.
+  rating is in range see it. It goes when it is accepted, cancelled, or its page (or its
+  instance) is gone.
 * **Accepting** a seek makes the game with both seats named (:data:`GameMaker`) and
-  sends each side its seat's link (``paired``).
+  sends each side its seat (``paired``).
 * **Quick pairing** pairs the closest ratings among those waiting for the same settings,
   within a window that widens while they wait (:func:`window`).
+
+**Where it lives.** The seeks and the queue are rows of the database (``lobby_store.py``),
+each naming its instance and its page. Each instance keeps a copy of the open seeks in
+memory (:class:`Lobby`), from its own writes and the other instances' ``lobby`` events,
+so that its pages (:class:`LobbyClient`) are told of each change without a query per
+page. The database decides who takes a seek or a pair (one of two acceptors deletes the
+row, the other is told it is gone); the instance that takes it makes the game and tells
+its own pages their seats with their tokens, and the other pages' instances through an
+event, without a token (a token never goes through the database server): those pages
+open their seats by their sessions, both seats being named for their players.
+
+Quick pairing needs one matcher at a time: the instance that holds a session-level
+advisory lock of PostgreSQL on a connection of its own (:class:`_MatcherLock`; the lock
+goes with the connection, so when its instance dies another takes it over at its next
+look). The matcher also clears the rows of dead instances, telling the others. On
+SQLite there is one instance, which is the matcher.
 
 A player's identity comes from :class:`LobbyPlayer` (the session's guest or account);
 a rated game needs an account on both sides. Ratings are per variant: a seek's range,
@@ -24,18 +37,38 @@ in it counts as Glicko-2's new player: 1500, provisional.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import functools
 import itertools
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from sqlalchemy.engine.url import make_url
 
 from hanamikoji.arena.glicko2 import Rating, provisional
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.web.checks import Refused
+from hanamikoji.interfaces.web.clock import wall_clock_ms
+from hanamikoji.interfaces.web.events import Event, Listener
+from hanamikoji.interfaces.web.lobby_store import (
+    LobbyStore,
+    PairedNote,
+    QueueNote,
+    Seek,
+    SeekNote,
+    SeekPlayer,
+    UnseekNote,
+    Waiting,
+    decode_note,
+)
 from hanamikoji.interfaces.web.payload import JSON, encode
 from hanamikoji.interfaces.web.schema import QuickMessage, SeekMessage
+from hanamikoji.interfaces.web.storage import Store
 
 __all__ = [
     "MAX_SEEKS",
@@ -46,10 +79,13 @@ __all__ = [
     "Pairing",
     "Seat",
     "Seek",
+    "candidates",
     "window",
 ]
 
 log = logging.getLogger("hanamikoji.web")
+
+T = TypeVar("T")
 
 MAX_SEEKS = 3
 """Open seeks one page may have at once."""
@@ -57,6 +93,13 @@ MAX_SEEKS = 3
 WINDOW_START = 100.0
 WINDOW_GROWTH = 20.0
 WINDOW_MAX = 700.0
+
+RESYNC_EVERY = 15
+"""Looks (:meth:`Lobby.tick`) between two readings of every seek from the database, in
+case an event was missed (they are read again at once when the listener reconnects)."""
+
+FORGET_GONE_S = 120.0
+"""Seconds a gone seek's id is remembered, so that a late reading does not bring it back."""
 
 
 def window(waited: float) -> float:
@@ -80,9 +123,10 @@ class LobbyPlayer:
         rating = self.ratings.get(variant)
         return Rating() if rating is None else rating
 
-    def public(self, variant: str) -> JSON:
-        """The player as a seek of ``variant`` shows them."""
-        return {"name": self.name, "account": self.account, **self.rating_json(variant)}
+    def in_seek(self, variant: str) -> SeekPlayer:
+        """The player as a seek of ``variant`` shows them, on every instance."""
+        rating = self.rating(variant)
+        return SeekPlayer(self.id, self.name, self.account, rating.rating, provisional(rating))
 
     def rating_json(self, variant: str) -> JSON:
         rating = self.rating(variant)
@@ -101,50 +145,23 @@ class LobbyClient:
     def __init__(self, player: LobbyPlayer | None, send: Callable[[str], None]) -> None:
         self.player = player
         self.send = send
-        self.key = secrets.token_urlsafe(6)
+        self.key = secrets.token_urlsafe(9)
 
 
-@dataclass(frozen=True, slots=True)
-class Seek:
-    id: str
-    client: LobbyClient
-    variant: str
-    time_control: str
-    rated: bool
-    range: tuple[int, int] | None
-
-    def admits(self, player: LobbyPlayer) -> bool:
-        """Whether ``player``'s rating in the seek's variant is within its range."""
-        if self.range is None:
-            return True
-        low, high = self.range
-        return low <= player.rating(self.variant).rating <= high
-
-    def visible_to(self, client: LobbyClient) -> bool:
-        if client is self.client:
-            return True
-        return client.player is not None and self.admits(client.player)
-
-    def public(self, viewer: LobbyClient | None) -> JSON:
-        owner = self.client.player
-        assert owner is not None, "a seek is always a player's"
-        return {
-            "id": self.id,
-            "variant": self.variant,
-            "time_control": self.time_control,
-            "rated": self.rated,
-            "range": None if self.range is None else list(self.range),
-            "player": owner.public(self.variant),
-            "mine": viewer is self.client,
-        }
+def visible_to(seek: Seek, client: LobbyClient) -> bool:
+    """Whether the page ``client`` may see ``seek``: its own, or its player is in range."""
+    if client.key == seek.client:
+        return True
+    return client.player is not None and seek.admits(client.player.rating(seek.variant).rating)
 
 
 @dataclass(frozen=True, slots=True)
 class Pairing:
-    """Two pages to seat in a new game of these settings (``seeker`` at seat 0)."""
+    """Two players (their ids) to seat in a new game of these settings (``seeker`` at
+    seat 0)."""
 
-    seeker: LobbyClient
-    opponent: LobbyClient
+    seeker: str
+    opponent: str
     variant: str
     time_control: str
     rated: bool
@@ -152,40 +169,152 @@ class Pairing:
 
 @dataclass(frozen=True, slots=True)
 class Seat:
-    """What a paired page is sent: the game and its seat's token."""
+    """A seat of a paired game, and its token (``None``: not known here; the seat opens
+    by its player's session)."""
 
     game: str
     seat: int
-    token: str
+    token: str | None
 
 
 GameMaker = Callable[[Pairing], Awaitable[tuple[Seat, Seat]]]
 """Creates the game of a pairing with both seats named; returns (seeker's, opponent's)."""
 
+Run = Callable[[Callable[[], Any]], Awaitable[Any]]
+"""Runs a blocking database write off the event loop (the hub's writer)."""
 
-@dataclass(slots=True)
-class _Waiting:
-    client: LobbyClient
-    variant: str
-    time_control: str
-    rated: bool
-    since: float
+
+async def _in_thread(work: Callable[[], T]) -> T:
+    return await asyncio.to_thread(work)
+
+
+def candidates(queue: list[Waiting], now: int) -> list[tuple[Waiting, Waiting]]:
+    """Pairs of ``queue`` that may play at ``now`` (ms), closest ratings first (then the
+    longest waiting): same settings, two players, ratings within both windows."""
+    found = []
+    for a, b in itertools.combinations(queue, 2):
+        if (a.variant, a.time_control, a.rated) != (b.variant, b.time_control, b.rated):
+            continue
+        if a.player == b.player:
+            continue  # two pages of one player: never paired together
+        gap = abs(a.rating - b.rating)
+        if gap <= min(window((now - a.since) / 1000), window((now - b.since) / 1000)):
+            found.append((gap, min(a.since, b.since), a, b))
+    found.sort(key=lambda item: (item[0], item[1]))
+    return [(a, b) for _, _, a, b in found]
+
+
+class _MatcherLock:
+    """PostgreSQL's session-level advisory lock of the lobby's matcher, on a connection
+    of its own: held until released or until the connection (or its process) dies."""
+
+    def __init__(self, url: str) -> None:
+        self._conninfo = (
+            make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+        )
+        self._connection: Any = None
+        self.held = False
+
+    async def take(self) -> bool:
+        """Whether this instance holds the lock (now taken, or still held)."""
+        import psycopg
+
+        try:
+            if self._connection is None or self._connection.closed:
+                self.held = False
+                self._connection = await psycopg.AsyncConnection.connect(
+                    self._conninfo, autocommit=True
+                )
+            if self.held:
+                await self._connection.execute("SELECT 1")  # the lock lives with this
+            else:
+                cursor = await self._connection.execute(
+                    "SELECT pg_try_advisory_lock(hashtext('hanamikoji.lobby:' || current_schema()))"
+                )
+                row = await cursor.fetchone()
+                self.held = bool(row and row[0])
+        except Exception:
+            log.exception("lobby: the matcher's connection failed")
+            await self.release()
+        return self.held
+
+    async def release(self) -> None:
+        self.held = False
+        connection, self._connection = self._connection, None
+        if connection is not None:
+            with contextlib.suppress(Exception):
+                await connection.close()
 
 
 class Lobby:
-    """The open seeks and the quick-pairing queue of one server.
+    """The open seeks and the quick-pairing queue, as this instance serves them.
 
     Args:
         make_game: creates a pairing's game.
-        now: seconds, for the queue's widening windows (a monotonic clock).
+        store: the database.
+        now: the server's time in ms (the hub's), for the queue's widening windows.
+        run: runs a blocking write (the hub's writer; a thread by default).
     """
 
-    def __init__(self, make_game: GameMaker, now: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        make_game: GameMaker,
+        store: Store,
+        *,
+        now: Callable[[], int] = wall_clock_ms,
+        run: Run = _in_thread,
+    ) -> None:
         self.make_game = make_game
         self.now = now
+        self.db = LobbyStore(store)
+        self.me = store.instance
+        self.shared = store.engine.dialect.name != "sqlite"
+        self._url = store.url
+        self._run = run
         self._clients: dict[str, LobbyClient] = {}
+        # The copy of every open seek (all instances'), in the order they came.
         self._seeks: dict[str, Seek] = {}
-        self._queue: dict[str, _Waiting] = {}
+        self._changes = 0  # counts the copy's changes
+        self._stamps: dict[str, int] = {}  # the change that added each seek
+        self._gone: dict[str, float] = {}  # seeks gone, and when (monotonic)
+        self._queued: set[str] = set()  # this instance's pages in the queue
+        self._listener: Listener | None = None
+        self._lock: _MatcherLock | None = None
+        self._pairing = asyncio.Lock()
+        self._reading = asyncio.Lock()
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._ticks = 0
+
+    @property
+    def matching(self) -> bool:
+        """Whether this instance is the matcher (always on SQLite)."""
+        return self._lock is None or self._lock.held
+
+    async def start(self) -> None:
+        """Listen to the other instances (PostgreSQL), try to be the matcher, clear the
+        rows of instances gone (an earlier run's on SQLite), and read every open seek."""
+        if self.shared:
+            self._listener = Listener(self._url, self.me, self.resync)
+            self._listener.on("lobby", self._on_event)
+            await self._listener.start()
+            self._lock = _MatcherLock(self._url)
+            await self._lock.take()
+        await self._run(self.db.clear_dead)
+        await self.resync()
+
+    async def close(self) -> None:
+        """Stop: this instance's seeks and queue places go, and the others are told."""
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        if self._listener is not None:
+            await self._listener.close()
+        if self._lock is not None:
+            await self._lock.release()
+        with contextlib.suppress(Exception):
+            await self._run(lambda: self.db.clear_instance(self.me))
 
     # -- pages ------------------------------------------------------------------------
 
@@ -195,18 +324,32 @@ class Lobby:
         client.send(encode(self.snapshot(client)))
 
     def leave(self, client: LobbyClient) -> None:
-        """A page closed: its seeks go, and its place in the queue."""
+        """A page closed: its seeks go, and its place in the queue (here at once, in the
+        database just after; nothing here waits, so a cancelled page's task still
+        counts)."""
         self._clients.pop(client.key, None)
-        self._queue.pop(client.key, None)
-        for seek in [seek for seek in self._seeks.values() if seek.client is client]:
-            self._remove(seek)
+        self._queued.discard(client.key)
+        mine = [seek.id for seek in self._seeks.values() if seek.client == client.key]
+        for seek_id in mine:
+            self._drop(seek_id)
+        self._spawn(self._clear_page(client.key))
+
+    async def _clear_page(self, key: str) -> None:
+        try:
+            await self._run(lambda: self.db.clear_page(key))
+        except Exception:
+            log.exception("lobby: could not clear a closed page's seeks")
 
     def snapshot(self, client: LobbyClient) -> JSON:
         return {
             "type": "lobby",
             "you": None if client.player is None else client.player.you(),
-            "seeks": [s.public(client) for s in self._seeks.values() if s.visible_to(client)],
-            "queued": client.key in self._queue,
+            "seeks": [
+                s.public(s.client == client.key)
+                for s in self._seeks.values()
+                if visible_to(s, client)
+            ],
+            "queued": client.key in self._queued,
         }
 
     @property
@@ -215,127 +358,227 @@ class Lobby:
 
     # -- seeks ------------------------------------------------------------------------
 
-    def seek(self, client: LobbyClient, request: SeekMessage) -> Seek:
+    async def seek(self, client: LobbyClient, request: SeekMessage) -> Seek:
         """Open a seek. Raises :class:`Refused`: nobody signed in, a rated seek without
         an account, or too many open seeks."""
-        _player(client, rated=request.rated)
-        if sum(seek.client is client for seek in self._seeks.values()) >= MAX_SEEKS:
+        player = _player(client, rated=request.rated)
+        if sum(seek.client == client.key for seek in self._seeks.values()) >= MAX_SEEKS:
             raise Refused("err_too_many_seeks", max=MAX_SEEKS)
         seek = Seek(
-            secrets.token_urlsafe(6),
-            client,
+            secrets.token_urlsafe(9),
+            self.me,
+            client.key,
+            player.in_seek(request.variant),
             request.variant,
             request.time_control,
             request.rated,
             request.range,
+            self.now(),
         )
-        self._seeks[seek.id] = seek
-        client.send(encode({"type": "seek", "seek": seek.public(client)}))
-        # One text for every other page: a seek is told to a thousand pages at once.
-        message = encode({"type": "seek", "seek": seek.public(None)})
-        for other in self._clients.values():
-            if other is not client and seek.visible_to(other):
-                other.send(message)
+        await self._run(lambda: self.db.add_seek(seek))
+        self._add(seek)
         return seek
 
-    def cancel(self, client: LobbyClient, seek_id: str) -> None:
+    async def cancel(self, client: LobbyClient, seek_id: str) -> None:
         """Withdraw a seek of this page's. Raises :class:`Refused` (``err_seek_gone``)."""
         seek = self._seeks.get(seek_id)
-        if seek is None or seek.client is not client:
+        if seek is None or seek.client != client.key:
             raise Refused("err_seek_gone")
-        self._remove(seek)
+        if not await self._run(lambda: self.db.withdraw(seek_id, client.key)):
+            raise Refused("err_seek_gone")  # just accepted: its pairing is on its way
+        self._drop(seek_id)
 
     async def accept(self, client: LobbyClient, seek_id: str) -> None:
         """Accept a seek: the game is made and both sides sent their seats. Raises
-        :class:`Refused` when the seek is gone, is the page's own, or does not admit
-        the page's player (out of range, or rated without an account)."""
+        :class:`Refused` when the seek is gone (another took it first), is the page's
+        own, or does not admit the page's player (out of range, or rated without an
+        account)."""
         seek = self._seeks.get(seek_id)
         if seek is None:
             raise Refused("err_seek_gone")
         player = _player(client, rated=seek.rated)
-        if seek.client is client or _same_player(seek.client, client):
+        if seek.client == client.key or seek.player.id == player.id:
             raise Refused("err_seek_own")
-        if not seek.admits(player):
+        if not seek.admits(player.rating(seek.variant).rating):
             raise Refused("err_seek_range")
-        pairing = Pairing(seek.client, client, seek.variant, seek.time_control, seek.rated)
-        await self._pair(pairing)
+        taken = await self._run(lambda: self.db.take_seek(seek_id, client.key))
+        if taken is None:
+            self._drop(seek_id)
+            raise Refused("err_seek_gone")
+        for removed in taken[1]:
+            self._drop(removed)
+        self._queued.discard(client.key)
+        pairing = Pairing(seek.player.id, player.id, seek.variant, seek.time_control, seek.rated)
+        await self._make(pairing, ((seek.client, seek.instance), (client.key, self.me)))
 
-    def _remove(self, seek: Seek) -> None:
-        if self._seeks.pop(seek.id, None) is None:
+    def _add(self, seek: Seek) -> None:
+        """A seek opened: into the copy, and to the pages here that may see it."""
+        if seek.id in self._seeks or seek.id in self._gone:
             return
+        self._changes += 1
+        self._seeks[seek.id] = seek
+        self._stamps[seek.id] = self._changes
+        owner = self._clients.get(seek.client)
+        if owner is not None:
+            owner.send(encode({"type": "seek", "seek": seek.public(True)}))
+        # One text for every other page: a seek is told to a thousand pages at once.
+        message = encode({"type": "seek", "seek": seek.public(False)})
+        for other in self._clients.values():
+            if other is not owner and visible_to(seek, other):
+                other.send(message)
+
+    def _drop(self, seek_id: str) -> None:
+        """A seek went: out of the copy, and the pages here that saw it are told."""
+        self._gone[seek_id] = time.monotonic()
+        seek = self._seeks.pop(seek_id, None)
+        if seek is None:
+            return
+        self._changes += 1
+        self._stamps.pop(seek_id, None)
         message = encode({"type": "unseek", "seek": seek.id})
         for other in self._clients.values():
-            if seek.visible_to(other):
+            if visible_to(seek, other):
                 other.send(message)
+
+    async def resync(self) -> None:
+        """Read every open seek again (events may have been missed) and tell the pages
+        of the differences; seeks that came or went here during the reading stay as
+        they are."""
+        async with self._reading:
+            began = self._changes
+            rows = await asyncio.to_thread(self.db.seeks)
+            found = {seek.id: seek for seek in rows}
+            for seek_id in list(self._seeks):
+                if seek_id not in found and self._stamps.get(seek_id, 0) <= began:
+                    self._drop(seek_id)
+            for seek in rows:
+                self._add(seek)
+            forget = time.monotonic() - FORGET_GONE_S
+            self._gone = {key: at for key, at in self._gone.items() if at >= forget}
 
     # -- quick pairing ----------------------------------------------------------------
 
     async def enqueue(self, client: LobbyClient, request: QuickMessage) -> None:
         """Wait for an opponent with these settings; paired at once if one is close
         enough. Raises :class:`Refused` as :meth:`seek` does."""
-        _player(client, rated=request.rated)
-        self._queue[client.key] = _Waiting(
-            client, request.variant, request.time_control, request.rated, self.now()
+        player = _player(client, rated=request.rated)
+        waiting = Waiting(
+            client.key,
+            self.me,
+            player.id,
+            request.variant,
+            request.time_control,
+            request.rated,
+            player.rating(request.variant).rating,
+            self.now(),
         )
+        await self._run(lambda: self.db.enqueue(waiting))
+        self._queued.add(client.key)
         client.send(encode({"type": "queued", "queued": True}))
-        await self.pair_queue()
+        if self.matching:  # else the matcher hears of it (QueueNote) and looks
+            await self.pair_queue()
 
-    def dequeue(self, client: LobbyClient) -> None:
-        if self._queue.pop(client.key, None) is not None:
+    async def dequeue(self, client: LobbyClient) -> None:
+        if client.key in self._queued:
+            self._queued.discard(client.key)
+            await self._run(lambda: self.db.dequeue(client.key))
             client.send(encode({"type": "queued", "queued": False}))
 
-    def candidates(self) -> list[tuple[_Waiting, _Waiting]]:
-        """Pairs that may play now, closest ratings first (then the longest waiting):
-        same settings, ratings within both players' windows."""
-        now = self.now()
-        found = []
-        for a, b in itertools.combinations(self._queue.values(), 2):
-            if (a.variant, a.time_control, a.rated) != (b.variant, b.time_control, b.rated):
-                continue
-            gap = abs(_rating(a.client, a.variant) - _rating(b.client, a.variant))
-            if gap <= min(window(now - a.since), window(now - b.since)):
-                found.append((gap, min(a.since, b.since), a, b))
-        found.sort(key=lambda item: (item[0], item[1]))
-        return [(a, b) for _, _, a, b in found]
-
     async def pair_queue(self) -> int:
-        """Pair whoever may be paired now, closest ratings first; the number of games."""
-        paired: set[str] = set()
-        pairs = [(a, b) for a, b in self.candidates() if not _same_player(a.client, b.client)]
-        games = 0
-        for a, b in pairs:
-            if a.client.key in paired or b.client.key in paired:
-                continue
-            paired |= {a.client.key, b.client.key}
-            first, second = sorted((a, b), key=lambda waiting: waiting.since)
-            await self._pair(
-                Pairing(first.client, second.client, a.variant, a.time_control, a.rated)
-            )
-            games += 1
-        return games
+        """The matcher pairs whoever may be paired now, closest ratings first; the number
+        of games (0 on an instance that is not the matcher)."""
+        if not self.matching:
+            return 0
+        async with self._pairing:
+            queue = await asyncio.to_thread(self.db.queue)
+            paired: set[str] = set()
+            games = 0
+            for a, b in candidates(queue, self.now()):
+                if a.client in paired or b.client in paired:
+                    continue
+                first, second = sorted((a, b), key=lambda waiting: waiting.since)
+                removed = await self._run(
+                    functools.partial(self.db.take_pair, first.client, second.client)
+                )
+                if removed is None:
+                    continue  # one of them left meanwhile
+                paired |= {a.client, b.client}
+                for seek_id in removed:
+                    self._drop(seek_id)
+                sides = ((first.client, first.instance), (second.client, second.instance))
+                for key, _ in sides:
+                    self._queued.discard(key)
+                pairing = Pairing(first.player, second.player, a.variant, a.time_control, a.rated)
+                await self._make(pairing, sides)
+                games += 1
+            return games
+
+    async def tick(self) -> int:
+        """One look, every second or so: take the matcher's lock if it is free (its
+        holder died), clear the rows of dead instances (the matcher), read every seek
+        again now and then, and pair the queue. The number of games made."""
+        self._ticks += 1
+        if self._lock is not None and await self._lock.take():
+            removed = await self._run(self.db.clear_dead)
+            for seek_id in removed:
+                self._drop(seek_id)
+        if self._ticks % RESYNC_EVERY == 0:
+            await self.resync()
+        return await self.pair_queue()
 
     # -- pairing ----------------------------------------------------------------------
 
-    async def _pair(self, pairing: Pairing) -> None:
-        """Take both pages out of the lobby's offers, make the game and send each side
-        its seat. Raises :class:`Refused` (``err_pairing``) when the game cannot be made:
-        the pages are back to the lobby, without their seeks."""
-        sides = (pairing.seeker, pairing.opponent)
-        for side in sides:
-            self._queue.pop(side.key, None)
-            for seek in [seek for seek in self._seeks.values() if seek.client is side]:
-                self._remove(seek)
+    async def _make(self, pairing: Pairing, sides: tuple[tuple[str, str], ...]) -> None:
+        """Make the game of pages already taken out of the lobby (``sides``: each page's
+        key and instance) and send each its seat. Raises :class:`Refused`
+        (``err_pairing``) when the game cannot be made: the pages are back to the lobby,
+        without their seeks."""
         try:
             seats = await self.make_game(pairing)
         except Exception as error:
             log.exception("the lobby could not make a game")
             raise Refused("err_pairing") from error
-        for side, seat in zip(sides, seats, strict=True):
-            side.send(
-                encode(
-                    {"type": "paired", "game": seat.game, "seat": seat.seat, "token": seat.token}
-                )
-            )
+        for (key, instance), seat in zip(sides, seats, strict=True):
+            client = self._clients.get(key)
+            if client is not None:
+                client.send(encode(_paired(seat.game, seat.seat, seat.token)))
+            elif instance != self.me:
+                await self._run(functools.partial(self.db.tell_paired, key, seat.game, seat.seat))
+
+    # -- other instances (events.py) ----------------------------------------------------
+
+    async def _on_event(self, event: Event) -> None:
+        note = decode_note(event.data)
+        if isinstance(note, SeekNote):
+            self._add(note.seek)
+        elif isinstance(note, UnseekNote):
+            self._drop(note.seek)
+        elif isinstance(note, PairedNote):
+            self._queued.discard(note.client)
+            client = self._clients.get(note.client)
+            if client is not None:
+                client.send(encode(_paired(note.game, note.seat, None)))
+        elif isinstance(note, QueueNote) and self.matching:
+            self._spawn(self._pair_quietly())
+
+    async def _pair_quietly(self) -> None:
+        try:
+            await self.pair_queue()
+        except Exception:
+            log.exception("quick pairing failed")
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+
+def _paired(game: str, seat: int, token: str | None) -> JSON:
+    """A page's seat: with its token when known here, else opened by the session."""
+    message: JSON = {"type": "paired", "game": game, "seat": seat}
+    if token is not None:
+        message["token"] = token
+    return message
 
 
 def _player(client: LobbyClient, *, rated: bool) -> LobbyPlayer:
@@ -346,12 +589,3 @@ def _player(client: LobbyClient, *, rated: bool) -> LobbyPlayer:
     if rated and not client.player.account:
         raise Refused("err_rated_account")
     return client.player
-
-
-def _same_player(one: LobbyClient, other: LobbyClient) -> bool:
-    """Two pages of one player (two tabs): never paired together."""
-    return one.player is not None and other.player is not None and one.player.id == other.player.id
-
-
-def _rating(client: LobbyClient, variant: str) -> float:
-    return Rating().rating if client.player is None else client.player.rating(variant).rating

@@ -4,8 +4,9 @@ The page connects with its session cookie (a guest or an account; without one it
 only look), and sends ``seek``, ``cancel``, ``accept``, ``quick`` and ``unqueue``
 messages (``schema.py``); it is sent the seeks it may see (``lobby``), each change
 (``seek``, ``unseek``), its place in the queue (``queued``) and, once paired, its seat
-(``paired``: the game and the seat's token). Its seeks and its place in the queue go
-when it closes.
+(``paired``: the game, the seat, and the seat's token when the game was made on this
+instance; without one the page opens its seat by its session). Its seeks and its place
+in the queue go when it closes.
 """
 
 from __future__ import annotations
@@ -51,10 +52,10 @@ PAIRING_INTERVAL = 1.0
 """Seconds between two looks at the quick-pairing queue (its windows widen with time)."""
 
 
-def open_lobby(hub: GameHub, accounts: Accounts) -> Lobby:
-    """The server's lobby: a pairing's game, with its time control, has the seeker at
-    seat 0 and the other player at seat 1, both seats named for their players; who starts
-    is drawn."""
+async def open_lobby(hub: GameHub, accounts: Accounts) -> Lobby:
+    """The server's lobby, started (``Lobby.start``; ``Lobby.close`` when the server
+    stops): a pairing's game, with its time control, has the seeker at seat 0 and the
+    other player at seat 1, both seats named for their players; who starts is drawn."""
 
     take_seat = accounts.store.take_seat
 
@@ -64,21 +65,22 @@ def open_lobby(hub: GameHub, accounts: Accounts) -> Lobby:
             pairing.variant, secrets.randbelow(2), None, clock=clock, rated=pairing.rated
         )
         assert created.friend_token is not None, "a game between people has two tokens"
-        for seat, side in enumerate((pairing.seeker, pairing.opponent)):
-            player = side.player
-            assert player is not None, "only players are paired"
-            await accounts.writer.call(functools.partial(take_seat, created.id, seat, player.id))
+        for seat, player in enumerate((pairing.seeker, pairing.opponent)):
+            await accounts.writer.call(functools.partial(take_seat, created.id, seat, player))
         return Seat(created.id, 0, created.token), Seat(created.id, 1, created.friend_token)
 
-    return Lobby(make_game)
+    lobby = Lobby(make_game, hub.store, now=hub.now, run=hub.writer.call)
+    await lobby.start()
+    return lobby
 
 
 async def run_pairings(lobby: Lobby, interval: float = PAIRING_INTERVAL) -> None:
-    """Pair the queue again and again as its windows widen (until cancelled)."""
+    """Look at the lobby again and again: pair the queue as its windows widen, and more
+    (``Lobby.tick``), until cancelled."""
     while True:
         await asyncio.sleep(interval)
         try:
-            await lobby.pair_queue()
+            await lobby.tick()
         except Exception:  # a pairing's game could not be made: the next look tries again
             log.exception("quick pairing failed")
 
@@ -159,12 +161,12 @@ async def _handle(
         wait = rates.allow_create(f"seek:{client.player.id if client.player else client.key}")
         if wait is not None:
             raise Refused("err_rate_limited", seconds=max(1, round(wait)))
-        lobby.seek(client, message)
+        await lobby.seek(client, message)
     elif isinstance(message, CancelMessage):
-        lobby.cancel(client, message.seek)
+        await lobby.cancel(client, message.seek)
     elif isinstance(message, AcceptMessage):
         await lobby.accept(client, message.seek)
     elif isinstance(message, QuickMessage):
         await lobby.enqueue(client, message)
     elif isinstance(message, LeaveQueueMessage):
-        lobby.dequeue(client)
+        await lobby.dequeue(client)

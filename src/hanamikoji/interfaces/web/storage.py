@@ -83,6 +83,8 @@ __all__ = [
     "games",
     "hash_token",
     "instances",
+    "lobby_queue",
+    "lobby_seeks",
     "new_game_id",
     "new_game_row",
     "new_token",
@@ -277,6 +279,43 @@ seat_presence = Table(
     Column("pages", Integer, nullable=False),
     Column("changed_ms", BigInteger, nullable=False),
     Index("ix_seat_presence_instance", "instance_id"),
+)
+
+lobby_seeks = Table(
+    # Revision 0007: the open seeks of the lobby, each its instance's page's (lobby.py).
+    "lobby_seeks",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("instance_id", String(32), nullable=False),
+    Column("client_key", String(16), nullable=False),
+    Column("player_id", String(16), nullable=False),
+    Column("player_name", String(40), nullable=False),
+    Column("account", Boolean, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("provisional", Boolean, nullable=False),
+    Column("variant", String(40), nullable=False),
+    Column("time_control", String(16), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("range_low", Integer, nullable=True),
+    Column("range_high", Integer, nullable=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Index("ix_lobby_seeks_instance", "instance_id"),
+    Index("ix_lobby_seeks_client", "client_key"),
+)
+
+lobby_queue = Table(
+    # Revision 0007: the pages waiting for a quick pairing (lobby.py).
+    "lobby_queue",
+    metadata,
+    Column("client_key", String(16), primary_key=True),
+    Column("instance_id", String(32), nullable=False),
+    Column("player_id", String(16), nullable=False),
+    Column("variant", String(40), nullable=False),
+    Column("time_control", String(16), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("since_ms", BigInteger, nullable=False),
+    Index("ix_lobby_queue_instance", "instance_id"),
 )
 
 server_secrets = Table(

@@ -63,7 +63,8 @@ class LobbyView {
     } else if (message.type === "queued") {
       this.queued = message.queued;
     } else if (message.type === "paired") {
-      this.navigate(`/g/${message.game}#t=${message.token}`);
+      // Without a token (the game was made on another server) the session opens the seat.
+      this.navigate(message.token ? `/g/${message.game}#t=${message.token}` : `/g/${message.game}`);
       return;
     } else if (message.type === "error") {
       toast(message.message);

@@ -1,0 +1,378 @@
+"""The lobby in the games database: its open seeks and its quick-pairing queue, shared by
+every instance on the database (issue 27).
+
+Each row names the instance and the page (its client key) it belongs to. A seek's row
+holds what any instance needs to show it (the seeker's id, name, account or not, and
+rating in the seek's variant) so that no instance asks the database per page. Every
+write sends, with its commit, the ``lobby`` events (``events.py``) the other instances
+need to keep their copies (:class:`Note`): a seek posted (the whole seek), a seek gone
+(its id), a page paired (the game and the seat, never a seat's token: the page opens its
+seat by its session), a page queued (the matcher looks at the queue).
+
+Taking is decided here, by the database: :meth:`LobbyStore.take_seek` and
+:meth:`LobbyStore.take_pair` delete the rows they pair, and of two instances taking one
+row, one deletes it, the other finds nothing.
+
+The tables are in ``storage.py`` (migration ``r0007_lobby.py`` makes them).
+
+>>> from hanamikoji.interfaces.web.storage import Store
+>>> db = LobbyStore(Store("sqlite://"))
+>>> ann = SeekPlayer("p1", "Ann", False, 1500.0, True)
+>>> db.add_seek(Seek("s1", db.me, "k1", ann, "classic", "none", False, None, 0))
+>>> [seek.id for seek in db.seeks()], db.take_seek("s1", "k2") is not None
+(['s1'], True)
+>>> db.take_seek("s1", "k3") is None
+True
+>>> decode_note(encode_note(UnseekNote("s1")))
+UnseekNote(seek='s1')
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from sqlalchemy import delete, insert, select
+from sqlalchemy.engine import Connection
+
+from hanamikoji.interfaces.web.events import Event, notify
+from hanamikoji.interfaces.web.payload import JSON
+from hanamikoji.interfaces.web.storage import Store, instances, lobby_queue, lobby_seeks
+
+__all__ = [
+    "LobbyStore",
+    "Note",
+    "PairedNote",
+    "QueueNote",
+    "Seek",
+    "SeekNote",
+    "SeekPlayer",
+    "UnseekNote",
+    "Waiting",
+    "decode_note",
+    "encode_note",
+]
+
+TOPIC = "lobby"
+
+
+class SeekPlayer(msgspec.Struct, frozen=True):
+    """The seeker as a seek shows them: id, name, account or guest, and their rating in
+    the seek's variant (``provisional``: too few games to trust it)."""
+
+    id: str
+    name: str
+    account: bool
+    rating: float
+    provisional: bool
+
+    def public(self) -> JSON:
+        return {
+            "name": self.name,
+            "account": self.account,
+            "rating": round(self.rating),
+            "provisional": self.provisional,
+        }
+
+
+class Seek(msgspec.Struct, frozen=True):
+    """An open seek: its page (``client``, a key) on ``instance``, its player, its
+    settings, the ratings it accepts (``None``: anyone), and when it was posted (ms)."""
+
+    id: str
+    instance: str
+    client: str
+    player: SeekPlayer
+    variant: str
+    time_control: str
+    rated: bool
+    range: tuple[int, int] | None
+    created: int
+
+    def admits(self, rating: float) -> bool:
+        """Whether a player rated ``rating`` in the seek's variant is within its range."""
+        if self.range is None:
+            return True
+        low, high = self.range
+        return low <= rating <= high
+
+    def public(self, mine: bool) -> JSON:
+        return {
+            "id": self.id,
+            "variant": self.variant,
+            "time_control": self.time_control,
+            "rated": self.rated,
+            "range": None if self.range is None else list(self.range),
+            "player": self.player.public(),
+            "mine": mine,
+        }
+
+
+class Waiting(msgspec.Struct, frozen=True):
+    """A page in the quick-pairing queue: its instance, player, settings, rating in the
+    variant, and since when (ms) it waits."""
+
+    client: str
+    instance: str
+    player: str
+    variant: str
+    time_control: str
+    rated: bool
+    rating: float
+    since: int
+
+
+class SeekNote(msgspec.Struct, frozen=True, tag="seek"):
+    """A seek was posted."""
+
+    seek: Seek
+
+
+class UnseekNote(msgspec.Struct, frozen=True, tag="unseek"):
+    """A seek went (accepted, withdrawn, or its page or instance gone)."""
+
+    seek: str
+
+
+class PairedNote(msgspec.Struct, frozen=True, tag="paired"):
+    """The page ``client`` was paired: its seat of ``game``. No token: the seat is named
+    for the page's player, whose session opens it."""
+
+    client: str
+    game: str
+    seat: int
+
+
+class QueueNote(msgspec.Struct, frozen=True, tag="queue"):
+    """A page joined the queue: the matcher looks at it now."""
+
+    client: str
+
+
+Note = SeekNote | UnseekNote | PairedNote | QueueNote
+"""What a ``lobby`` event's ``data`` says."""
+
+_encoder = msgspec.json.Encoder()
+_decoder: msgspec.json.Decoder[Note] = msgspec.json.Decoder(Note)
+
+
+def encode_note(note: Note) -> str:
+    return _encoder.encode(note).decode("utf-8")
+
+
+def decode_note(data: str) -> Note | None:
+    """The note of an event's data; ``None`` for one this code cannot read."""
+    try:
+        return _decoder.decode(data)
+    except msgspec.DecodeError:
+        return None
+
+
+class _Lost(Exception):
+    """One of a pair's rows was gone: the transaction rolls back."""
+
+
+class LobbyStore:
+    """The statements of ``lobby_seeks`` and ``lobby_queue``; each write tells the other
+    instances with its commit."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.me = store.instance
+
+    def _tell(self, connection: Connection, key: str, note: Note) -> None:
+        notify(connection, Event(TOPIC, key, self.me, data=encode_note(note)))
+
+    def _gone(self, connection: Connection, removed: list[str]) -> list[str]:
+        for seek_id in removed:
+            self._tell(connection, seek_id, UnseekNote(seek_id))
+        return removed
+
+    # -- seeks --------------------------------------------------------------------------
+
+    def add_seek(self, seek: Seek) -> None:
+        low, high = (None, None) if seek.range is None else seek.range
+        with self.store._begin() as connection:
+            connection.execute(
+                insert(lobby_seeks).values(
+                    id=seek.id,
+                    instance_id=seek.instance,
+                    client_key=seek.client,
+                    player_id=seek.player.id,
+                    player_name=seek.player.name,
+                    account=seek.player.account,
+                    rating=seek.player.rating,
+                    provisional=seek.player.provisional,
+                    variant=seek.variant,
+                    time_control=seek.time_control,
+                    rated=seek.rated,
+                    range_low=low,
+                    range_high=high,
+                    created_ms=seek.created,
+                )
+            )
+            self._tell(connection, seek.id, SeekNote(seek))
+
+    def withdraw(self, seek_id: str, client: str) -> bool:
+        """Withdraw a seek of the page ``client``; ``False`` if it is gone already."""
+        with self.store._begin() as connection:
+            gone = connection.execute(
+                delete(lobby_seeks)
+                .where(lobby_seeks.c.id == seek_id, lobby_seeks.c.client_key == client)
+                .returning(lobby_seeks.c.id)
+            ).all()
+            self._gone(connection, [str(row[0]) for row in gone])
+        return bool(gone)
+
+    def take_seek(self, seek_id: str, acceptor: str) -> tuple[Seek, list[str]] | None:
+        """Accept a seek for the page ``acceptor``: the seek goes, and with it the other
+        seeks and the queue places of both pages. Returns the seek and the ids of every
+        seek gone; ``None`` if another took it first (or it was withdrawn)."""
+        with self.store._begin() as connection:
+            row = connection.execute(
+                delete(lobby_seeks).where(lobby_seeks.c.id == seek_id).returning(lobby_seeks)
+            ).first()
+            if row is None:
+                return None
+            seek = _seek(row)
+            removed = [seek.id, *_clear_pages(connection, [seek.client, acceptor])]
+            return seek, self._gone(connection, removed)
+
+    def seeks(self) -> list[Seek]:
+        """Every open seek, the oldest first."""
+        with self.store._connect() as connection:
+            rows = connection.execute(
+                select(lobby_seeks).order_by(lobby_seeks.c.created_ms, lobby_seeks.c.id)
+            ).all()
+        return [_seek(row) for row in rows]
+
+    # -- the queue ----------------------------------------------------------------------
+
+    def enqueue(self, waiting: Waiting) -> None:
+        """Put the page in the queue (again: with these settings, waiting from now)."""
+        with self.store._begin() as connection:
+            connection.execute(
+                delete(lobby_queue).where(lobby_queue.c.client_key == waiting.client)
+            )
+            connection.execute(
+                insert(lobby_queue).values(
+                    client_key=waiting.client,
+                    instance_id=waiting.instance,
+                    player_id=waiting.player,
+                    variant=waiting.variant,
+                    time_control=waiting.time_control,
+                    rated=waiting.rated,
+                    rating=waiting.rating,
+                    since_ms=waiting.since,
+                )
+            )
+            self._tell(connection, waiting.client, QueueNote(waiting.client))
+
+    def dequeue(self, client: str) -> bool:
+        with self.store._begin() as connection:
+            gone = connection.execute(
+                delete(lobby_queue).where(lobby_queue.c.client_key == client)
+            ).rowcount
+        return bool(gone)
+
+    def queue(self) -> list[Waiting]:
+        """Every page waiting, the longest first."""
+        with self.store._connect() as connection:
+            rows = connection.execute(
+                select(lobby_queue).order_by(lobby_queue.c.since_ms, lobby_queue.c.client_key)
+            ).all()
+        return [
+            Waiting(
+                str(row.client_key),
+                str(row.instance_id),
+                str(row.player_id),
+                str(row.variant),
+                str(row.time_control),
+                bool(row.rated),
+                float(row.rating),
+                int(row.since_ms),
+            )
+            for row in rows
+        ]
+
+    def take_pair(self, first: str, second: str) -> list[str] | None:
+        """Pair two waiting pages: both leave the queue, and their seeks go (their ids are
+        returned); ``None`` (nothing changes) if either has left it."""
+        try:
+            with self.store._begin() as connection:
+                taken = connection.execute(
+                    delete(lobby_queue)
+                    .where(lobby_queue.c.client_key.in_([first, second]))
+                    .returning(lobby_queue.c.client_key)
+                ).all()
+                if len(taken) != 2:
+                    raise _Lost
+                return self._gone(connection, _clear_pages(connection, [first, second]))
+        except _Lost:
+            return None
+
+    # -- pages, instances ---------------------------------------------------------------
+
+    def tell_paired(self, client: str, game: str, seat: int) -> None:
+        """Tell the instance of the page ``client`` that it was paired."""
+        with self.store._begin() as connection:
+            self._tell(connection, client, PairedNote(client, game, seat))
+
+    def clear_page(self, client: str) -> list[str]:
+        """A page closed: its seeks and its queue place go; the ids of its seeks."""
+        with self.store._begin() as connection:
+            return self._gone(connection, _clear_pages(connection, [client]))
+
+    def clear_instance(self, instance: str) -> list[str]:
+        """An instance stops: its rows go; the ids of its seeks."""
+        with self.store._begin() as connection:
+            connection.execute(delete(lobby_queue).where(lobby_queue.c.instance_id == instance))
+            removed = connection.execute(
+                delete(lobby_seeks)
+                .where(lobby_seeks.c.instance_id == instance)
+                .returning(lobby_seeks.c.id)
+            ).all()
+            return self._gone(connection, [str(row[0]) for row in removed])
+
+    def clear_dead(self) -> list[str]:
+        """The rows of instances no longer in ``instances`` (dead and buried, or an
+        earlier run's on SQLite) go; the ids of their seeks."""
+        alive = select(instances.c.id)
+        with self.store._begin() as connection:
+            connection.execute(delete(lobby_queue).where(lobby_queue.c.instance_id.not_in(alive)))
+            removed = connection.execute(
+                delete(lobby_seeks)
+                .where(lobby_seeks.c.instance_id.not_in(alive))
+                .returning(lobby_seeks.c.id)
+            ).all()
+            return self._gone(connection, [str(row[0]) for row in removed])
+
+
+def _clear_pages(connection: Connection, clients: list[str]) -> list[str]:
+    """Remove these pages' seeks and queue places; the ids of the seeks."""
+    connection.execute(delete(lobby_queue).where(lobby_queue.c.client_key.in_(clients)))
+    removed = connection.execute(
+        delete(lobby_seeks).where(lobby_seeks.c.client_key.in_(clients)).returning(lobby_seeks.c.id)
+    ).all()
+    return [str(row[0]) for row in removed]
+
+
+def _seek(row: Any) -> Seek:
+    has_range = row.range_low is not None and row.range_high is not None
+    return Seek(
+        str(row.id),
+        str(row.instance_id),
+        str(row.client_key),
+        SeekPlayer(
+            str(row.player_id),
+            str(row.player_name),
+            bool(row.account),
+            float(row.rating),
+            bool(row.provisional),
+        ),
+        str(row.variant),
+        str(row.time_control),
+        bool(row.rated),
+        (int(row.range_low), int(row.range_high)) if has_range else None,
+        int(row.created_ms),
+    )
