@@ -30,7 +30,7 @@ from starlette.testclient import TestClient
 
 from hanamikoji.interfaces.messages import MESSAGES
 from hanamikoji.interfaces.web.catalog import UI
-from hanamikoji.interfaces.web.hub import rebuild
+from hanamikoji.interfaces.web.live import rebuild
 from hanamikoji.interfaces.web.storage import Store
 
 CODES = frozenset(key for key in (*UI, *MESSAGES) if key.startswith("err_"))

@@ -31,7 +31,8 @@ from hanamikoji.interfaces.web.clock import (
     datetime_to_ms,
     ms_to_datetime,
 )
-from hanamikoji.interfaces.web.hub import Connection, GameHub
+from hanamikoji.interfaces.web.hub import GameHub
+from hanamikoji.interfaces.web.live import Connection
 from hanamikoji.interfaces.web.schema import NewGameRequest
 from hanamikoji.interfaces.web.storage import Append, Store, new_game_row
 

@@ -24,7 +24,8 @@ from sqlalchemy import update
 from hanamikoji.interfaces.web.bots import BotRunner
 from hanamikoji.interfaces.web.clock import TimeControl
 from hanamikoji.interfaces.web.cluster import SecondInstanceError, hold_sqlite
-from hanamikoji.interfaces.web.hub import Connection, GameHub, LiveGame
+from hanamikoji.interfaces.web.hub import GameHub
+from hanamikoji.interfaces.web.live import Connection, LiveGame
 from hanamikoji.interfaces.web.storage import Store, instances
 
 pytest.importorskip("psycopg", reason="psycopg is not installed (the web extra)")

@@ -21,7 +21,7 @@ from hanamikoji.core import Game, Move, MoveKind, turn_moves
 from hanamikoji.core.cards import FULL_SET, counts, from_counts, pack
 from hanamikoji.interfaces.web import bots as web_bots
 from hanamikoji.interfaces.web.catalog import client_catalog, text
-from hanamikoji.interfaces.web.hub import rebuild
+from hanamikoji.interfaces.web.live import rebuild
 from hanamikoji.interfaces.web.payload import KIND_NAMES, PublicGame, seat_state
 from hanamikoji.interfaces.web.storage import Store
 from hanamikoji.notation.names import LANGUAGES

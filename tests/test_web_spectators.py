@@ -27,7 +27,7 @@ from test_web_server import (
 
 from hanamikoji.core import Game, Move, MoveKind
 from hanamikoji.core.cards import FULL_SET, counts, from_counts
-from hanamikoji.interfaces.web.hub import SPECTATOR
+from hanamikoji.interfaces.web.live import SPECTATOR
 from hanamikoji.interfaces.web.payload import PublicGame, seat_state, spectator_state
 
 JSONDict = dict[str, Any]

@@ -72,14 +72,8 @@ from hanamikoji.interfaces.web.guards import (
     read_body,
 )
 from hanamikoji.interfaces.web.hints import Hints
-from hanamikoji.interfaces.web.hub import (
-    SPECTATOR,
-    Connection,
-    GameHub,
-    LiveGame,
-    SeatTap,
-    error_message,
-)
+from hanamikoji.interfaces.web.hub import GameHub, error_message
+from hanamikoji.interfaces.web.live import SPECTATOR, Connection, LiveGame, SeatTap
 from hanamikoji.interfaces.web.lobby_routes import lobby_routes, open_lobby, run_pairings
 from hanamikoji.interfaces.web.payload import encode
 from hanamikoji.interfaces.web.player_routes import (

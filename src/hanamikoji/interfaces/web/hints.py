@@ -28,7 +28,7 @@ from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core.game import Game
 from hanamikoji.interfaces.web.bots import BotRunner, bot_seed
 from hanamikoji.interfaces.web.checks import Refused
-from hanamikoji.interfaces.web.hub import LiveGame
+from hanamikoji.interfaces.web.live import LiveGame
 from hanamikoji.interfaces.web.payload import JSON, move_json
 from hanamikoji.notation.records import GameRecord
 

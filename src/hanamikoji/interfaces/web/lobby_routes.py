@@ -24,7 +24,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
 from hanamikoji.interfaces.web.clock import TimeControl
 from hanamikoji.interfaces.web.guards import RateGuard, origin_allowed
-from hanamikoji.interfaces.web.hub import Connection, GameHub, error_message
+from hanamikoji.interfaces.web.hub import GameHub, error_message
+from hanamikoji.interfaces.web.live import Connection
 from hanamikoji.interfaces.web.lobby import Lobby, LobbyClient, LobbyPlayer, Pairing, Seat
 from hanamikoji.interfaces.web.payload import encode
 from hanamikoji.interfaces.web.player_routes import current_session

@@ -31,14 +31,8 @@ from starlette.routing import BaseRoute, Route
 
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.guards import RateGuard, origin_allowed, read_body
-from hanamikoji.interfaces.web.hub import (
-    GameHub,
-    LiveGame,
-    clock_json,
-    error_message,
-    rebuild,
-    stored_clocks,
-)
+from hanamikoji.interfaces.web.hub import GameHub, error_message
+from hanamikoji.interfaces.web.live import LiveGame, clock_json, rebuild, stored_clocks
 from hanamikoji.interfaces.web.player_store import (
     GameEntry,
     Player,
