@@ -174,9 +174,11 @@ def test_perft_lines_and_counts(stem: str, data: dict[str, Any]) -> None:
 # -- policies -----------------------------------------------------------------------------------
 
 
-def test_tie_breaks_draw_what_python_random_draws() -> None:
+@pytest.mark.parametrize("lazy", [False, True])
+def test_tie_breaks_draw_what_python_random_draws(lazy: bool) -> None:
     seeds = [[0, 1], [2**32 + 5, 2**63 + 12345], [MAX_SEED, 987654321]]
-    ties = tie_breaks(seeds)
+    ties = tie_breaks(seeds, lazy=lazy)
+    assert (ties.position < 0).all() == lazy
     rng = random.Random(3)
     bounds = [rng.randrange(2, 300) for _ in range(2000)]
     for g, pair in enumerate(seeds):

@@ -197,8 +197,13 @@ def _fold(
     """greedy._fold of one geisha, from the spread in row ``source`` of the work arrays
     ``states`` and ``probs`` (its first ``n`` entries) into row ``target``; returns the
     new spread's size. Entries keep a dict's insertion order, so that the sums add up in
-    greedy's order. ``index`` is -1 everywhere, and left so."""
+    greedy's order. ``index`` maps a state to its entry: ``stamp + entry`` where
+    ``stamp`` is this fold's number (its last entry) shifted left by 16, so that the
+    entries of earlier folds read as negative and need no clearing."""
     m = 0
+    counter = index.shape[0] - 1
+    index[counter] += 1
+    stamp = index[counter] << 16
     for owner in range(3):
         p_owner = floats[_CHANCES + 3 * geisha + owner]
         if p_owner <= 0.0:
@@ -206,16 +211,14 @@ def _fold(
         steps = step[geisha, owner]
         for j in range(n):
             state = steps[states[source, j]]
-            q = index[state]
+            q = index[state] - stamp
             if q < 0:
-                index[state] = m
+                index[state] = stamp + m
                 states[target, m] = state
                 probs[target, m] = 0.0 + probs[source, j] * p_owner
                 m += 1
             else:
                 probs[target, q] = probs[target, q] + probs[source, j] * p_owner
-    for j in range(m):
-        index[states[target, j]] = -1
     return m
 
 
@@ -359,12 +362,12 @@ def _geisha_worths(finals: Any, step: Any, states: Any, probs: Any, index: Any) 
 def workspace(states: int) -> tuple[Any, Any, Any]:
     """Work arrays for a match of ``states`` states: spreads (states and chances) in rows
     0 to _START, the judgement's memory and scratch in row _SCRATCH, and an index from
-    state to entry, -1 throughout."""
+    state to entry (see _fold) with the number of the last fold at its end."""
     width = max(states, _FLOATS, _INTS)
     return (
         np.zeros((_ROWS + 1, width), dtype=np.int32),
         np.zeros((_ROWS + 1, width)),
-        np.full(states, -1, dtype=np.int32),
+        np.zeros(states + 1, dtype=np.int64),
     )
 
 

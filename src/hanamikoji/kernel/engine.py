@@ -232,7 +232,7 @@ class Batch:
         greedy = loops.GREEDY in codes
         if bot_seeds is None:
             bot_seeds = np.arange(2 * count, dtype=np.uint64).reshape(count, 2)
-        ties = tie_breaks(bot_seeds if greedy else np.zeros((0, 2), dtype=np.uint64))
+        ties = tie_breaks(bot_seeds if greedy else np.zeros((0, 2), dtype=np.uint64), lazy=True)
         trace = np.full((count, record), -1, dtype=np.int64)
         loops.play(
             self.games.store, codes, stream_states(seed, count), judge_tables(tuning), ties, trace

@@ -92,7 +92,9 @@ class TieBreaks(NamedTuple):
     words: npt.NDArray[np.uint32]
     """(N, 2, 624)"""
     position: npt.NDArray[np.int32]
-    """(N, 2)"""
+    """(N, 2); -1: not seeded yet (seeded from ``seeds`` at its first draw)"""
+    seeds: npt.NDArray[np.uint64]
+    """(N, 2): each generator's seed"""
 
 
 @jit
@@ -154,6 +156,9 @@ def _mt_next(words: Any, position: Any, g: int, seat: int) -> Any:
 @jit
 def randbelow(ties: TieBreaks, g: int, seat: int, bound: int) -> int:
     """random.Random.randrange(bound) for 1 < bound <= 2**32 (``_randbelow_with_getrandbits``)."""
+    if ties.position[g, seat] < 0:
+        _mt_seed(ties.words[g, seat], ties.seeds[g, seat])
+        ties.position[g, seat] = _MT_N
     bits = 0
     while (1 << bits) <= bound:
         bits += 1
@@ -171,15 +176,19 @@ def _seed_all(words: Any, position: Any, seeds: Any) -> None:
             position[g, seat] = _MT_N
 
 
-def tie_breaks(seeds: npt.ArrayLike) -> TieBreaks:
+def tie_breaks(seeds: npt.ArrayLike, lazy: bool = False) -> TieBreaks:
     """Tie-breaking generators for games whose seat ``s`` of game ``g`` breaks ties like
-    ``GreedyBot(seed=seeds[g][s])`` (seeds from 0 to 2**64 - 1)."""
-    seeds = np.asarray(seeds, dtype=np.uint64).reshape(-1, 2)
+    ``GreedyBot(seed=seeds[g][s])`` (seeds from 0 to 2**64 - 1). ``lazy``: each is
+    seeded at its first draw (most greedy games never break a tie: seeding one costs
+    about as much as a decision), the same draws."""
+    seeds = np.array(seeds, dtype=np.uint64).reshape(-1, 2)
     ties = TieBreaks(
         np.empty((seeds.shape[0], 2, _MT_N), dtype=np.uint32),
-        np.empty((seeds.shape[0], 2), dtype=np.int32),
+        np.full((seeds.shape[0], 2), -1, dtype=np.int32),
+        seeds,
     )
-    _seed_all(ties.words, ties.position, seeds)
+    if not lazy:
+        _seed_all(ties.words, ties.position, seeds)
     return ties
 
 
@@ -211,7 +220,7 @@ class Judge(NamedTuple):
     """(534, 6): each decision as judge_kernel.encode_move writes it."""
     work_states: npt.NDArray[np.int32]
     work_probs: npt.NDArray[np.float64]
-    work_index: npt.NDArray[np.int32]
+    work_index: npt.NDArray[np.int64]
 
 
 @cache
