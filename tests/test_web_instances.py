@@ -231,8 +231,9 @@ def test_an_event_arrives_after_its_commit_and_never_for_a_rollback(schema: str)
         async def nothing() -> None:
             return None
 
-        listener = Listener(schema, "listener", nothing)
+        listener = Listener(schema, "listener")
         listener.on("game", handle)
+        listener.on_reconnect(nothing)
         await listener.start()
         store = Store(schema)
         try:

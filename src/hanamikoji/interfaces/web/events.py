@@ -99,14 +99,15 @@ class Listener:
     """Listens on :data:`CHANNEL` on its own connection to the database at ``url`` (an
     SQLAlchemy PostgreSQL URL) and runs the handler of each event's topic, each in its
     own task. Events from ``origin`` (this instance) are dropped. A dropped connection is
-    reopened; ``on_reconnect`` then runs, since events were missed meanwhile."""
+    reopened; the ``on_reconnect`` callbacks then run, since events were missed
+    meanwhile. One listener serves a whole instance (the hub's games, the lobby)."""
 
-    def __init__(self, url: str, origin: str, on_reconnect: Callable[[], Awaitable[None]]) -> None:
+    def __init__(self, url: str, origin: str) -> None:
         self._conninfo = (
             make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
         )
         self.origin = origin
-        self._on_reconnect = on_reconnect
+        self._reconnected: list[Callable[[], Awaitable[None]]] = []
         self._handlers: dict[str, Handler] = {}
         self._task: asyncio.Task[None] | None = None
         self._running: set[asyncio.Task[None]] = set()
@@ -114,6 +115,9 @@ class Listener:
 
     def on(self, topic: str, handler: Handler) -> None:
         self._handlers[topic] = handler
+
+    def on_reconnect(self, callback: Callable[[], Awaitable[None]]) -> None:
+        self._reconnected.append(callback)
 
     async def start(self, timeout: float = START_TIMEOUT) -> None:
         """Start listening; returns once the first LISTEN is in place. Raises
@@ -149,7 +153,8 @@ class Listener:
                     await connection.execute(f"LISTEN {CHANNEL}")
                     self._listening.set()
                     if not first:
-                        self._spawn(self._on_reconnect())
+                        for callback in self._reconnected:
+                            self._spawn(callback())
                     first = False
                     async for notice in connection.notifies():
                         self._dispatch(notice.payload)

@@ -172,7 +172,9 @@ class GameHub:
             presence_changed=self._refresh_presence_of,
             demoted=self._demoted,
         )
-        self._listener: Listener | None = None
+        self.listener: Listener | None = None
+        """This instance's events from the others (PostgreSQL; ``None`` on SQLite),
+        listened to from :meth:`start`: the lobby hears its own topic on it too."""
         # What each game's bot inferred at its decisions so far (Bot.memory), kept on
         # this instance only, the newest games' at most: after a restart, or on another
         # instance, the bot starts again from its priors.
@@ -183,17 +185,18 @@ class GameHub:
         over the games whose owner is gone (all of an earlier run's on SQLite), and rate
         the rated games that ended unrated."""
         if self.cluster.shared:
-            self._listener = Listener(self.store.url, self.me, self._resync)
-            self._listener.on("game", self._on_game_event)
-            self._listener.on("presence", self._on_presence_event)
-            await self._listener.start()
+            self.listener = Listener(self.store.url, self.me)
+            self.listener.on("game", self._on_game_event)
+            self.listener.on("presence", self._on_presence_event)
+            self.listener.on_reconnect(self._resync)
+            await self.listener.start()
         await self.cluster.start()
         await self.sweep_ratings()
 
     async def close(self) -> None:
         self._closing = True
-        if self._listener is not None:
-            await self._listener.close()
+        if self.listener is not None:
+            await self.listener.close()
         for live in self._live.values():
             _cancel_timer(live)
             _cancel_presence(live)

@@ -254,6 +254,8 @@ class Lobby:
         store: the database.
         now: the server's time in ms (the hub's), for the queue's widening windows.
         run: runs a blocking write (the hub's writer; a thread by default).
+        listener: the instance's events from the others (the hub's; needed on a shared
+            database).
     """
 
     def __init__(
@@ -263,6 +265,7 @@ class Lobby:
         *,
         now: Callable[[], int] = wall_clock_ms,
         run: Run = _in_thread,
+        listener: Listener | None = None,
     ) -> None:
         self.make_game = make_game
         self.now = now
@@ -270,6 +273,7 @@ class Lobby:
         self.me = store.instance
         self.shared = store.engine.dialect.name != "sqlite"
         self._url = store.url
+        self.listener = listener
         self._run = run
         self._clients: dict[str, LobbyClient] = {}
         # The copy of every open seek (all instances'), in the order they came.
@@ -278,7 +282,6 @@ class Lobby:
         self._stamps: dict[str, int] = {}  # the change that added each seek
         self._gone: dict[str, float] = {}  # seeks gone, and when (monotonic)
         self._queued: set[str] = set()  # this instance's pages in the queue
-        self._listener: Listener | None = None
         self._lock: _MatcherLock | None = None
         self._pairing = asyncio.Lock()
         self._reading = asyncio.Lock()
@@ -294,9 +297,9 @@ class Lobby:
         """Listen to the other instances (PostgreSQL), try to be the matcher, clear the
         rows of instances gone (an earlier run's on SQLite), and read every open seek."""
         if self.shared:
-            self._listener = Listener(self._url, self.me, self.resync)
-            self._listener.on("lobby", self._on_event)
-            await self._listener.start()
+            assert self.listener is not None, "a shared lobby hears the others on a listener"
+            self.listener.on("lobby", self._on_event)
+            self.listener.on_reconnect(self.resync)
             self._lock = _MatcherLock(self._url)
             await self._lock.take()
         await self._run(self.db.clear_dead)
@@ -309,8 +312,6 @@ class Lobby:
         for task in list(self._tasks):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        if self._listener is not None:
-            await self._listener.close()
         if self._lock is not None:
             await self._lock.release()
         with contextlib.suppress(Exception):

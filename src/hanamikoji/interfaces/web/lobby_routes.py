@@ -70,7 +70,7 @@ async def open_lobby(hub: GameHub, accounts: Accounts) -> Lobby:
             await accounts.writer.call(functools.partial(take_seat, created.id, seat, player))
         return Seat(created.id, 0, created.token), Seat(created.id, 1, created.friend_token)
 
-    lobby = Lobby(make_game, hub.store, now=hub.now, run=hub.writer.call)
+    lobby = Lobby(make_game, hub.store, now=hub.now, run=hub.writer.call, listener=hub.listener)
     await lobby.start()
     return lobby
 
