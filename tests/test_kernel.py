@@ -18,11 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanamikoji.bots.greedy import GreedyBot
+from hanamikoji.bots.judgement import TIE_TOLERANCE
 from hanamikoji.core import Game, Move
 from hanamikoji.core.cards import FULL_SET, counts, from_counts
 from hanamikoji.core.moves import turn_moves
 from hanamikoji.core.rng import MAX_SEED, deal_for_round
-from hanamikoji.kernel import rules, tables
+from hanamikoji.kernel import policies, rules, tables
 from hanamikoji.kernel.check import _compare, differential
 from hanamikoji.kernel.encoding import all_moves, decode, encode, legal_action_mask
 from hanamikoji.kernel.engine import (
@@ -31,7 +32,7 @@ from hanamikoji.kernel.engine import (
     IllegalActionError,
     stream_states,
 )
-from hanamikoji.kernel.policies import tie_breaks, tie_draws
+from hanamikoji.kernel.policies import judge_tables, tie_breaks, tie_draws
 from hanamikoji.research import encoding as research_encoding
 from hanamikoji.research.observation import (
     OBSERVATION_LAYOUT,
@@ -210,6 +211,31 @@ def test_greedy_games_are_greedybots(variant: str, compiled: bool) -> None:
         game = _greedy_game(variant, seed, pair, compiled)
         assert [int(a) for a in trace[g] if a >= 0] == [encode(m) for m in game.move_stack]
         assert batch.outcome(g) == game.outcome
+
+
+def test_answers_chosen_by_their_gains_are_the_ones_the_scores_choose() -> None:
+    """The greedy policy chooses an answer to a Gift or Competition by its gains alone
+    where they stand clear of the tie tolerance, else by the full scores: wherever it
+    can tell, the same answers as the scores, and it can tell almost always."""
+    batch = Batch("three-rounds", np.arange(300), np.arange(300) % 2)
+    judge, ties = judge_tables(), tie_breaks(np.zeros((300, 2), dtype=np.uint64))
+    ids = np.empty(tables.ACTIONS_COUNT, dtype=np.int64)
+    answered = told = 0
+    while not batch.done.all():
+        for g in np.flatnonzero(~batch.done & (batch.games.pending >= 0)).tolist():
+            count = rules.legal_ids(batch.games.store, g, ids)
+            if count < 2:
+                continue
+            scores = policies.greedy_scores(batch.games.store, g, ids, count, judge).copy()
+            legal = ids[:count].copy()
+            expected = legal[scores >= scores.max() - TIE_TOLERANCE].tolist()
+            chosen = policies._clear_answers(batch.games.store, g, ids, count, judge)
+            answered += 1
+            if chosen:
+                told += 1
+                assert ids[:chosen].tolist() == expected
+        batch.step(batch.greedy_actions(judge, ties))
+    assert answered > 500 and told > 0.98 * answered
 
 
 def test_random_play_is_reproducible_and_uniform() -> None:

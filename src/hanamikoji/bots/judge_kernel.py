@@ -268,6 +268,15 @@ def _leaf_worths(
     floats[_WORTHS + 3 * geisha + 2] = nobodys
 
 
+@_inline
+def _wanted(lo: int, hi: int, ints: Any, needed: int) -> bool:
+    """Whether one of the open geishas ``lo`` to ``hi`` is in the bitmask ``needed``."""
+    found = 0
+    for i in range(lo, hi):
+        found |= needed >> ints[_OPEN + i] & 1
+    return found != 0
+
+
 @_bare
 def _without_each(
     count: int,
@@ -278,10 +287,12 @@ def _without_each(
     index: Any,
     floats: Any,
     ints: Any,
+    needed: int,
 ) -> None:
     """greedy._without_each and greedy._geisha_worths: each open geisha's worths once all
     the others have ended (from the spread in row _START), written into the worths of
-    ``floats``.
+    ``floats``; only those of the geishas in the bitmask ``needed`` (the others' groups
+    are not folded for), the same numbers.
 
     greedy halves the group recursively; numba cannot cache recursive functions, so
     the recursion runs on an explicit stack, in the same order: a group folds one half
@@ -307,7 +318,7 @@ def _without_each(
         n = ints[frame + 4]
         depth = ints[frame + 5]
         if hi - lo <= 1:
-            if hi - lo == 1:
+            if hi - lo == 1 and needed >> ints[_OPEN + lo] & 1:
                 _leaf_worths(ints[_OPEN + lo], row, n, step, finals, states, probs, floats)
             continue
         half = (hi - lo) // 2
@@ -315,15 +326,19 @@ def _without_each(
             # Back to this group once the first half is done.
             ints[frame] = 1
             top += 1
+            child_lo, child_hi = lo, lo + half
+            if not _wanted(child_lo, child_hi, ints, needed):
+                continue
             folded, m = _fold_all(
                 lo + half, hi, row, n, depth, floats, ints, step, states, probs, index
             )
-            child_lo, child_hi = lo, lo + half
         else:
+            child_lo, child_hi = lo + half, hi
+            if not _wanted(child_lo, child_hi, ints, needed):
+                continue
             folded, m = _fold_all(
                 lo, lo + half, row, n, depth, floats, ints, step, states, probs, index
             )
-            child_lo, child_hi = lo + half, hi
         frame = _STACK + 6 * top
         ints[frame] = 0
         ints[frame + 1] = child_lo
@@ -335,8 +350,11 @@ def _without_each(
 
 
 @_bare
-def _geisha_worths(finals: Any, step: Any, states: Any, probs: Any, index: Any) -> None:
-    """greedy._geisha_worths from the chances in the scratch row, into its worths."""
+def _geisha_worths(
+    finals: Any, step: Any, states: Any, probs: Any, index: Any, needed: int
+) -> None:
+    """greedy._geisha_worths from the chances in the scratch row, into its worths (those
+    of the geishas in the bitmask ``needed``; the others' stay 0)."""
     floats = probs[_SCRATCH]
     ints = states[_SCRATCH]
     settled = 0
@@ -356,7 +374,7 @@ def _geisha_worths(finals: Any, step: Any, states: Any, probs: Any, index: Any) 
             floats[_WORTHS + 3 * geisha + o] = 0.0
     states[_START, 0] = settled
     probs[_START, 0] = 1.0
-    _without_each(count, finals, step, states, probs, index, floats, ints)
+    _without_each(count, finals, step, states, probs, index, floats, ints, needed)
 
 
 def workspace(states: int) -> tuple[Any, Any, Any]:
@@ -534,7 +552,7 @@ def _scores(
     return scores
 
 
-@_jit
+@_bare
 def scores_of_ids(
     position: Any,
     offer: int,
@@ -547,11 +565,12 @@ def scores_of_ids(
     work_states: Any,
     work_probs: Any,
     work_index: Any,
-) -> Any:
+    scores: Any,
+) -> None:
     """:func:`_scores` of the decisions ``ids``, rows of ``encoded`` (every decision as
     :func:`encode_move` writes it), after the offer ``offer`` (-1 if none) whose answers
-    are the rows ``answer_ids``: what the kernel asks, without gathering rows."""
-    scores = np.empty(ids.shape[0])
+    are the rows ``answer_ids``, into ``scores``: what the kernel asks, without gathering
+    rows or allocating."""
     _judge(
         position,
         encoded[max(offer, 0)],
@@ -568,7 +587,78 @@ def scores_of_ids(
         work_index,
         scores,
     )
-    return scores
+
+
+@_inline
+def _begin(position: Any, tuning: Any, slots: int, floats: Any, ints: Any) -> None:
+    """A new judgement: the memory's worths of earlier ones no longer count; the card
+    fates of the first ``slots`` slots."""
+    if ints[_STAMP] >= 2**31 - 2:
+        ints[:_MEMO] = 0
+        ints[_STAMP] = 0
+    ints[_STAMP] += 1
+    mine_left = position[MINE_LEFT]
+    for slot in range(slots):
+        floats[_TOTALS + slot] = np.nan
+        left = mine_left if slot == 0 else mine_left & ~(1 << (slot - 1))
+        if slot == 0 or left != mine_left:
+            draws = _popcount4(left) - (position[DRAWN_NOW] if slot == 0 else 0)
+            _card_fates(
+                draws,
+                left,
+                position[THEIRS_LEFT],
+                position[THEIR_HAND],
+                tuning,
+                floats,
+                _FATES + 4 * slot,
+            )
+
+
+@_bare
+def response_gains(
+    position: Any,
+    pending: Any,
+    answers: Any,
+    answer_ids: Any,
+    finals: Any,
+    step: Any,
+    tuning: Any,
+    work_states: Any,
+    work_probs: Any,
+    work_index: Any,
+    gains: Any,
+) -> None:
+    """For the answers to the offer ``pending`` (the rows ``answer_ids`` of
+    ``answers``), what _judge adds to the position's total in their scores: the sum of
+    their gains, into ``gains``. The total is the same for every answer, and this needs
+    the worths of the geishas on offer only (about half the folding). Scores differ from
+    these gains plus one total by rounding only (a few units in the last place of the
+    largest partial sum): enough to choose an answer when no two are near the tie
+    tolerance."""
+    floats = work_probs[_SCRATCH]
+    ints = work_states[_SCRATCH]
+    _begin(position, tuning, 1, floats, ints)
+    _chances(position, pending, True, answers, answer_ids, floats, ints)
+    needed = 0
+    for i in range(pending[_COUNT]):
+        needed |= 1 << pending[_CARDS + i]
+    _geisha_worths(finals, step, work_states, work_probs, work_index, needed)
+    for index in range(answer_ids.shape[0]):
+        move = answers[answer_ids[index]]
+        gain = 0.0
+        for geisha in range(7):
+            if not needed >> geisha & 1:
+                continue
+            on_offer = 0
+            for i in range(pending[_COUNT]):
+                if pending[_CARDS + i] == geisha:
+                    on_offer += 1
+            took = 0
+            for i in range(move[_COUNT]):
+                if move[_CARDS + i] == geisha:
+                    took += 1
+            gain += _gain(geisha, 2 * took - on_offer, 0, 0, position, floats, ints)
+        gains[index] = gain
 
 
 @_bare
@@ -593,28 +683,10 @@ def _judge(
     ``move_ids`` of ``moves``)."""
     floats = work_probs[_SCRATCH]
     ints = work_states[_SCRATCH]
-    # A new judgement: the memory's worths of earlier ones no longer count.
-    if ints[_STAMP] >= 2**31 - 2:
-        ints[:_MEMO] = 0
-        ints[_STAMP] = 0
-    ints[_STAMP] += 1
+    _begin(position, tuning, _SLOTS, floats, ints)
     mine_left = position[MINE_LEFT]
-    for slot in range(_SLOTS):
-        floats[_TOTALS + slot] = np.nan
-        left = mine_left if slot == 0 else mine_left & ~(1 << (slot - 1))
-        if slot == 0 or left != mine_left:
-            draws = _popcount4(left) - (position[DRAWN_NOW] if slot == 0 else 0)
-            _card_fates(
-                draws,
-                left,
-                position[THEIRS_LEFT],
-                position[THEIR_HAND],
-                tuning,
-                floats,
-                _FATES + 4 * slot,
-            )
     _chances(position, pending, offered, answers, answer_ids, floats, ints)
-    _geisha_worths(finals, step, work_states, work_probs, work_index)
+    _geisha_worths(finals, step, work_states, work_probs, work_index, 127)
     for index in range(move_ids.shape[0]):
         move = moves[move_ids[index]]
         kind = move[_KIND]

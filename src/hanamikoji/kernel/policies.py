@@ -221,6 +221,13 @@ class Judge(NamedTuple):
     work_states: npt.NDArray[np.int32]
     work_probs: npt.NDArray[np.float64]
     work_index: npt.NDArray[np.int64]
+    margins: npt.NDArray[np.float64]
+    """(tiebreaks, 2): by how much more than rounding an answer's gains must stand off
+    the tie tolerance to be chosen by them alone (see greedy_action); -1 where never."""
+    position: npt.NDArray[np.int64]
+    """Work: the judged position."""
+    scores: npt.NDArray[np.float64]
+    """Work: the scores (or gains) of the legal decisions."""
 
 
 @cache
@@ -245,7 +252,23 @@ def judge_tables(tuning: Tuning | None = None) -> Judge:
         np.array(knobs + tuning.unused, dtype=np.float64),
         _encoded_moves(),
         *judge.workspace(finals.shape[2]),
+        _margins(finals, tuning),
+        np.zeros(judge.POSITION_SIZE, dtype=np.int64),
+        np.zeros(t.ACTIONS_COUNT, dtype=np.float64),
     )
+
+
+def _margins(finals: npt.NDArray[np.float64], tuning: Tuning) -> npt.NDArray[np.float64]:
+    """Judge.margins. With the card fates between 0 and 1 (giveaway and discard between
+    0 and 1), every chance is, a worth is at most the largest final value F in size, a
+    total at most 7 F plus the unused actions' worths, a gain at most 2 F: an answer's
+    score and its gains plus the total differ by a few roundings of numbers below
+    B = 16 F + those worths + 1, about 1e-16 B each. The margin is 1e-13 B."""
+    tame = 0.0 <= tuning.giveaway <= 1.0 and 0.0 <= tuning.discard <= 1.0
+    bound = 16.0 * np.abs(finals).max(axis=2) + sum(abs(u) for u in tuning.unused) + 1.0
+    if not tame or not np.isfinite(bound).all():
+        return np.full(bound.shape, -1.0)
+    return np.asarray(1e-13 * bound, dtype=np.float64)
 
 
 @jit
@@ -258,6 +281,14 @@ def _counts_into(packed: int, out: Any, offset: int, sign: int) -> None:
 def judged_position(s: r.State, g: int, seat: int) -> Any:
     """JudgedPosition.of(game.view(seat)) laid out as judge_kernel.pack_position does."""
     position = np.zeros(judge.POSITION_SIZE, dtype=np.int64)
+    position_into(s, g, seat, position)
+    return position
+
+
+@jit
+def position_into(s: r.State, g: int, seat: int, position: Any) -> None:
+    """:func:`judged_position` written into ``position``."""
+    position[:] = 0
     other = 1 - seat
     _counts_into(s[r.PLACED + seat, g] + s[r.SECRET + seat, g], position, judge.LEAD, 1)
     _counts_into(s[r.PLACED + other, g], position, judge.LEAD, -1)
@@ -274,22 +305,19 @@ def judged_position(s: r.State, g: int, seat: int) -> Any:
     position[judge.THEIRS_LEFT] = 15 & ~s[r.USED + other, g]
     position[judge.THEIR_HAND] = r.hand_size(s[r.HANDS + other, g])
     position[judge.DRAWN_NOW] = 1 if s[r.PENDING, g] < 0 else 0
-    return position
 
 
 @jit
 def greedy_scores(s: r.State, g: int, ids: Any, count: int, j: Judge) -> Any:
-    """The judge's score of each of the ``count`` decisions in ``ids`` for the seat to move."""
-    seat = s[r.TO_MOVE, g]
+    """The judge's score of each of the ``count`` decisions in ``ids`` for the seat to
+    move, in ``j.scores`` (its first ``count`` entries, returned)."""
     offer = s[r.PENDING, g]
-    answers = t.RESPONSES[max(offer, 0), : t.RESPONSE_COUNT[offer] if offer >= 0 else 0]
-    limit = s[r.MAX_ROUNDS, g]
-    last = 1 if limit > 0 and s[r.ROUND, g] >= limit else 0
-    return judge.scores_of_ids(
-        judged_position(s, g, seat),
+    position_into(s, g, s[r.TO_MOVE, g], j.position)
+    judge.scores_of_ids(
+        j.position,
         offer,
-        answers,
-        j.finals[s[r.TIEBREAK, g], last],
+        t.RESPONSES[max(offer, 0), : t.RESPONSE_COUNT[offer] if offer >= 0 else 0],
+        j.finals[s[r.TIEBREAK, g], _last_round(s, g)],
         j.step,
         j.tuning,
         j.encoded,
@@ -297,7 +325,56 @@ def greedy_scores(s: r.State, g: int, ids: Any, count: int, j: Judge) -> Any:
         j.work_states,
         j.work_probs,
         j.work_index,
+        j.scores,
     )
+    return j.scores[:count]
+
+
+@jit
+def _last_round(s: r.State, g: int) -> int:
+    limit = s[r.MAX_ROUNDS, g]
+    return 1 if limit > 0 and s[r.ROUND, g] >= limit else 0
+
+
+@jit
+def _clear_answers(s: r.State, g: int, ids: Any, count: int, j: Judge) -> int:
+    """How many answers to the pending offer (``ids``, its ``count`` distinct answers)
+    GreedyBot would choose between, moved to the front of ``ids``, judged by their gains
+    alone (:func:`judge_kernel.response_gains`); 0 where that cannot tell (an answer's
+    gains within the margin of the tie tolerance from the best's)."""
+    margin = j.margins[s[r.TIEBREAK, g], _last_round(s, g)]
+    if margin < 0.0:
+        return 0
+    offer = s[r.PENDING, g]
+    position_into(s, g, s[r.TO_MOVE, g], j.position)
+    judge.response_gains(
+        j.position,
+        j.encoded[offer],
+        j.encoded,
+        ids[:count],
+        j.finals[s[r.TIEBREAK, g], _last_round(s, g)],
+        j.step,
+        j.tuning,
+        j.work_states,
+        j.work_probs,
+        j.work_index,
+        j.scores,
+    )
+    best = j.scores[0]
+    for i in range(count):
+        if not np.isfinite(j.scores[i]):
+            return 0
+        best = max(best, j.scores[i])
+    for i in range(count):
+        # GreedyBot keeps a score within the tolerance of the best one.
+        if abs(j.scores[i] - best + TIE_TOLERANCE) <= margin:
+            return 0
+    chosen = 0
+    for i in range(count):
+        if j.scores[i] - best + TIE_TOLERANCE > 0.0:
+            ids[chosen] = ids[i]
+            chosen += 1
+    return chosen
 
 
 @jit
@@ -307,13 +384,14 @@ def greedy_action(s: r.State, g: int, j: Judge, ties: TieBreaks, ids: Any) -> in
     count = r.legal_ids(s, g, ids)
     if count <= 1:
         return int(ids[0]) if count == 1 else r.NONE
-    scores = greedy_scores(s, g, ids, count, j)
-    best = scores.max()
-    chosen = 0
-    for i in range(count):
-        if scores[i] >= best - TIE_TOLERANCE:
-            ids[chosen] = ids[i]
-            chosen += 1
+    chosen = _clear_answers(s, g, ids, count, j) if s[r.PENDING, g] >= 0 else 0
+    if chosen == 0:
+        scores = greedy_scores(s, g, ids, count, j)
+        best = scores.max()
+        for i in range(count):
+            if scores[i] >= best - TIE_TOLERANCE:
+                ids[chosen] = ids[i]
+                chosen += 1
     if chosen == 1:
         return int(ids[0])
     return int(ids[randbelow(ties, g, s[r.TO_MOVE, g], chosen)])
