@@ -284,6 +284,9 @@ class Stack:
                 db_url,
                 "--log-level",
                 log_level,
+                # nginx, on this machine: its X-Forwarded-For and -Proto are believed.
+                "--trusted-proxy",
+                "127.0.0.1",
                 *allowed,
                 *options,
                 *extra,
