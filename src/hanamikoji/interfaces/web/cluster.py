@@ -173,8 +173,7 @@ class ClusterStore:
             ids = [str(game_id) for (game_id,) in connection.execute(candidates).all()]
             if ids:
                 connection.execute(update(games).where(games.c.id.in_(ids)).values(owner=self.me))
-            for game_id in ids:
-                notify(connection, Event("game", game_id, self.me))
+            notify(connection, *(Event("game", game_id, self.me) for game_id in ids))
         return ids
 
     def claim_unowned(self, game_id: str) -> bool:
@@ -234,8 +233,7 @@ def _close_pages(connection: Connection, instance_id: str, since: int, origin: s
         .returning(seat_presence.c.game_id)
     ).all()
     changed = sorted({str(game_id) for (game_id,) in closed})
-    for game_id in changed:
-        notify(connection, Event("presence", game_id, origin))
+    notify(connection, *(Event("presence", game_id, origin) for game_id in changed))
     return changed
 
 

@@ -83,12 +83,16 @@ def decode_event(payload: str) -> Event | None:
         return None
 
 
-def notify(connection: Connection, event: Event) -> None:
-    """Send ``event`` when ``connection``'s transaction commits (PostgreSQL only)."""
-    if connection.dialect.name == "postgresql":
+def notify(connection: Connection, *events: Event) -> None:
+    """Send ``events`` when ``connection``'s transaction commits, in order, in one
+    statement (PostgreSQL only)."""
+    if connection.dialect.name == "postgresql" and events:
         connection.execute(
-            text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": encode_event(event)},
+            text(
+                "SELECT pg_notify(:channel, payload)"
+                " FROM unnest(CAST(:payloads AS text[])) AS payload"
+            ),
+            {"channel": CHANNEL, "payloads": [encode_event(event) for event in events]},
         )
 
 

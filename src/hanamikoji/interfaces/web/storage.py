@@ -734,19 +734,19 @@ class Store:
                     .where(games.c.id == item.game_id)
                     .values(status=FINISHED, result=item.result)
                 )
-            at = _utc(item.at or now)
-            notify(
-                connection,
-                Event(
-                    "game",
-                    item.game_id,
-                    self.instance,
-                    item.ply,
-                    item.text,
-                    datetime_to_ms(at),
-                    item.owner or "",
-                ),
+        events = [
+            Event(
+                "game",
+                item.game_id,
+                self.instance,
+                item.ply,
+                item.text,
+                datetime_to_ms(_utc(item.at or now)),
+                item.owner or "",
             )
+            for item in batch
+        ]
+        notify(connection, *events)
 
 
 def upgrade_schema(engine: Engine, migrations: str = MIGRATIONS) -> None:
