@@ -299,12 +299,18 @@ def load_benchmark(name: str) -> ModuleType:
 
 # -- the test summary --------------------------------------------------------------------
 
-POSTGRES_TESTS = "test_web_postgres.py"
+POSTGRES_TESTS = (
+    "test_web_postgres.py",
+    "test_web_instances.py",
+    "test_web_lobby_instances.py",
+    "test_web_deploy.py",
+)
+"""The files whose tests need a PostgreSQL server (and nginx, for the deployment's)."""
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say plainly that the PostgreSQL tests did not run: without a server they skip, and
-    a count of skipped tests among others would hide it."""
+    """Say plainly that the PostgreSQL (and deployment) tests did not run: without a
+    server they skip, and a count of skipped tests among others would hide it."""
     reasons: Counter[str] = Counter()
     for report in terminalreporter.stats.get("skipped", []):
         if not report.nodeid.split("::", 1)[0].endswith(POSTGRES_TESTS):
@@ -314,5 +320,7 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         reasons[reason.removeprefix("Skipped: ")] += 1
     for reason, count in reasons.items():
         terminalreporter.write_line(
-            f"PostgreSQL tests not run ({count} skipped): {reason}", yellow=True, bold=True
+            f"PostgreSQL or deployment tests not run ({count} skipped): {reason}",
+            yellow=True,
+            bold=True,
         )
