@@ -36,7 +36,11 @@ _NONE = -1
 # Columns of an encoded move: its kind, its number of cards, then its cards (sorted; a
 # Competition's as its two pairs in order).
 _KIND, _COUNT, _CARDS = 0, 1, 2
-_WIDTH = _CARDS + 4
+# Then its geishas (greedy._tally): how many, each (ascending) and her copies.
+_KINDS_COUNT = _CARDS + 4
+_KINDS = _KINDS_COUNT + 1
+_COPIES = _KINDS + 4
+_WIDTH = _COPIES + 4
 
 # Where the cards of one action end up, by action kind (judgement.DESTINATIONS).
 _KEEP = np.array([DESTINATIONS[kind][0] for kind in ACTIONS], dtype=np.int64)
@@ -45,6 +49,7 @@ _OUT = np.array([DESTINATIONS[kind][2] for kind in ACTIONS], dtype=np.int64)
 _OFFSET = max(CHARMS)  # a geisha's final difference never exceeds her copies
 _SPREAD = 2 * _OFFSET + 1
 _TIE = TIE_TOLERANCE
+_ALL = (1 << ITEM_COUNT) - 1  # every geisha, as a bitmask
 
 # The judgement's memory: a geisha's worth by the actions left (slot 0: this position's,
 # slot 1 + a: without action a), the geisha, her lead (-5 to 5) and her copies in hand
@@ -65,15 +70,17 @@ _PADDED = _FATES + 4 * _SLOTS
 _TOTALS = _PADDED + _SPREAD + 2
 _WORTHS = _TOTALS + _SLOTS
 _CHANCES = _WORTHS + 3 * ITEM_COUNT
-_FLOATS = _CHANCES + 3 * ITEM_COUNT
+# Gains remembered as the worths are (greedy._Judge._gains), by slot, geisha, change of
+# her lead (-5 to 5) and change of her copies in hand (-5 to 0), with their stamps.
+_GAINS = _CHANCES + 3 * ITEM_COUNT
+_FLOATS = _GAINS + _MEMO
 _STAMP = _MEMO  # the current judgement's number
 _OPEN = _STAMP + 1
 _STACK = _OPEN + ITEM_COUNT
 _STACK_DEPTH = 16
 _COUNTS = _STACK + 6 * _STACK_DEPTH
-_KINDS = _COUNTS + ITEM_COUNT
-_COPIES = _KINDS + 4
-_INTS = _COPIES + 4
+_GAIN_STAMPS = _COUNTS + ITEM_COUNT
+_INTS = _GAIN_STAMPS + _MEMO
 _ROWS = 2 * 3 + 1
 """Two rows per level of halving 7 geishas (3 levels fold), and one for the start."""
 _START = _ROWS - 1
@@ -277,8 +284,8 @@ def _wanted(lo: int, hi: int, ints: Any, needed: int) -> bool:
     return found != 0
 
 
-@_bare
-def _without_each(
+@_inline
+def _halving(
     count: int,
     finals: Any,
     step: Any,
@@ -292,7 +299,8 @@ def _without_each(
     """greedy._without_each and greedy._geisha_worths: each open geisha's worths once all
     the others have ended (from the spread in row _START), written into the worths of
     ``floats``; only those of the geishas in the bitmask ``needed`` (the others' groups
-    are not folded for), the same numbers.
+    are not folded for), the same numbers. Inlined where ``needed`` is a constant
+    (:func:`_without_each`: every geisha, without a test).
 
     greedy halves the group recursively; numba cannot cache recursive functions, so
     the recursion runs on an explicit stack, in the same order: a group folds one half
@@ -318,7 +326,7 @@ def _without_each(
         n = ints[frame + 4]
         depth = ints[frame + 5]
         if hi - lo <= 1:
-            if hi - lo == 1 and needed >> ints[_OPEN + lo] & 1:
+            if hi - lo == 1 and (needed == _ALL or needed >> ints[_OPEN + lo] & 1):
                 _leaf_worths(ints[_OPEN + lo], row, n, step, finals, states, probs, floats)
             continue
         half = (hi - lo) // 2
@@ -327,14 +335,14 @@ def _without_each(
             ints[frame] = 1
             top += 1
             child_lo, child_hi = lo, lo + half
-            if not _wanted(child_lo, child_hi, ints, needed):
+            if needed != _ALL and not _wanted(child_lo, child_hi, ints, needed):
                 continue
             folded, m = _fold_all(
                 lo + half, hi, row, n, depth, floats, ints, step, states, probs, index
             )
         else:
             child_lo, child_hi = lo + half, hi
-            if not _wanted(child_lo, child_hi, ints, needed):
+            if needed != _ALL and not _wanted(child_lo, child_hi, ints, needed):
                 continue
             folded, m = _fold_all(
                 lo, lo + half, row, n, depth, floats, ints, step, states, probs, index
@@ -347,6 +355,37 @@ def _without_each(
         ints[frame + 4] = m
         ints[frame + 5] = depth + 1
         top += 1
+
+
+@_bare
+def _without_each(
+    count: int,
+    finals: Any,
+    step: Any,
+    states: Any,
+    probs: Any,
+    index: Any,
+    floats: Any,
+    ints: Any,
+) -> None:
+    """:func:`_halving` of every geisha."""
+    _halving(count, finals, step, states, probs, index, floats, ints, _ALL)
+
+
+@_bare
+def _without_some(
+    count: int,
+    finals: Any,
+    step: Any,
+    states: Any,
+    probs: Any,
+    index: Any,
+    floats: Any,
+    ints: Any,
+    needed: int,
+) -> None:
+    """:func:`_halving` of the geishas ``needed``."""
+    _halving(count, finals, step, states, probs, index, floats, ints, needed)
 
 
 @_bare
@@ -374,7 +413,10 @@ def _geisha_worths(
             floats[_WORTHS + 3 * geisha + o] = 0.0
     states[_START, 0] = settled
     probs[_START, 0] = 1.0
-    _without_each(count, finals, step, states, probs, index, floats, ints, needed)
+    if needed == _ALL:
+        _without_each(count, finals, step, states, probs, index, floats, ints)
+    else:
+        _without_some(count, finals, step, states, probs, index, floats, ints, needed)
 
 
 def workspace(states: int) -> tuple[Any, Any, Any]:
@@ -491,11 +533,18 @@ def _gain(
     floats: Any,
     ints: Any,
 ) -> float:
-    """greedy._Judge._gain."""
+    """greedy._Judge._gain, remembered as :func:`_worth` is."""
+    at = ((slot * ITEM_COUNT + geisha) * _LEADS + lead_change + _OFFSET) * _HANDS
+    at += hand_change + _OFFSET
+    if ints[_GAIN_STAMPS + at] == ints[_STAMP]:
+        return float(floats[_GAINS + at])
     lead = position[LEAD + geisha]
     hand = position[HAND + geisha]
     after = _worth(geisha, lead + lead_change, hand + hand_change, slot, position, floats, ints)
-    return float(after - _worth(geisha, lead, hand, slot, position, floats, ints))
+    gain = after - _worth(geisha, lead, hand, slot, position, floats, ints)
+    floats[_GAINS + at] = gain
+    ints[_GAIN_STAMPS + at] = ints[_STAMP]
+    return float(gain)
 
 
 @_inline
@@ -595,6 +644,7 @@ def _begin(position: Any, tuning: Any, slots: int, floats: Any, ints: Any) -> No
     fates of the first ``slots`` slots."""
     if ints[_STAMP] >= 2**31 - 2:
         ints[:_MEMO] = 0
+        ints[_GAIN_STAMPS : _GAIN_STAMPS + _MEMO] = 0
         ints[_STAMP] = 0
     ints[_STAMP] += 1
     mine_left = position[MINE_LEFT]
@@ -686,7 +736,7 @@ def _judge(
     _begin(position, tuning, _SLOTS, floats, ints)
     mine_left = position[MINE_LEFT]
     _chances(position, pending, offered, answers, answer_ids, floats, ints)
-    _geisha_worths(finals, step, work_states, work_probs, work_index, 127)
+    _geisha_worths(finals, step, work_states, work_probs, work_index, _ALL)
     for index in range(move_ids.shape[0]):
         move = moves[move_ids[index]]
         kind = move[_KIND]
@@ -713,27 +763,12 @@ def _judge(
         if kind == 0:
             scores[index] = total + _gain(move[_CARDS], 1, -1, slot, position, floats, ints)
             continue
-        # The move's cards by geisha, ascending, with their copies (greedy._tally).
-        kinds = 0
-        for i in range(count):
-            card = move[_CARDS + i]
-            j = kinds
-            while j > 0 and ints[_KINDS + j - 1] > card:
-                j -= 1
-            if j > 0 and ints[_KINDS + j - 1] == card:
-                ints[_COPIES + j - 1] += 1
-                continue
-            for after in range(kinds, j, -1):
-                ints[_KINDS + after] = ints[_KINDS + after - 1]
-                ints[_COPIES + after] = ints[_COPIES + after - 1]
-            ints[_KINDS + j] = card
-            ints[_COPIES + j] = 1
-            kinds += 1
+        kinds = move[_KINDS_COUNT]
         if kind == 1:
             spent = 0.0
             for j in range(kinds):
                 spent += _gain(
-                    ints[_KINDS + j], 0, -ints[_COPIES + j], slot, position, floats, ints
+                    move[_KINDS + j], 0, -move[_COPIES + j], slot, position, floats, ints
                 )
             scores[index] = total + spent
             continue
@@ -749,13 +784,13 @@ def _judge(
         summed = 0.0
         for a in range(answer_count):
             if kind == 2:
-                first, second = ints[_KINDS + a], -1
+                first, second = move[_KINDS + a], -1
             else:
                 first, second = move[_CARDS + 2 * a], move[_CARDS + 2 * a + 1]
             change = 0.0
             for j in range(kinds):
-                k = ints[_KINDS + j]
-                copies = ints[_COPIES + j]
+                k = move[_KINDS + j]
+                copies = move[_COPIES + j]
                 taken = (1 if first == k else 0) + (1 if second == k else 0)
                 change += _gain(k, copies - 2 * taken, -copies, slot, position, floats, ints)
             outcome = total + change
@@ -767,7 +802,19 @@ def _judge(
 def encode_move(move: Move) -> list[int]:
     """One row of :func:`encode_moves`."""
     cards = [c for pair in move.pairs for c in pair] if move.pairs else list(move.cards)
-    return [int(move.kind), len(cards), *cards, *([_NONE] * (4 - len(cards)))]
+    kinds = sorted(set(cards))
+    padding = 4 - len(kinds)
+    return [
+        int(move.kind),
+        len(cards),
+        *cards,
+        *([_NONE] * (4 - len(cards))),
+        len(kinds),
+        *kinds,
+        *([_NONE] * padding),
+        *(cards.count(kind) for kind in kinds),
+        *([0] * padding),
+    ]
 
 
 _ENCODED: dict[int, tuple[Sequence[Move], Any]] = {}

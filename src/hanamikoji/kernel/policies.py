@@ -217,7 +217,7 @@ class Judge(NamedTuple):
     step: npt.NDArray[np.int32]
     tuning: npt.NDArray[np.float64]
     encoded: npt.NDArray[np.int64]
-    """(534, 6): each decision as judge_kernel.encode_move writes it."""
+    """(534, 15): each decision as judge_kernel.encode_move writes it."""
     work_states: npt.NDArray[np.int32]
     work_probs: npt.NDArray[np.float64]
     work_index: npt.NDArray[np.int64]
