@@ -160,7 +160,7 @@ def _owners(
     for i in range(_PADDED, _PADDED + _SPREAD + 2):
         floats[i] = 0.0
     start = _PADDED + 1 + _OFFSET + lead
-    floats[start] = 1.0
+    floats[np.uint64(start)] = 1.0
     lo = start
     hi = start
     for stage in range(2):
@@ -172,10 +172,11 @@ def _owners(
         for _ in range(count):
             lo = max(lo - 1, _PADDED + 1)
             hi = min(hi + 1, _PADDED + _SPREAD)
-            below = floats[lo - 1]
+            below = floats[np.uint64(lo - 1)]
             for i in range(lo, hi + 1):
-                here = floats[i]
-                floats[i] = ((0.0 + below * up) + here * stay) + floats[i + 1] * down
+                at = np.uint64(i)
+                here = floats[at]
+                floats[at] = ((0.0 + below * up) + here * stay) + floats[at + np.uint64(1)] * down
                 below = here
     ahead = 0.0
     for i in range(_PADDED + 2 + _OFFSET, _PADDED + 1 + _SPREAD):
@@ -217,8 +218,8 @@ def _fold(
             continue
         steps = step[geisha, owner]
         for j in range(n):
-            state = steps[states[source, j]]
-            q = index[state] - stamp
+            state = steps[np.uint32(states[source, j])]
+            q = index[np.uint32(state)] - stamp
             if q < 0:
                 index[state] = stamp + m
                 states[target, m] = state
@@ -265,11 +266,11 @@ def _leaf_worths(
     to_them = step[geisha, 1]
     to_nobody = step[geisha, 2]
     for j in range(n):
-        state = states[source, j]
+        state = np.uint32(states[source, j])
         p = probs[source, j]
-        mine += p * finals[to_me[state]]
-        theirs += p * finals[to_them[state]]
-        nobodys += p * finals[to_nobody[state]]
+        mine += p * finals[np.uint32(to_me[state])]
+        theirs += p * finals[np.uint32(to_them[state])]
+        nobodys += p * finals[np.uint32(to_nobody[state])]
     floats[_WORTHS + 3 * geisha] = mine
     floats[_WORTHS + 3 * geisha + 1] = theirs
     floats[_WORTHS + 3 * geisha + 2] = nobodys
@@ -508,7 +509,8 @@ def _worth(
     geisha: int, lead: int, hand: int, slot: int, position: Any, floats: Any, ints: Any
 ) -> float:
     """greedy._Judge._worth, remembered in the scratch row (stamped by the judgement)."""
-    at = ((slot * ITEM_COUNT + geisha) * _LEADS + lead + _OFFSET) * _HANDS + hand
+    # Unsigned indices: numba checks signed ones for negative values (to count from the end).
+    at = np.uint64(((slot * ITEM_COUNT + geisha) * _LEADS + lead + _OFFSET) * _HANDS + hand)
     if ints[at] == ints[_STAMP]:
         return float(floats[at])
     chance = _owners(lead, hand, position[UNSEEN + geisha], position[HOLDER + geisha], slot, floats)
@@ -536,14 +538,14 @@ def _gain(
     """greedy._Judge._gain, remembered as :func:`_worth` is."""
     at = ((slot * ITEM_COUNT + geisha) * _LEADS + lead_change + _OFFSET) * _HANDS
     at += hand_change + _OFFSET
-    if ints[_GAIN_STAMPS + at] == ints[_STAMP]:
-        return float(floats[_GAINS + at])
+    if ints[np.uint64(_GAIN_STAMPS + at)] == ints[_STAMP]:
+        return float(floats[np.uint64(_GAINS + at)])
     lead = position[LEAD + geisha]
     hand = position[HAND + geisha]
     after = _worth(geisha, lead + lead_change, hand + hand_change, slot, position, floats, ints)
     gain = after - _worth(geisha, lead, hand, slot, position, floats, ints)
-    floats[_GAINS + at] = gain
-    ints[_GAIN_STAMPS + at] = ints[_STAMP]
+    floats[np.uint64(_GAINS + at)] = gain
+    ints[np.uint64(_GAIN_STAMPS + at)] = ints[_STAMP]
     return float(gain)
 
 
