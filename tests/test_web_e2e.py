@@ -122,8 +122,26 @@ def close_summaries(page: Page, shot: str | None = None) -> bool:
 
 def decide(page: Page, *, by_mouse: bool, pairing: int = 0) -> None:
     """Play one decision of this page's seat: the first free action with the first cards
-    of the hand, or the first option of an offer."""
+    of the hand, or the first option of an offer. Made again once if it has not landed
+    in 10 s: a state arriving in the middle of the keys or clicks (a reconnection's)
+    starts the table afresh, as a player would then choose again."""
     before = game_data(page)["ply"]
+    for attempt in (1, 2):
+        _choose(page, by_mouse=by_mouse, pairing=pairing)
+        try:
+            page.wait_for_function(
+                """ply => !document.querySelector('.game')
+                      || document.querySelector('.game').dataset.ply !== ply""",
+                arg=before,
+                timeout=10_000,
+            )
+            return
+        except Exception:
+            if attempt == 2 or game_data(page)["ply"] != before:
+                raise
+
+
+def _choose(page: Page, *, by_mouse: bool, pairing: int) -> None:
     if game_data(page)["phase"] == "turn":
         kind = page.eval_on_selector_all(
             "button.action-marker:not([disabled])", "els => els.map(e => e.dataset.kind)"
@@ -149,12 +167,6 @@ def decide(page: Page, *, by_mouse: bool, pairing: int = 0) -> None:
     else:
         page.keyboard.press("1")
         page.keyboard.press("Enter")
-    page.wait_for_function(
-        """ply => !document.querySelector('.game')
-              || document.querySelector('.game').dataset.ply !== ply""",
-        arg=before,
-        timeout=20_000,
-    )
 
 
 def play_until_over(page: Page, *, by_mouse: bool, limit: int = 400) -> None:
