@@ -155,7 +155,7 @@ class GameHub:
         self.bot_delay = bot_delay
         self.tap = tap
         self.now = now
-        self._clock_tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
         self.writer = DecisionWriter(store)
         self.analyses = Analyses(
             store, self.writer, bots, analysis or AnalysisSettings(), analysis_limit
@@ -200,8 +200,8 @@ class GameHub:
         for live in self._live.values():
             _cancel_timer(live)
             _cancel_presence(live)
-        for clock_task in list(self._clock_tasks):
-            clock_task.cancel()
+        for task in list(self._tasks):
+            task.cancel()
         tasks = [live.bot_task for live in self._live.values() if live.bot_task is not None]
         for task in tasks:
             task.cancel()
@@ -380,10 +380,7 @@ class GameHub:
         rows = [r for r in live.presence if (r.seat, r.instance) != (seat, self.me)]
         self._set_presence(live, [*rows, mine])
         self._arm_presence(live)
-        if not self._closing:
-            task = asyncio.create_task(self._store_pages(live.id, seat, pages, now))
-            self._clock_tasks.add(task)
-            task.add_done_callback(self._clock_tasks.discard)
+        self._spawn(self._store_pages(live.id, seat, pages, now))
 
     async def _store_pages(self, game_id: str, seat: int, pages: int, now: int) -> None:
         try:
@@ -569,13 +566,12 @@ class GameHub:
         for game_id in game_ids:
             live = self._live.get(game_id)
             if live is None:
-                live = await self.get(game_id)
-            else:
-                async with live.lock:
-                    await self._reload(live)
-            if live is not None:
-                await self.check_clock(live)
-                self._wake_bot(live)
+                await self.get(game_id)  # loading checks its clock, wakes its bot
+                continue
+            async with live.lock:
+                await self._reload(live)
+            await self.check_clock(live)
+            self._wake_bot(live)
 
     async def _demoted(self) -> None:
         """This instance was taken for dead: its pages count again, and every game is
@@ -693,11 +689,16 @@ class GameHub:
         self, check: Callable[[LiveGame], Coroutine[Any, Any, None]], live: LiveGame
     ) -> None:
         """Run a timer's check of ``live`` as a task the hub waits for when it closes."""
+        self._spawn(check(live))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` as a task the hub cancels when it closes (nothing once closing)."""
         if self._closing:
+            work.close()
             return
-        task = asyncio.create_task(check(live))
-        self._clock_tasks.add(task)
-        task.add_done_callback(self._clock_tasks.discard)
+        task = asyncio.create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def _on_clock_timer(self, live: LiveGame) -> None:
         live.clock_timer = None
