@@ -1,9 +1,10 @@
-"""The learned evaluation: its features hide what they must, its committed weights are
-the ones the bots use, and its training learns."""
+"""The learned policy and value: its features hide what they must, its committed weights
+are the ones the bots use, and its training learns."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,7 +26,14 @@ from hanamikoji.bots.network import (
     manifest,
     state_features,
 )
-from hanamikoji.bots.training import play_games, train
+from hanamikoji.bots.training import (
+    Samples,
+    gate,
+    log_table,
+    search_games,
+    train,
+    write_log,
+)
 from hanamikoji.research.encoding import all_moves
 
 
@@ -61,14 +69,16 @@ def test_committed_weights_are_the_ones_the_bots_use() -> None:
     assert ExpertBot(seed=1).network is network
 
 
-def test_values_are_chances_for_each_legal_decision() -> None:
+def test_values_are_chances_and_logits_rank_each_legal_decision() -> None:
     game = random_position("classic", 3, 5)
     seat = game.to_move
     assert seat is not None
     legal = game.legal_moves()
-    values = load_network().values(game.view(seat), legal)
-    assert values.shape == (len(legal),)
+    view = game.view(seat)
+    logits, values = load_network().evaluate(view, legal)
+    assert logits.shape == values.shape == (len(legal),)
     assert np.all((values > 0.0) & (values < 1.0))
+    assert load_network().best(view, legal) == legal[int(np.argmax(logits))]
 
 
 def test_weights_survive_a_round_trip() -> None:
@@ -81,6 +91,10 @@ def test_a_network_of_the_wrong_size_is_refused() -> None:
     weights = dict(load_network().weights)
     weights["w1"] = weights["w1"][:-1]
     with pytest.raises(ValueError, match="inputs"):
+        ValueNetwork(weights)
+    weights = dict(load_network().weights)
+    weights["w3"], weights["b3"] = weights["w3"][:, :1], weights["b3"][:1]
+    with pytest.raises(ValueError, match="1 outputs"):
         ValueNetwork(weights)
 
 
@@ -96,18 +110,61 @@ def test_learned_bot_plays_legal_decisions_to_the_end() -> None:
         game.push(move)
 
 
-def test_self_play_labels_each_decision_with_its_return() -> None:
-    samples = play_games(first=5, count=6, explore=0.5)
-    assert samples.features.shape == (len(samples.targets), INPUT_SIZE)
-    assert np.all((samples.targets >= 0.0) & (samples.targets <= 1.0))
-    assert set(np.unique(samples.games)) == set(range(5, 11))
-    # Returns are the decider's: over a whole match the two seats' returns do not all agree.
-    assert len(np.unique(samples.targets)) > 2
+@pytest.fixture(scope="module")
+def searched() -> Samples:
+    return search_games(first=5, count=3, iterations=40)
 
 
-def test_training_learns_and_is_reproducible() -> None:
-    samples = play_games(first=1, count=30, explore=0.15)
-    first = train(samples, hidden=(32, 16), epochs=4, batch=64, seed=7)
-    again = train(samples, hidden=(32, 16), epochs=4, batch=64, seed=7)
+def test_self_play_targets_are_the_search_values_of_each_view(searched: Samples) -> None:
+    rows = len(searched.policy)
+    assert searched.features.shape == (rows, INPUT_SIZE)
+    assert set(np.unique(searched.games)) == {5, 6, 7}
+    views = np.unique(searched.views)
+    assert np.array_equal(views, np.arange(len(views)))
+    # Each view's policy target is a distribution over the decisions the search compared;
+    # the negatives (not compared) have no value and no probability.
+    totals = np.bincount(searched.views, weights=searched.policy)
+    assert np.allclose(totals, 1.0, atol=1e-5)
+    negatives = np.isnan(searched.values)
+    assert negatives.any()
+    assert np.all(searched.policy[negatives] == 0.0)
+    known = searched.values[~negatives]
+    assert np.all((known >= 0.0) & (known <= 1.0))
+
+
+def test_the_search_prefers_what_it_values_most(searched: Samples) -> None:
+    for view in range(int(searched.views.max()) + 1):
+        rows = np.flatnonzero(searched.views == view)
+        values = np.nan_to_num(searched.values[rows], nan=-1.0)
+        assert searched.policy[rows][np.argmax(values)] == searched.policy[rows].max()
+
+
+def test_training_learns_and_is_reproducible(searched: Samples) -> None:
+    first = train(searched, hidden=(32, 16), epochs=4, batch=16, seed=7)
+    again = train(searched, hidden=(32, 16), epochs=4, batch=16, seed=7)
     assert first.network.fingerprint() == again.network.fingerprint()
-    assert first.history[-1]["fit_entropy"] < first.history[0]["fit_entropy"]
+    assert first.history[-1]["fit_policy"] < first.history[0]["fit_policy"]
+    # Training on from a network's weights starts where it stopped.
+    more = train(searched, start=first.network.weights, epochs=1, batch=16, seed=8)
+    assert more.history[0]["fit_policy"] <= first.history[0]["fit_policy"]
+
+
+def test_the_gate_plays_each_seed_twice_with_the_seats_swapped() -> None:
+    network = load_network()
+    match = gate(network, network, jobs=1, seeds=3)
+    # The same network in both seats of each seed's two games scores exactly one half.
+    assert match.score == 0.5
+    assert match.seeds[1] - match.seeds[0] == 2
+    assert gate(network, None, jobs=1, seeds=2).opponent == "greedy"
+
+
+def test_the_training_log_is_rewritten_between_its_markers(tmp_path: Path) -> None:
+    entry = manifest()["generations"][0]
+    page = tmp_path / "strength.md"
+    page.write_text(
+        "before\n<!-- training log: start -->\nold\n<!-- training log: end -->\nafter\n"
+    )
+    write_log(page, [entry])
+    text = page.read_text()
+    assert text.startswith("before\n") and text.endswith("after\n")
+    assert log_table([entry]) in text and "old" not in text

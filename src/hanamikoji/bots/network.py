@@ -1,20 +1,23 @@
-"""A learned evaluation: the chance to win the match after each decision.
+"""A learned policy and value: which decision the search would make, and what it is worth.
 
-A small multilayer perceptron (two hidden ReLU layers, a sigmoid output) reads one
-player's view and one of their legal decisions and estimates that player's chance of
-winning the match once the round is over, as the match-value table scores the round's
-end. It is trained by deep Monte Carlo (Zha et al., "DouZero", ICML 2021): regress the
-value of each (view, decision) pair seen in self-play on the return that followed it,
-with no search and no bootstrapping (:mod:`hanamikoji.bots.training` builds it).
+A small multilayer perceptron (two hidden ReLU layers) reads one player's view and one
+of their legal decisions and gives two numbers: a policy logit (a softmax over a view's
+decisions is the network's guess of the search's decision distribution) and a value
+logit (a sigmoid of it is the player's chance of winning the match once the round is
+over, as the search values the decision). It is trained by expert iteration (Anthony,
+Tian and Barber, "Thinking Fast and Slow with Deep Learning and Tree Search", NeurIPS
+2017): self-play games whose decisions are made by the search of
+:mod:`hanamikoji.bots.ismcts`, guided by the previous network, give the targets
+(:mod:`hanamikoji.bots.training` builds it).
 
-The input is the view's state features followed by the decision's features, both
-small counts (raw integers, scaled by :data:`SCALE`). The first layer is linear, so its
-state part is computed once per view and its decision part once per distinct decision
-(remembered), and scoring all of a view's legal decisions costs one batch through the
-two upper layers.
+The input is the view's state features followed by the decision's features and the
+greedy judge's opinion of it, all small counts (raw, scaled by :data:`SCALE`). The
+first layer is linear, so its state part is computed once per view and its decision
+part once per distinct decision (remembered), and scoring all of a view's legal
+decisions costs one batch through the two upper layers.
 
 The trained weights are ``data/value_network.npz``; ``data/value_network.json`` records
-their SHA-256 and the command that made them.
+their SHA-256, the command that made them and every generation's training log.
 """
 
 from __future__ import annotations
@@ -118,6 +121,10 @@ SCALE: Array = np.array(
 )
 """Divides the raw features: every input lies in [0, 1] or a little above."""
 
+OUTPUTS = 2
+"""The last layer's outputs: the policy logit, then the value logit."""
+POLICY, VALUE = 0, 1
+
 _PIECE = {name: index * ITEM_COUNT for index, (name, _) in enumerate(_PER_GEISHA)}
 _GLOBAL_AT = {name: len(_PER_GEISHA) * ITEM_COUNT + i for i, (name, _) in enumerate(_GLOBAL)}
 
@@ -219,6 +226,9 @@ class ValueNetwork:
             raise ValueError(
                 f"the network reads {w1.shape[0]} inputs, the features are {INPUT_SIZE}"
             )
+        outputs = self.weights["w3"].shape[1]
+        if outputs != OUTPUTS:
+            raise ValueError(f"the network gives {outputs} outputs, not a policy and a value")
         scaled = w1 / SCALE[:, None]
         self._state_layer = scaled[:STATE_SIZE]
         self._action_layer = scaled[STATE_SIZE : STATE_SIZE + ACTION_SIZE]
@@ -255,11 +265,12 @@ class ValueNetwork:
             self._projected[move] = known
         return known
 
-    def values(
+    def evaluate(
         self, view: View, legal: Sequence[Move], scores: dict[Move, float] | None = None
-    ) -> Array:
-        """For each of ``legal`` (in order), the view's player's estimated chance to win
-        the match after it. ``scores`` are the greedy judge's, if already known."""
+    ) -> tuple[Array, Array]:
+        """For each of ``legal`` (in order): its policy logit, and the view's player's
+        estimated chance to win the match after it. ``scores`` are the greedy judge's,
+        if already known."""
         if scores is None:
             scores = self._judge.scores(view, legal)
         state = np.asarray(state_features(view), dtype=np.float32) @ self._state_layer
@@ -271,13 +282,26 @@ class ValueNetwork:
         second = first @ self._w2
         second += self._b2
         np.maximum(second, 0.0, out=second)
-        logits = second @ self._w3 + self._b3
-        result: Array = (1.0 / (1.0 + np.exp(-logits[:, 0]))).astype(np.float32)
-        return result
+        out = second @ self._w3 + self._b3
+        chances: Array = (1.0 / (1.0 + np.exp(-out[:, VALUE]))).astype(np.float32)
+        return out[:, POLICY].astype(np.float32), chances
+
+    def logits(
+        self, view: View, legal: Sequence[Move], scores: dict[Move, float] | None = None
+    ) -> Array:
+        """The policy logit of each of ``legal`` (higher: the search prefers it)."""
+        return self.evaluate(view, legal, scores)[0]
+
+    def values(
+        self, view: View, legal: Sequence[Move], scores: dict[Move, float] | None = None
+    ) -> Array:
+        """For each of ``legal`` (in order), the view's player's estimated chance to win
+        the match after it."""
+        return self.evaluate(view, legal, scores)[1]
 
     def best(self, view: View, legal: Sequence[Move]) -> Move:
-        """The decision the network values most (the first of equals)."""
-        return legal[int(np.argmax(self.values(view, legal)))]
+        """The decision the policy prefers (the first of equals)."""
+        return legal[int(np.argmax(self.logits(view, legal)))]
 
 
 def manifest() -> dict[str, Any]:
@@ -295,8 +319,8 @@ def load_network() -> ValueNetwork:
 
 
 class LearnedBot(Bot):
-    """Plays the decision the learned network values most: no search, about half a
-    millisecond per decision (the judge's opinion included)."""
+    """Plays the decision the learned policy prefers: no search, about half a millisecond
+    per decision (the judge's opinion included)."""
 
     name = "learned"
 

@@ -1,153 +1,258 @@
-"""Train the learned evaluation of :mod:`hanamikoji.bots.network` by deep Monte Carlo.
+"""Train the learned policy and value of :mod:`hanamikoji.bots.network` by expert iteration.
 
-Self-play games are played by a behaviour policy: the greedy judge's choice, except
-that each decision explores with probability ``explore`` (half of the time one of the
-judge's four best, half of the time any legal decision), so the network sees the
-value of decisions the judge would not make. Every (view, decision) pair is then
-labelled with the decider's return: the match value of the board the round left
-(the match-value table's chance to win from it, 1/0/0.5 if the match ended). The
-network regresses on those returns (cross-entropy on the sigmoid output); there is
-no bootstrapping, as in DouZero (Zha et al., 2021).
+A generation plays self-play games in which every decision is made by the search of
+:mod:`hanamikoji.bots.ismcts` at a fixed number of playouts (reproducible), over the
+greedy judge's best decisions and, from generation 2 on, the previous network's best
+(``network_candidates``). The search's value of each decision it compared becomes the
+targets of that view: the policy target is a softmax of those values at
+:data:`TARGET_TEMPERATURE`, the value target the values themselves (less noisy than one
+game's return: each is the mean over the worlds the search played). A few decisions the
+search did not compare are added as the policy's negatives. The network is then trained
+from the previous generation's weights (Adam; a listwise cross-entropy for the policy,
+a cross-entropy on the sigmoid for the value, the last tenth of the games held out) and
+kept only if, as the ``learned`` bot, it beats the previous generation in a seeded,
+seat-swapped match with its paired 95% interval above 50% (:func:`gate`).
 
-Rebuild the committed weights with the command recorded in
-``data/value_network.json`` (``python -m hanamikoji.bots.training``): games are
-spread over processes in fixed seed ranges, and training is seeded, so the same
-command on the same machine gives the same weights.
+``python -m hanamikoji.bots.training`` starts generation 1 from scratch;
+``--resume`` plays the next generation from the committed checkpoint
+(``data/value_network.npz`` and its log ``data/value_network.json``); ``--log FILE``
+rewrites the training log's table in ``FILE`` (``docs/strength.md``). A generation's
+seeds follow from its number, so the same commands on the same machine give the same
+weights.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import itertools
 import json
+import math
 import random
+import re
+import statistics
 import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from hanamikoji.bots.evaluation import round_end_value
-from hanamikoji.bots.greedy import GreedyBot, best_first
-from hanamikoji.bots.match_table import table_match_value
+from hanamikoji.bots.base import Bot
+from hanamikoji.bots.greedy import GreedyBot
+from hanamikoji.bots.ismcts import DEFAULT_CONFIG, ISMCTSBot
 from hanamikoji.bots.network import (
     INPUT_SIZE,
     MANIFEST_FILE,
+    OUTPUTS,
+    POLICY,
     SCALE,
+    VALUE,
     WEIGHTS_FILE,
+    LearnedBot,
     ValueNetwork,
     action_features,
     judge_features,
     state_features,
 )
 from hanamikoji.core.game import Game
+from hanamikoji.core.moves import Move
+from hanamikoji.core.outcome import Outcome
 
-__all__ = ["Samples", "TrainingResult", "play_games", "train"]
+__all__ = ["Samples", "TrainingResult", "gate", "search_games", "train"]
 
-Features = npt.NDArray[np.float32]
-Targets = npt.NDArray[np.float32]
 Array = npt.NDArray[np.float32]
 
 DATA_DIR = Path(__file__).with_name("data")
 VARIANT_MIX = ("classic", "classic", "classic", "three-rounds")
 """Games cycle through these variants (most players play the classic one)."""
-TOP = 4
+ITERATIONS = 240
+"""Playouts per decision of the self-play search."""
+ROOT_CANDIDATES = 8
+"""The judge's best decisions the self-play search compares (30 worlds each)."""
+NETWORK_CANDIDATES = 2
+"""The previous network's best decisions it compares besides them."""
+NEGATIVES = 4
+"""Decisions the search did not compare, added to each view as the policy's negatives."""
+TARGET_TEMPERATURE = 0.02
+"""Of the policy target's softmax over the search's values (chances to win the match)."""
+EXPLORE = 0.1
+"""The share of self-play decisions drawn from the policy target instead of its best."""
+GATE_SEEDS = 500
+"""Seeds of the gate's match (each played twice, the seats swapped)."""
+GATE_FIRST_SEED = 900_001
+"""The gate's seeds are fixed, and apart from every generation's self-play seeds."""
+GAMES_PER_GENERATION = 100_000
+"""Seeds reserved per generation: generation k plays seeds from (k - 1) times this, + 1."""
 
 
 @dataclass
 class Samples:
-    """Feature rows (raw, before :data:`~hanamikoji.bots.network.SCALE`), their returns,
-    and the game each came from."""
+    """Rows of (view, decision) features (raw, before :data:`SCALE`) and their targets,
+    a view's rows together."""
 
-    features: Features
-    targets: Targets
+    features: Array
+    policy: Array
+    """The target probability of each row's decision in its view (0 for negatives)."""
+    values: Array
+    """The search's value of each row's decision (NaN for negatives)."""
+    views: npt.NDArray[np.int32]
+    """The view (decision point) each row belongs to, in increasing order."""
     games: npt.NDArray[np.int32]
 
+    @staticmethod
+    def join(parts: Sequence[Samples]) -> Samples:
+        shift = 0
+        views = []
+        for part in parts:
+            views.append(part.views + shift)
+            shift += int(part.views.max()) + 1 if len(part.views) else 0
+        return Samples(
+            np.concatenate([p.features for p in parts]),
+            np.concatenate([p.policy for p in parts]),
+            np.concatenate([p.values for p in parts]),
+            np.concatenate(views).astype(np.int32),
+            np.concatenate([p.games for p in parts]),
+        )
 
-_behaviour: dict[bytes, ValueNetwork] = {}
+
+_networks: dict[bytes, ValueNetwork] = {}
 
 
-def play_games(first: int, count: int, explore: float, behaviour: bytes | None = None) -> Samples:
-    """Self-play games ``first .. first + count - 1`` (each its own seed), decisions
-    ranked by the judge, or by the network whose weights are ``behaviour``."""
-    network = None
-    if behaviour is not None:
-        if behaviour not in _behaviour:
-            _behaviour[behaviour] = ValueNetwork.from_bytes(behaviour)
-        network = _behaviour[behaviour]
-    rows: list[list[float]] = []
-    targets: list[float] = []
-    games: list[int] = []
+def _network(weights: bytes | None) -> ValueNetwork | None:
+    if weights is None:
+        return None
+    if weights not in _networks:
+        _networks[weights] = ValueNetwork.from_bytes(weights)
+    return _networks[weights]
+
+
+def _searcher(number: int, iterations: int, network: ValueNetwork | None) -> ISMCTSBot:
+    config = replace(DEFAULT_CONFIG, compiled=True, root_candidates=ROOT_CANDIDATES)
+    search = ISMCTSBot(number, budget=1e9, iterations=iterations, config=config)
+    if network is not None:
+        # Guided by this network rather than the committed one.
+        search.config = replace(config, network_candidates=NETWORK_CANDIDATES)
+        search.network = network
+    return search
+
+
+def _targets(searched: dict[Move, tuple[int, float]]) -> dict[Move, float]:
+    best = max(value for _, value in searched.values())
+    weights = {m: math.exp((v - best) / TARGET_TEMPERATURE) for m, (_, v) in searched.items()}
+    total = sum(weights.values())
+    return {move: weight / total for move, weight in weights.items()}
+
+
+class _Rows:
+    """Rows being collected, view by view."""
+
+    def __init__(self) -> None:
+        self.features: list[list[float]] = []
+        self.policy: list[float] = []
+        self.values: list[float] = []
+        self.views: list[int] = []
+        self.games: list[int] = []
+        self.count = 0
+
+    def add_view(
+        self,
+        judge: GreedyBot,
+        game: Game,
+        legal: Sequence[Move],
+        searched: dict[Move, tuple[int, float]],
+        rng: random.Random,
+        number: int,
+    ) -> dict[Move, float]:
+        """Add a view's rows (the searched decisions, then negatives); its policy target."""
+        seat = game.to_move
+        assert seat is not None
+        view = game.view(seat)
+        targets = _targets(searched)
+        others = [m for m in legal if m not in searched]
+        rows = list(searched) + rng.sample(others, min(NEGATIVES, len(others)))
+        scores = judge.scores(view, legal)
+        judged = dict(zip(legal, judge_features([scores[m] for m in legal]), strict=True))
+        state = state_features(view)
+        for move in rows:
+            self.features.append([*state, *action_features(move), *judged[move]])
+            self.policy.append(targets.get(move, 0.0))
+            self.values.append(searched[move][1] if move in searched else math.nan)
+            self.views.append(self.count)
+            self.games.append(number)
+        self.count += 1
+        return targets
+
+    def samples(self) -> Samples:
+        return Samples(
+            np.asarray(self.features, dtype=np.float32).reshape(-1, INPUT_SIZE),
+            np.asarray(self.policy, dtype=np.float32),
+            np.asarray(self.values, dtype=np.float32),
+            np.asarray(self.views, dtype=np.int32),
+            np.asarray(self.games, dtype=np.int32),
+        )
+
+
+def search_games(
+    first: int, count: int, iterations: int = ITERATIONS, network: bytes | None = None
+) -> Samples:
+    """Self-play games ``first .. first + count - 1`` (each its own seed) decided by the
+    search at ``iterations`` playouts, guided by the network whose weights are
+    ``network``; the rows of every decision with more than one choice."""
+    guide = _network(network)
+    rows = _Rows()
     for number in range(first, first + count):
         rng = random.Random(number)
-        judge = GreedyBot(seed=number)
+        search = _searcher(number, iterations, guide)
+        judge = GreedyBot(seed=number, compiled=True)
         game = Game(VARIANT_MIX[number % len(VARIANT_MIX)], seed=number, first_player=number % 2)
-        pending: list[tuple[int, int]] = []  # (row, seat) of this round's decisions
-        current = game.round
         while not game.is_over():
             seat = game.to_move
             assert seat is not None
             legal = game.legal_moves()
-            view = game.view(seat)
             if len(legal) == 1:
-                move = legal[0]
+                game.push(legal[0])
+                continue
+            searched = search.evaluate(game.view(seat), legal)
+            targets = rows.add_view(judge, game, legal, searched, rng, number)
+            if rng.random() < EXPLORE:
+                moves = list(targets)
+                move = rng.choices(moves, weights=[targets[m] for m in moves])[0]
             else:
-                scores = judge.scores(view, legal)
-                if network is None:
-                    worth = scores
-                else:
-                    values = network.values(view, legal, scores)
-                    worth = {m: float(v) for m, v in zip(legal, values, strict=True)}
-                ranked = best_first(legal, worth)
-                if rng.random() < explore:
-                    pool = ranked[:TOP] if rng.random() < 0.5 else ranked
-                    move = pool[rng.randrange(len(pool))]
-                else:
-                    move = ranked[0]
-                pending.append((len(rows), seat))
-                judged = judge_features([scores[m] for m in legal])[legal.index(move)]
-                rows.append([*state_features(view), *action_features(move), *judged])
-                targets.append(0.0)
-                games.append(number)
+                move = max(searched, key=lambda m: searched[m][1])
             game.push(move)
-            if game.round != current or game.is_over():
-                # The round is scored: label its decisions with what it left.
-                for row, decider in pending:
-                    targets[row] = round_end_value(game, decider, table_match_value)
-                pending = []
-                current = game.round
-    return Samples(
-        np.asarray(rows, dtype=np.float32).reshape(-1, INPUT_SIZE),
-        np.asarray(targets, dtype=np.float32),
-        np.asarray(games, dtype=np.int32),
-    )
+    return rows.samples()
 
 
-def _collect(
-    games: int, seed: int, explore: float, jobs: int, behaviour: ValueNetwork | None
-) -> Samples:
-    chunk = 250
-    starts = list(range(seed, seed + games, chunk))
-    sizes = [min(chunk, seed + games - start) for start in starts]
-    weights = None if behaviour is None else behaviour.to_bytes()
+def _in_parallel(
+    task: Callable[..., Any], starts: Sequence[int], sizes: Sequence[int], jobs: int, *rest: Any
+) -> list[Any]:
+    extra = [[value] * len(starts) for value in rest]
+    if jobs == 1:
+        return list(map(task, starts, sizes, *extra))
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        parts = list(
-            pool.map(
-                play_games,
-                starts,
-                sizes,
-                [explore] * len(starts),
-                [weights] * len(starts),
-            )
-        )
-    return Samples(
-        np.concatenate([p.features for p in parts]),
-        np.concatenate([p.targets for p in parts]),
-        np.concatenate([p.games for p in parts]),
-    )
+        return list(pool.map(task, starts, sizes, *extra))
+
+
+def _chunks(first: int, count: int, size: int) -> tuple[list[int], list[int]]:
+    starts = list(range(first, first + count, size))
+    return starts, [min(size, first + count - start) for start in starts]
+
+
+def collect(
+    games: int, first: int, iterations: int, jobs: int, network: ValueNetwork | None
+) -> Samples:
+    """:func:`search_games` over ``jobs`` processes, in chunks of 10 games."""
+    starts, sizes = _chunks(first, games, 10)
+    weights = None if network is None else network.to_bytes()
+    parts = _in_parallel(search_games, starts, sizes, jobs, iterations, weights)
+    return Samples.join(parts)
+
+
+# Training ---------------------------------------------------------------------------
 
 
 @dataclass
@@ -156,8 +261,9 @@ class TrainingResult:
     history: list[dict[str, float]]
 
 
-def _init(rng: np.random.Generator, hidden: tuple[int, int]) -> dict[str, Array]:
-    sizes = (INPUT_SIZE, *hidden, 1)
+def initial_weights(rng: np.random.Generator, hidden: tuple[int, int]) -> dict[str, Array]:
+    """He-initialised weights of a network with these hidden layers."""
+    sizes = (INPUT_SIZE, *hidden, OUTPUTS)
     weights: dict[str, Array] = {}
     for layer, (fan_in, fan_out) in enumerate(itertools.pairwise(sizes), start=1):
         weights[f"w{layer}"] = (
@@ -170,140 +276,357 @@ def _init(rng: np.random.Generator, hidden: tuple[int, int]) -> dict[str, Array]
 def _forward(w: dict[str, Array], x: Array) -> tuple[Array, Array, Array]:
     h1 = np.maximum(x @ w["w1"] + w["b1"], 0.0)
     h2 = np.maximum(h1 @ w["w2"] + w["b2"], 0.0)
-    logits = (h2 @ w["w3"] + w["b3"])[:, 0]
-    return h1, h2, logits
+    return h1, h2, h2 @ w["w3"] + w["b3"]
 
 
-def _losses(w: dict[str, Array], x: Array, y: Targets) -> tuple[float, float]:
-    """Cross-entropy and mean squared error of the predicted chances."""
-    p = 1.0 / (1.0 + np.exp(-_forward(w, x)[2]))
-    eps = 1e-6
-    entropy = -np.mean(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps))
-    return float(entropy), float(np.mean((p - y) ** 2))
+def _group_softmax(logits: Array, groups: npt.NDArray[np.int64], count: int) -> Array:
+    top = np.full(count, -np.inf, dtype=np.float32)
+    np.maximum.at(top, groups, logits)
+    exp = np.exp(logits - top[groups])
+    total = np.bincount(groups, weights=exp, minlength=count)
+    result: Array = (exp / total[groups]).astype(np.float32)
+    return result
+
+
+@dataclass
+class _Batch:
+    x: Array
+    policy: Array
+    values: Array
+    groups: npt.NDArray[np.int64]
+    count: int
+
+
+def _batch(samples: Samples, x: Array, chosen: npt.NDArray[np.int64], starts: Any) -> _Batch:
+    """The rows of views ``chosen``, their views renumbered 0..len(chosen) - 1."""
+    lengths = starts[chosen + 1] - starts[chosen]
+    groups = np.repeat(np.arange(len(chosen)), lengths)
+    offsets = np.repeat(starts[chosen] - np.cumsum(lengths) + lengths, lengths)
+    rows = offsets + np.arange(int(lengths.sum()))
+    return _Batch(x[rows], samples.policy[rows], samples.values[rows], groups, len(chosen))
+
+
+def _losses(w: dict[str, Array], batch: _Batch) -> tuple[dict[str, float], Array]:
+    """The batch's losses, and the gradient of their sum on the last layer's outputs."""
+    out = _forward(w, batch.x)[2]
+    p = _group_softmax(out[:, POLICY], batch.groups, batch.count)
+    eps = 1e-7
+    policy_loss = -float(np.sum(batch.policy * np.log(p + eps))) / batch.count
+    known = ~np.isnan(batch.values)
+    target = np.where(known, batch.values, 0.0)
+    chance = 1.0 / (1.0 + np.exp(-out[:, VALUE]))
+    cross = -(target * np.log(chance + eps) + (1 - target) * np.log(1 - chance + eps))
+    entropy = -(target * np.log(target + eps) + (1 - target) * np.log(1 - target + eps))
+    n_known = max(1, int(known.sum()))
+    value_loss = float(np.sum((cross - entropy)[known])) / n_known
+    grad = np.zeros_like(out)
+    grad[:, POLICY] = (p - batch.policy) / batch.count
+    grad[:, VALUE] = np.where(known, chance - target, 0.0) / n_known
+    agree = _argmax_agrees(out[:, POLICY], batch)
+    losses = {"policy": policy_loss, "value": value_loss, "agree": agree}
+    return losses, grad
+
+
+def _argmax_agrees(logits: Array, batch: _Batch) -> float:
+    """The share of views whose highest logit is on the search's best decision."""
+    best_logit = np.full(batch.count, -np.inf, dtype=np.float32)
+    np.maximum.at(best_logit, batch.groups, logits)
+    best_target = np.zeros(batch.count, dtype=np.float32)
+    np.maximum.at(best_target, batch.groups, batch.policy)
+    hit = (logits == best_logit[batch.groups]) & (batch.policy == best_target[batch.groups])
+    return float(np.bincount(batch.groups, weights=hit, minlength=batch.count).clip(0, 1).mean())
+
+
+def _backward(w: dict[str, Array], x: Array, grad: Array) -> dict[str, Array]:
+    h1, h2, _ = _forward(w, x)
+    d2 = (grad @ w["w3"].T) * (h2 > 0)
+    d1 = (d2 @ w["w2"].T) * (h1 > 0)
+    return {
+        "w3": h2.T @ grad,
+        "b3": grad.sum(axis=0),
+        "w2": h1.T @ d2,
+        "b2": d2.sum(axis=0),
+        "w1": x.T @ d1,
+        "b1": d1.sum(axis=0),
+    }
+
+
+class _Adam:
+    def __init__(self, weights: dict[str, Array], rate: float) -> None:
+        self.rate = rate
+        self.moments = {name: np.zeros_like(value) for name, value in weights.items()}
+        self.squares = {name: np.zeros_like(value) for name, value in weights.items()}
+        self.step = 0
+
+    def update(self, w: dict[str, Array], grads: dict[str, Array], rate: float) -> None:
+        beta1, beta2, eps = 0.9, 0.999, 1e-8
+        self.step += 1
+        for name, grad in grads.items():
+            self.moments[name] = beta1 * self.moments[name] + (1 - beta1) * grad
+            self.squares[name] = beta2 * self.squares[name] + (1 - beta2) * grad * grad
+            m_hat = self.moments[name] / (1 - beta1**self.step)
+            v_hat = self.squares[name] / (1 - beta2**self.step)
+            w[name] = (w[name] - rate * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
+
+
+def _view_starts(samples: Samples) -> npt.NDArray[np.int64]:
+    count = int(samples.views.max()) + 1
+    sizes = np.bincount(samples.views, minlength=count)
+    return np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
 
 
 def train(
     samples: Samples,
+    start: dict[str, Array] | None = None,
     hidden: tuple[int, int] = (256, 128),
-    epochs: int = 12,
-    batch: int = 512,
+    epochs: int = 8,
+    batch: int = 256,
     rate: float = 1e-3,
     seed: int = 0,
     held_out: float = 0.1,
     log: bool = False,
 ) -> TrainingResult:
-    """Fit the network to ``samples`` (Adam on cross-entropy). The last ``held_out``
-    share of the games is kept aside: the weights returned are those of the epoch with
-    the lowest loss on them."""
+    """Fit the network to ``samples`` from the weights ``start`` (or from scratch), by
+    views of ``batch``. The last ``held_out`` share of the games is kept aside: the
+    weights returned are those of the epoch with the lowest loss on them."""
     rng = np.random.default_rng(seed)
-    x_all = samples.features / SCALE
-    y_all = samples.targets
-    games = np.unique(samples.games)
+    x = (samples.features / SCALE).astype(np.float32)
+    starts = _view_starts(samples)
+    view_games = samples.games[starts[:-1]]
+    games = np.unique(view_games)
     cut = games[int(len(games) * (1.0 - held_out))] if held_out > 0 else games[-1] + 1
-    fit, check = samples.games < cut, samples.games >= cut
-    x, y = x_all[fit], y_all[fit]
-    x_check, y_check = x_all[check], y_all[check]
-    w = _init(rng, hidden)
-    moments = {name: np.zeros_like(value) for name, value in w.items()}
-    squares = {name: np.zeros_like(value) for name, value in w.items()}
-    beta1, beta2, eps = 0.9, 0.999, 1e-8
-    step = 0
+    fit = np.flatnonzero(view_games < cut)
+    check = _batch(samples, x, np.flatnonzero(view_games >= cut), starts)
+    w = {k: v.copy() for k, v in start.items()} if start else initial_weights(rng, hidden)
+    adam = _Adam(w, rate)
     history: list[dict[str, float]] = []
     best: tuple[float, dict[str, Array]] | None = None
     for epoch in range(epochs):
-        order = rng.permutation(len(x))
-        lr = rate * (0.5 ** (epoch / max(1, epochs // 3)))
-        for start in range(0, len(order), batch):
-            index = order[start : start + batch]
-            xb, yb = x[index], y[index]
-            h1, h2, logits = _forward(w, xb)
-            # d(cross-entropy)/d(logit) = p - y, averaged over the batch.
-            d3 = ((1.0 / (1.0 + np.exp(-logits)) - yb) / len(index))[:, None].astype(np.float32)
-            d2 = (d3 @ w["w3"].T) * (h2 > 0)
-            d1 = (d2 @ w["w2"].T) * (h1 > 0)
-            grads = {
-                "w3": h2.T @ d3,
-                "b3": d3.sum(axis=0),
-                "w2": h1.T @ d2,
-                "b2": d2.sum(axis=0),
-                "w1": xb.T @ d1,
-                "b1": d1.sum(axis=0),
-            }
-            step += 1
-            for name, grad in grads.items():
-                moments[name] = beta1 * moments[name] + (1 - beta1) * grad
-                squares[name] = beta2 * squares[name] + (1 - beta2) * grad * grad
-                m_hat = moments[name] / (1 - beta1**step)
-                v_hat = squares[name] / (1 - beta2**step)
-                w[name] = (w[name] - lr * m_hat / (np.sqrt(v_hat) + eps)).astype(np.float32)
+        order = rng.permutation(fit)
+        rate_now = rate * (0.5 ** (epoch / max(1, epochs // 3)))
+        for begin in range(0, len(order), batch):
+            part = _batch(samples, x, np.sort(order[begin : begin + batch]), starts)
+            _, grad = _losses(w, part)
+            adam.update(w, _backward(w, part.x, grad), rate_now)
         entry = {"epoch": float(epoch + 1)}
-        entry["fit_entropy"], entry["fit_mse"] = _losses(w, x[:50_000], y[:50_000])
-        if len(x_check):
-            entry["held_out_entropy"], entry["held_out_mse"] = _losses(w, x_check, y_check)
+        fitted = _batch(samples, x, fit[: min(len(fit), 20_000)], starts)
+        entry.update({f"fit_{k}": v for k, v in _losses(w, fitted)[0].items()})
+        if check.count:
+            entry.update({f"held_out_{k}": v for k, v in _losses(w, check)[0].items()})
         history.append(entry)
-        # Keep the epoch that did best on the games it never saw: returns are noisy,
-        # and later epochs start to learn the noise.
-        score = entry.get("held_out_entropy", -float(epoch))
+        score = entry.get("held_out_policy", 0.0) + entry.get("held_out_value", -float(epoch))
         if best is None or score < best[0]:
             best = (score, {name: value.copy() for name, value in w.items()})
         if log:
-            print(
-                "  ".join(
-                    f"{k} {v:.5f}" if k != "epoch" else f"epoch {v:.0f}" for k, v in entry.items()
-                )
-            )
+            print("  ".join(f"{k} {v:.4f}" for k, v in entry.items()), flush=True)
     assert best is not None
     return TrainingResult(ValueNetwork(best[1]), history)
 
 
+# Matches ----------------------------------------------------------------------------
+
+
+def _player(weights: bytes | None, seed: int) -> Bot:
+    network = _network(weights)
+    return GreedyBot(seed=seed) if network is None else LearnedBot(seed, network=network)
+
+
+def play_pairs(first: int, count: int, weights: bytes, other: bytes | None) -> list[float]:
+    """Seeds ``first .. first + count - 1`` of classic, each played twice with the
+    seats swapped, between the network ``weights`` and ``other`` (``None``: greedy):
+    the first player's mean score on each seed."""
+    pairs: list[float] = []
+    for seed in range(first, first + count):
+        total = 0.0
+        for seat in (0, 1):
+            game = Game("classic", seed=seed)
+            players = [_player(weights, seed), _player(other, seed + 1)]
+            if seat == 1:
+                players.reverse()
+            while not game.is_over():
+                mover = game.to_move
+                assert mover is not None
+                legal = game.legal_moves()
+                game.push(
+                    legal[0] if len(legal) == 1 else players[mover].choose(game.view(mover), legal)
+                )
+            outcome = game.outcome
+            assert isinstance(outcome, Outcome)
+            total += 0.5 if outcome.winner is None else float(outcome.winner == seat)
+        pairs.append(total / 2)
+    return pairs
+
+
+@dataclass(frozen=True)
+class Match:
+    """A seeded, seat-swapped match: the first player's score rate and its paired 95%
+    interval (over seeds, each the mean of its two games)."""
+
+    opponent: str
+    seeds: tuple[int, int]
+    score: float
+    interval: tuple[float, float]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "opponent": self.opponent,
+            "seeds": list(self.seeds),
+            "score": self.score,
+            "interval": list(self.interval),
+        }
+
+
+def gate(
+    network: ValueNetwork, other: ValueNetwork | None, jobs: int, seeds: int = GATE_SEEDS
+) -> Match:
+    """``network`` against ``other`` (``None``: the greedy bot) on the gate's seeds."""
+    starts, sizes = _chunks(GATE_FIRST_SEED, seeds, 25)
+    theirs = None if other is None else other.to_bytes()
+    parts = _in_parallel(play_pairs, starts, sizes, jobs, network.to_bytes(), theirs)
+    pairs = [score for part in parts for score in part]
+    # The normal interval of the mean over seeds (each seed's two games are one pair).
+    score = statistics.fmean(pairs)
+    margin = 1.96 * statistics.stdev(pairs) / math.sqrt(len(pairs))
+    interval = (score - margin, score + margin)
+    name = "greedy" if other is None else other.fingerprint()[:12]
+    return Match(name, (GATE_FIRST_SEED, GATE_FIRST_SEED + seeds - 1), score, interval)
+
+
+# The checkpoint and its log -------------------------------------------------------
+
+LOG_START = "<!-- training log: start -->"
+LOG_END = "<!-- training log: end -->"
+
+
+def _checkpoint(folder: Path) -> tuple[ValueNetwork, dict[str, Any]]:
+    """The committed network and its manifest (what ``--resume`` continues from)."""
+    recorded: dict[str, Any] = json.loads((folder / MANIFEST_FILE).read_text("utf-8"))
+    if recorded.get("format") != FORMAT:
+        raise SystemExit(f"{folder / MANIFEST_FILE}: not a checkpoint of this training")
+    return ValueNetwork.from_bytes((folder / WEIGHTS_FILE).read_bytes()), recorded
+
+
+FORMAT = "hanamikoji-policy-value-network"
+
+
+def log_table(generations: Sequence[dict[str, Any]]) -> str:
+    """The training log as a Markdown table, a generation a row."""
+
+    def rate(match: dict[str, Any]) -> str:
+        low, high = match["interval"]
+        return f"{100 * match['score']:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+    lines = [
+        "| generation | date | kept | games (seeds) | decisions / rows"
+        " | self-play / training / matches | held-out policy / value loss, agreement"
+        " | against the previous | against greedy |",
+        "|---:|---|---|---|---|---|---|---|---|",
+    ]
+    for entry in generations:
+        first, last = entry["games"]
+        seconds = entry["seconds"]
+        held = entry["held_out"]
+        lines.append(
+            f"| {entry['generation']} | {entry['date']} | {'yes' if entry['kept'] else 'no'} "
+            f"| {last - first + 1:,} ({first}-{last}) "
+            f"| {entry['decisions']:,} / {entry['rows']:,} "
+            f"| {seconds['self_play']:,} / {seconds['training']:,} / {seconds['matches']:,} s "
+            f"| {held['policy']:.3f} / {held['value']:.4f}, {100 * held['agree']:.1f}% "
+            f"| {rate(entry['against_previous'])} vs {entry['against_previous']['opponent']} "
+            f"| {rate(entry['against_greedy'])} |"
+        )
+    return "\n".join(lines)
+
+
+def write_log(path: Path, generations: Sequence[dict[str, Any]]) -> None:
+    """Replace the table between the training log's markers in ``path``."""
+    text = path.read_text("utf-8")
+    pattern = re.compile(re.escape(LOG_START) + ".*?" + re.escape(LOG_END), re.DOTALL)
+    if not pattern.search(text):
+        raise SystemExit(f"{path}: no {LOG_START} ... {LOG_END} block for the training log")
+    block = f"{LOG_START}\n{log_table(generations)}\n{LOG_END}"
+    path.write_text(pattern.sub(lambda _: block, text), "utf-8")
+
+
+def run_generation(
+    args: argparse.Namespace, previous: ValueNetwork | None, number: int
+) -> tuple[ValueNetwork, dict[str, Any]]:
+    """Play, train and gate generation ``number``: the network and its log entry."""
+    first = (number - 1) * GAMES_PER_GENERATION + 1
+    began = time.perf_counter()
+    samples = collect(args.games, first, args.iterations, args.jobs, previous)
+    played = time.perf_counter()
+    print(
+        f"generation {number}: {int(samples.views.max()) + 1} decisions in {played - began:.0f} s"
+    )
+    start = None if previous is None else previous.weights
+    result = train(samples, start=start, epochs=args.epochs, seed=number, log=True)
+    trained = time.perf_counter()
+    network = result.network
+    against_greedy = gate(network, None, args.jobs)
+    against_previous = against_greedy if previous is None else gate(network, previous, args.jobs)
+    matched = time.perf_counter()
+    best = min(result.history, key=lambda e: e["held_out_policy"] + e["held_out_value"])
+    entry: dict[str, Any] = {
+        "generation": number,
+        "date": datetime.datetime.now(datetime.UTC).date().isoformat(),
+        "command": "python -m hanamikoji.bots.training"
+        + (" --resume" if previous is not None else "")
+        + f" --games {args.games} --iterations {args.iterations} --epochs {args.epochs}",
+        # Generation 1 has no network before it: it is the start.
+        "kept": previous is None or against_previous.interval[0] > 0.5,
+        "games": [first, first + args.games - 1],
+        "iterations": args.iterations,
+        "decisions": int(samples.views.max()) + 1,
+        "rows": len(samples.policy),
+        "seconds": {
+            "self_play": round(played - began),
+            "training": round(trained - played),
+            "matches": round(matched - trained),
+        },
+        "held_out": {k: best[f"held_out_{k}"] for k in ("policy", "value", "agree")},
+        "history": result.history,
+        "against_previous": against_previous.to_json(),
+        "against_greedy": against_greedy.to_json(),
+        "sha256": network.fingerprint(),
+    }
+    return network, entry
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        description="Retrain the learned evaluation (deep Monte Carlo)."
+        description="Train the learned policy and value by expert iteration, a generation a run."
     )
-    parser.add_argument("--games", type=int, default=100_000, help="self-play games per generation")
-    parser.add_argument("--generations", type=int, default=1, help="rounds of policy iteration")
-    parser.add_argument("--seed", type=int, default=1, help="first game's seed (and training's)")
-    parser.add_argument("--explore", type=float, default=0.15)
-    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--resume", action="store_true", help="continue from the checkpoint")
+    parser.add_argument("--games", type=int, default=2000, help="self-play games per generation")
+    parser.add_argument("--iterations", type=int, default=ITERATIONS, help="playouts per decision")
+    parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=DATA_DIR, help="folder for the two files")
+    parser.add_argument("--out", type=Path, default=DATA_DIR, help="the checkpoint's folder")
+    parser.add_argument("--log", type=Path, help="a Markdown file with the training log's block")
     args = parser.parse_args(argv)
-    network: ValueNetwork | None = None
-    generations: list[dict[str, Any]] = []
-    for generation in range(args.generations):
-        # Generation 1 plays by the judge, each later one by the network before it.
-        first = args.seed + generation * args.games
-        started = time.perf_counter()
-        samples = _collect(args.games, first, args.explore, args.jobs, network)
-        played = time.perf_counter() - started
-        print(f"generation {generation + 1}: {len(samples.targets)} decisions in {played:.0f} s")
-        result = train(samples, epochs=args.epochs, seed=args.seed + generation, log=True)
-        trained = time.perf_counter() - started - played
-        network = result.network
-        generations.append(
-            {
-                "behaviour": "greedy" if generation == 0 else f"generation {generation}",
-                "games": [first, first + args.games - 1],
-                "decisions": len(samples.targets),
-                "mean_return": float(samples.targets.mean()),
-                "history": result.history,
-                "seconds": {"self_play": round(played), "training": round(trained)},
-                "sha256": network.fingerprint(),
-            }
-        )
-    assert network is not None
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / WEIGHTS_FILE).write_bytes(network.to_bytes())
-    manifest: dict[str, Any] = {
-        "format": "hanamikoji-value-network",
-        "sha256": network.fingerprint(),
-        "command": "python -m hanamikoji.bots.training "
-        f"--games {args.games} --generations {args.generations} --seed {args.seed} "
-        f"--explore {args.explore} --epochs {args.epochs} --jobs {args.jobs}",
-        "generations": generations,
-    }
-    (args.out / MANIFEST_FILE).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
-    print(f"wrote {args.out / WEIGHTS_FILE} ({network.fingerprint()[:12]})")
+    if not 0 < args.games <= GAMES_PER_GENERATION:
+        parser.error(f"--games is 1 to {GAMES_PER_GENERATION}")
+    previous: ValueNetwork | None = None
+    recorded: dict[str, Any] = {"format": FORMAT, "generations": []}
+    if args.resume:
+        previous, recorded = _checkpoint(args.out)
+    number = len(recorded["generations"]) + 1
+    network, entry = run_generation(args, previous, number)
+    recorded["generations"].append(entry)
+    verdict = "kept" if entry["kept"] else "not kept: the checkpoint stays"
+    print(f"generation {number} {verdict}; against the previous {entry['against_previous']}")
+    if entry["kept"]:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / WEIGHTS_FILE).write_bytes(network.to_bytes())
+        recorded["sha256"] = network.fingerprint()
+    # Every generation counts (a rejected one's seeds are spent): its commands in order
+    # rebuild the checkpoint.
+    recorded["command"] = " && ".join(g["command"] for g in recorded["generations"])
+    text = json.dumps(recorded, indent=1) + "\n"
+    (args.out / MANIFEST_FILE).write_text(text, encoding="utf-8")
+    if args.log is not None:
+        write_log(args.log, recorded["generations"])
 
 
 if __name__ == "__main__":
