@@ -3,6 +3,7 @@ are the ones the bots use, and its training learns."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -30,6 +31,7 @@ from hanamikoji.bots.training import (
     Samples,
     gate,
     log_table,
+    main,
     search_games,
     train,
     write_log,
@@ -168,3 +170,27 @@ def test_the_training_log_is_rewritten_between_its_markers(tmp_path: Path) -> No
     text = page.read_text()
     assert text.startswith("before\n") and text.endswith("after\n")
     assert log_table([entry]) in text and "old" not in text
+
+
+def test_a_generation_resumes_from_the_checkpoint_and_logs_itself(tmp_path: Path) -> None:
+    page = tmp_path / "strength.md"
+    page.write_text("<!-- training log: start -->\n<!-- training log: end -->\n")
+    small = ["--games", "2", "--iterations", "12", "--epochs", "1", "--gate-seeds", "2"]
+    common = [*small, "--jobs", "1", "--out", str(tmp_path), "--log", str(page)]
+    main(common)
+    first = json.loads((tmp_path / "value_network.json").read_text())
+    assert [g["generation"] for g in first["generations"]] == [1]
+    assert first["sha256"] == first["generations"][0]["sha256"]
+    main(["--resume", *common])
+    second = json.loads((tmp_path / "value_network.json").read_text())
+    one, two = second["generations"]
+    assert two["games"][0] == one["games"][0] + 100_000  # a generation's own seeds
+    assert two["command"] == "python -m hanamikoji.bots.training --resume " + " ".join(small)
+    assert second["command"] == f"{one['command']} && {two['command']}"
+    # The checkpoint moves only to a generation that beat the one before it.
+    kept = two["sha256"] if two["kept"] else one["sha256"]
+    assert second["sha256"] == kept
+    weights = ValueNetwork.from_bytes((tmp_path / "value_network.npz").read_bytes())
+    assert weights.fingerprint() == kept
+    table = [line for line in page.read_text().splitlines() if line.startswith("|")]
+    assert len(table) == 4  # the header, its rule and two generations

@@ -563,8 +563,10 @@ def run_generation(
     result = train(samples, start=start, epochs=args.epochs, seed=number, log=True)
     trained = time.perf_counter()
     network = result.network
-    against_greedy = gate(network, None, args.jobs)
-    against_previous = against_greedy if previous is None else gate(network, previous, args.jobs)
+    against_greedy = gate(network, None, args.jobs, args.gate_seeds)
+    against_previous = (
+        against_greedy if previous is None else gate(network, previous, args.jobs, args.gate_seeds)
+    )
     matched = time.perf_counter()
     best = min(result.history, key=lambda e: e["held_out_policy"] + e["held_out_value"])
     entry: dict[str, Any] = {
@@ -572,7 +574,8 @@ def run_generation(
         "date": datetime.datetime.now(datetime.UTC).date().isoformat(),
         "command": "python -m hanamikoji.bots.training"
         + (" --resume" if previous is not None else "")
-        + f" --games {args.games} --iterations {args.iterations} --epochs {args.epochs}",
+        + f" --games {args.games} --iterations {args.iterations} --epochs {args.epochs}"
+        + (f" --gate-seeds {args.gate_seeds}" if args.gate_seeds != GATE_SEEDS else ""),
         # Generation 1 has no network before it: it is the start.
         "kept": previous is None or against_previous.interval[0] > 0.5,
         "games": [first, first + args.games - 1],
@@ -601,12 +604,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=2000, help="self-play games per generation")
     parser.add_argument("--iterations", type=int, default=ITERATIONS, help="playouts per decision")
     parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument(
+        "--gate-seeds", type=int, default=GATE_SEEDS, help="seeds of each match (2 games each)"
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="the checkpoint's folder")
     parser.add_argument("--log", type=Path, help="a Markdown file with the training log's block")
     args = parser.parse_args(argv)
     if not 0 < args.games <= GAMES_PER_GENERATION:
         parser.error(f"--games is 1 to {GAMES_PER_GENERATION}")
+    if args.gate_seeds < 2:
+        parser.error("--gate-seeds is at least 2")
     previous: ValueNetwork | None = None
     recorded: dict[str, Any] = {"format": FORMAT, "generations": []}
     if args.resume:
