@@ -1,11 +1,15 @@
-"""The bots' ratings: a round-robin of the five difficulty levels, fitted to Glicko ratings.
+"""The bots' ratings: a round-robin of the difficulty levels, fitted to Glicko ratings.
 
 Run: ``.venv/bin/python benchmarks/bot_ratings.py [--variant classic] [--games 40]
-[--jobs 2] [--json] [--no-write]``
+[--search-games 16] [--jobs 2] [--json] [--no-write]``
 
-Every pair of levels (``hanamikoji.bots.levels``: each level's bot at its own budget per
-decision) plays N games on the arena (N/2 seeds, each twice with the seats swapped;
-``docs/arena.md``). The levels' ratings are then fitted to all the pairings' scores at
+Every pair of levels (``hanamikoji.bots.levels``: each level's bot with its options, at
+its own budget per decision; 28 pairs of the 8 levels) plays N games on the arena (N/2
+seeds, each twice with the seats swapped; ``docs/arena.md``), except that a pair with a
+searching level (one with a budget: it thinks up to a second a decision, where the
+others decide in a millisecond) plays ``--search-games`` M games on the first M/2 of
+those seeds, so that many games pin the cheap levels down in the time a few games
+against the searching ones take. The levels' ratings are then fitted to all the pairings' scores at
 once (``hanamikoji.arena.rating_fit``: maximum likelihood of the logistic model Elo and
 Glicko share), with level 1 anchored at 1200, and each level's rating and deviation (the
 fit's standard error) are written into ``src/hanamikoji/bots/data/ratings.json`` under
@@ -19,11 +23,11 @@ person who has learned the rules beats random play most of the time; 300 points 
 expected score of 85% against it.
 
 With N games per pair, a pairing's score rate has a standard error of up to
-``0.5 / sqrt(N)``; the fit pools all ten pairings, so each level's deviation is smaller
+``0.5 / sqrt(N)``; the fit pools all the pairings, so each level's deviation is smaller
 than one pairing alone would give, but pairings near a sweep (level 1 against the
-others) say little beyond "far apart". The levels 3-5 search for a time, so on a loaded
-machine they play fewer playouts, and weaker, than on an idle one; the run prints their
-playouts per second.
+others) say little beyond "far apart". The top level searches for a time, so on a loaded
+machine it plays fewer playouts, and weaker, than on an idle one; the data file keeps its
+playouts per second. (Level 7 stops at a number of playouts, well within its budget.)
 """
 
 from __future__ import annotations
@@ -56,10 +60,24 @@ def label(number: int) -> str:
 
 
 def player_of(level: Level) -> PlayerSpec:
-    """The arena player of a level: its bot with its own budget (seconds)."""
-    bot = level.resolved_bot()
-    spec = bot if level.budget is None else f"{bot}:budget={level.budget:g}"
-    return PlayerSpec.bot_named(spec, label(level.number))
+    """The arena player of a level: its bot with its options and its own budget (seconds)."""
+    return PlayerSpec.bot_named(level.budgeted_spec(), label(level.number))
+
+
+def plans(games: int, search_games: int, first_seed: int, config: MatchConfig) -> list[Plan]:
+    """The round-robin of the levels as two plans: the pairs of levels that decide at once
+    (``games`` each), then the pairs with a searching level (``search_games`` each)."""
+    numbers = sorted(LEVELS)
+    players = tuple(player_of(LEVELS[number]) for number in numbers)
+    searching = {i for i, number in enumerate(numbers) if LEVELS[number].budget is not None}
+    pairs = [(a, b) for a in range(len(numbers)) for b in range(a + 1, len(numbers))]
+    quick = tuple(pair for pair in pairs if not searching & set(pair))
+    slow = tuple(pair for pair in pairs if searching & set(pair))
+    return [
+        Plan(players, pairings, count, first_seed, config)
+        for pairings, count in ((quick, games), (slow, search_games))
+        if pairings
+    ]
 
 
 def pair_scores(summary: TournamentSummary) -> list[PairScore]:
@@ -97,13 +115,13 @@ def git_version() -> str | None:
 
 
 def report(
-    plan: Plan,
+    plans: Sequence[Plan],
     summary: TournamentSummary,
     ratings: dict[str, FittedRating],
     facts: dict[str, object],
 ) -> dict[str, object]:
     """The variant's entry of the data file: the ratings, the scores behind them, and
-    how they were measured."""
+    how they were measured. ``plans`` are :func:`plans`' (the quick pairs' first)."""
     timing = {}
     for number in sorted(LEVELS):
         measured = summary.timing(label(number))
@@ -117,6 +135,7 @@ def report(
         }
     return {
         "anchor": {"level": ANCHOR_LEVEL, "rating": ratings[label(ANCHOR_LEVEL)].rating},
+        "bots": {str(number): LEVELS[number].budgeted_spec() for number in sorted(LEVELS)},
         "levels": {
             str(number): {
                 "rating": round(ratings[label(number)].rating, 1),
@@ -124,8 +143,9 @@ def report(
             }
             for number in sorted(LEVELS)
         },
-        "games_per_pair": plan.games,
-        "seeds": [plan.seeds[0], plan.seeds[-1]],
+        "games_per_pair": plans[0].games,
+        "search_games_per_pair": plans[-1].games,
+        "seeds": [min(plan.seeds[0] for plan in plans), max(plan.seeds[-1] for plan in plans)],
         "pairs": [
             {
                 "levels": [int(m.a.split()[-1]), int(m.b.split()[-1])],
@@ -174,13 +194,15 @@ def table(entry: dict[str, object]) -> str:
 
 
 def describe(level: Level) -> str:
-    bot = level.resolved_bot()
-    return bot if level.budget is None else f"{bot} {level.budget:g} s"
+    spec = level.spec()
+    return spec if level.budget is None else f"{spec} {level.budget:g} s"
 
 
-def play(plan: Plan, jobs: int, records: Path | None, quiet: bool) -> TournamentSummary:
+def play(plans: Sequence[Plan], jobs: int, records: Path | None, quiet: bool) -> TournamentSummary:
+    """Every plan's games, as one round-robin."""
     writer = RecordWriter(records) if records is not None else None
     done = 0
+    total = sum(plan.total_games for plan in plans)
 
     def on_results(games: Sequence[GameResult]) -> None:
         nonlocal done
@@ -188,15 +210,22 @@ def play(plan: Plan, jobs: int, records: Path | None, quiet: bool) -> Tournament
         if writer is not None:
             writer.write(games)
         if not quiet:
-            print(f"{done}/{plan.total_games} games", file=sys.stderr, flush=True)
+            print(f"{done}/{total} games", file=sys.stderr, flush=True)
 
-    return run_plan(plan, ProcessBackend(jobs), on_results)
+    summaries = [run_plan(plan, ProcessBackend(jobs), on_results) for plan in plans]
+    matches = tuple(match for summary in summaries for match in summary.matches)
+    return TournamentSummary(summaries[0].players, matches)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--variant", default="classic", help="rules variant (classic)")
     parser.add_argument("--games", type=int, default=DEFAULT_GAMES, help="games per pair (even)")
+    parser.add_argument(
+        "--search-games",
+        type=int,
+        help="games per pair with a searching level (even; default: --games)",
+    )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1, help="the first seed")
     parser.add_argument("--anchor", type=float, default=ANCHOR_RATING, help="level 1's rating")
@@ -206,14 +235,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the entry as JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress lines")
     args = parser.parse_args(argv)
-    if args.games < 2 or args.games % 2:
-        parser.error("--games is an even number, at least 2")
-    players = [player_of(LEVELS[number]) for number in sorted(LEVELS)]
-    plan = Plan.round_robin(
-        players, games=args.games, first_seed=args.seed, config=MatchConfig(args.variant)
-    )
+    search_games = args.games if args.search_games is None else args.search_games
+    if min(args.games, search_games) < 2 or args.games % 2 or search_games % 2:
+        parser.error("--games and --search-games are even numbers, at least 2")
+    round_robin = plans(args.games, search_games, args.seed, MatchConfig(args.variant))
     start = time.perf_counter()
-    summary = play(plan, args.jobs, args.records, args.quiet)
+    summary = play(round_robin, args.jobs, args.records, args.quiet)
     elapsed = time.perf_counter() - start
     command = ".venv/bin/python benchmarks/bot_ratings.py " + shlex.join(sys.argv[1:])
     cpu = cpu_model()
@@ -226,13 +253,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "seconds": round(elapsed),
         "forfeits": sum(1 for game in summary.games() if game.forfeit is not None),
     }
-    entry = report(plan, summary, fit(summary, args.anchor), facts)
+    entry = report(round_robin, summary, fit(summary, args.anchor), facts)
     if not args.no_write:
         write_entry(args.output, args.variant, entry)
     if args.json:
         print(json.dumps({"variant": args.variant, **entry}, indent=2))
     else:
-        games = f"{plan.total_games} games in {elapsed:.0f} s, {args.jobs} jobs"
+        total = sum(plan.total_games for plan in round_robin)
+        games = f"{total} games in {elapsed:.0f} s, {args.jobs} jobs"
         print(f"{command.strip()}  ({cpu}; {games})")
         print(table(entry))
     return 0

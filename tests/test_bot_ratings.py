@@ -18,6 +18,7 @@ from hanamikoji.bots.ratings import (
     ANCHOR_RATING,
     DATA_PATH,
     bot_rating,
+    current_table,
     rated_variants,
 )
 from hanamikoji.core import Variant
@@ -82,12 +83,20 @@ def test_the_fit_refuses_what_it_cannot_rate() -> None:
 # -- the data file and its loader ------------------------------------------------------
 
 
-def test_the_data_file_rates_every_level_in_every_variant_it_names() -> None:
+def test_the_data_file_rates_every_level_in_every_variant_it_rates() -> None:
     data = json.loads(DATA_PATH.read_text(encoding="utf-8"))
-    assert "classic" in data["variants"]
-    assert tuple(sorted(data["variants"])) == rated_variants()
-    for variant, entry in data["variants"].items():
+    assert "classic" in rated_variants()
+    current = {
+        name for name, entry in data["variants"].items() if entry.get("bots") == current_table()
+    }
+    assert tuple(sorted(current)) == rated_variants()
+    for variant in data["variants"]:
         Variant.by_name(variant)
+        if variant not in current:  # rated for another table of levels: not rated now
+            with pytest.raises(LookupError, match="another table"):
+                bot_rating(1, variant)
+    for variant in current:
+        entry = data["variants"][variant]
         assert set(entry["levels"]) == {str(number) for number in LEVELS}
         for number in LEVELS:
             rating = bot_rating(number, variant)
@@ -101,8 +110,8 @@ def test_the_data_file_rates_every_level_in_every_variant_it_names() -> None:
 
 
 def test_the_loader_refuses_unknown_levels_and_variants() -> None:
-    with pytest.raises(ValueError, match="1-5"):
-        bot_rating(6)
+    with pytest.raises(ValueError, match="1-8"):
+        bot_rating(9)
     with pytest.raises(LookupError, match="no ratings"):
         bot_rating(1, "no-such-variant")
 
@@ -114,26 +123,40 @@ def test_the_benchmark_plays_each_level_at_its_own_budget() -> None:
     bench = load_benchmark("bot_ratings")
     specs = [bench.player_of(LEVELS[number]) for number in sorted(LEVELS)]
     assert [spec.label for spec in specs] == [f"level {n}" for n in sorted(LEVELS)]
-    assert specs[0].bot == "random" and specs[1].bot == "greedy"
-    assert specs[2].bot == "ismcts:budget=0.2" and specs[4].bot == "expert:budget=1"
+    assert specs[0].bot == "random" and specs[5].bot == "greedy"
+    assert specs[1].bot == "weakened:play_temperature=0.6"
+    assert specs[6].bot == "ismcts:iterations=400,budget=1" and specs[7].bot == "expert:budget=1"
+
+
+def test_the_benchmark_plays_fewer_games_in_the_pairs_with_a_searching_level() -> None:
+    bench = load_benchmark("bot_ratings")
+    quick, slow = bench.plans(40, 6, 1, MatchConfig("classic"))
+    searching = {i for i, n in enumerate(sorted(LEVELS)) if LEVELS[n].budget is not None}
+    assert (quick.games, slow.games) == (40, 6) and slow.seeds == quick.seeds[:3]
+    assert all(not searching & set(pair) for pair in quick.pairings)
+    assert all(searching & set(pair) for pair in slow.pairings)
+    n = len(LEVELS)
+    assert sorted(quick.pairings + slow.pairings) == [
+        (a, b) for a in range(n) for b in range(a + 1, n)
+    ]
 
 
 def test_the_benchmark_fits_and_writes_one_variant_keeping_the_others(tmp_path: Path) -> None:
     bench = load_benchmark("bot_ratings")
     # Cheap stand-ins under the levels' labels: the pipeline, not the bots, is tested.
-    bots = ["random", "random", "greedy", "greedy", "greedy"]
+    bots = ["random", "random", "greedy", "greedy", "greedy", "greedy", "greedy", "greedy"]
     players = [
         PlayerSpec.bot_named(bot, f"level {n}") for n, bot in zip(sorted(LEVELS), bots, strict=True)
     ]
     plan = Plan.round_robin(players, games=4, config=MatchConfig("three-rounds"))
     summary = run_plan(plan, ProcessBackend(jobs=1))
-    entry = bench.report(plan, summary, bench.fit(summary, 1200.0), {"command": "x"})
+    entry = bench.report([plan], summary, bench.fit(summary, 1200.0), {"command": "x"})
     assert entry["levels"]["1"] == {"rating": 1200.0, "deviation": 0.0}
-    assert entry["games_per_pair"] == 4 and len(entry["pairs"]) == 10
+    assert entry["games_per_pair"] == 4 and len(entry["pairs"]) == 28
     path = tmp_path / "ratings.json"
     path.write_text(json.dumps({"variants": {"french": {"kept": True}}}), encoding="utf-8")
     bench.write_entry(path, "three-rounds", entry)
     data = json.loads(path.read_text(encoding="utf-8"))
     assert data["variants"]["french"] == {"kept": True}
     assert data["variants"]["three-rounds"]["levels"] == entry["levels"]
-    assert "| 5 | expert 1 s |" in bench.table(entry)
+    assert "| 8 | expert 1 s |" in bench.table(entry)

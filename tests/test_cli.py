@@ -493,7 +493,7 @@ def test_variants_and_bots_are_listed() -> None:
     flat = " ".join(output.split())
     for number, level in LEVELS.items():  # the levels: bot and time per decision
         time = "-" if level.budget is None else f"{level.budget:g} s"
-        assert re.search(rf"│ +{number} │ {level.resolved_bot()} +│ {re.escape(time)} ", output)
+        assert re.search(rf"│ +{number} │ {re.escape(level.spec())} +│ {re.escape(time)} ", output)
     for name in BOTS:  # every option of every bot, its default and its meaning
         for option, value in bot_option_defaults(name).items():
             assert option in output and OPTION_MEANINGS[option].split()[-1] in flat

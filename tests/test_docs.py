@@ -260,7 +260,7 @@ LEVELS_MARKER = "<!-- levels:"
 
 
 def documented_levels(text: str) -> list[tuple[int, str, float | None]]:
-    """The rows of the table after the levels marker: (level, bot, seconds or None)."""
+    """The rows of the table after the levels marker: (level, bot spec, seconds or None)."""
     table = text[text.index(LEVELS_MARKER) :].split("\n\n", 1)[0]
     rows: list[tuple[int, str, float | None]] = []
     for line in table.splitlines()[1:]:
@@ -275,7 +275,7 @@ def documented_levels(text: str) -> list[tuple[int, str, float | None]]:
 
 def test_the_levels_table_is_the_levels_of_the_code() -> None:
     text = (DOCS / "bots.md").read_text(encoding="utf-8")
-    code = [(n, level.resolved_bot(), level.budget) for n, level in sorted(LEVELS.items())]
+    code = [(n, level.spec(), level.budget) for n, level in sorted(LEVELS.items())]
     assert documented_levels(text) == code
 
 

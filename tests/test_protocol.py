@@ -529,7 +529,7 @@ def test_our_engine_plays_through_the_protocol() -> None:
             grace_seconds=GRACE,
             startup_seconds=STARTUP,
         )
-        for level in (2, 3)
+        for level in (6, 7)
     )
     with greedy, search:
         for seed in range(3):
@@ -537,8 +537,8 @@ def test_our_engine_plays_through_the_protocol() -> None:
             bots = [greedy, search] if seed % 2 else [search, greedy]
             play(game, bots)
             assert game.is_over()
-        assert greedy.engine_name == "hanamikoji greedy level 2"
-        assert search.engine_name == "hanamikoji ismcts level 3"
+        assert greedy.engine_name == "hanamikoji greedy level 6"
+        assert search.engine_name == "hanamikoji ismcts level 7"
         pids = (greedy.pid, search.pid)
     assert all(pid is not None and group_is_gone(pid) for pid in pids)
 

@@ -293,7 +293,7 @@ def test_a_bot_game_whose_instance_is_killed_mid_thought_is_finished_by_the_othe
     slow, fast = ["--bot-delay", "3"], ["--bot-delay", "0"]
     with Stack(URL, 2, options=FAST, instance_options=[slow, fast]) as stack:
         doomed, survivor = stack.instances
-        game = create(doomed.url, opponent="bot", level=3, variant="classic", first="opponent")
+        game = create(doomed.url, opponent="bot", level=7, variant="classic", first="opponent")
         with game_socket(doomed.url, game["id"]) as ws:
             state = hello(ws, game["token"])
             assert state["to_move"] == 1 and state["ply"] == 0  # the bot's to decide

@@ -23,6 +23,7 @@ from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.types import Message
 from test_web_server import bearer
 
+from hanamikoji.bots.levels import LEVELS
 from hanamikoji.interfaces.messages import MESSAGES
 from hanamikoji.interfaces.web.app import CLOSE_BAD_SEAT
 from hanamikoji.interfaces.web.catalog import UI
@@ -325,7 +326,9 @@ def test_a_flood_of_messages_is_throttled_and_the_game_goes_on() -> None:
 def _server_with_a_thinking_bot(tmp_path: Path) -> Server:
     server = Server(tmp_path / "games.sqlite3", free_port(), "--bot-processes", "1")
     server.start()
-    game = httpx.post(f"{server.url}/api/games", json={"level": 5, "first": "opponent"}).json()
+    game = httpx.post(
+        f"{server.url}/api/games", json={"level": max(LEVELS), "first": "opponent"}
+    ).json()
     # Loading the game wakes the bot, which thinks in a worker process.
     httpx.get(f"{server.url}/api/games/{game['id']}", headers=bearer(game["token"]))
     return server

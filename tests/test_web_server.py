@@ -17,6 +17,7 @@ from serving import app_client
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core import Game, Move, MoveKind, turn_moves
 from hanamikoji.core.cards import FULL_SET, counts, from_counts, pack
 from hanamikoji.interfaces.web import bots as web_bots
@@ -741,7 +742,7 @@ def test_every_sentence_the_page_asks_for_exists(client: TestClient) -> None:
     used: set[str] = set()
     for module in (STATIC / "js").glob("*.js"):
         used |= set(re.findall(r"\bt\(\s*\"(\w+)\"", module.read_text(encoding="utf-8")))
-    used |= {f"level_{n}" for n in range(1, 6)} | {f"theme_{n}" for n in ("auto", "light", "dark")}
+    used |= {f"level_{n}" for n in LEVELS} | {f"theme_{n}" for n in ("auto", "light", "dark")}
     used |= {f"outcome_{n}" for n in ("charm", "geishas", "most_geishas", "most_charm")}
     for lang in LANGUAGES:
         catalog = client.get(f"/api/i18n/{lang}").json()

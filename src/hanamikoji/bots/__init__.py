@@ -1,6 +1,6 @@
 """Bots: players that decide from a view and the legal decisions only."""
 
-from hanamikoji.bots import expert, greedy, ismcts, network
+from hanamikoji.bots import expert, greedy, ismcts, network, weakened
 from hanamikoji.bots.base import BOTS, Bot, RandomBot, make_bot, register
 
 __all__ = [
@@ -13,4 +13,5 @@ __all__ = [
     "make_bot",
     "network",
     "register",
+    "weakened",
 ]

@@ -153,6 +153,8 @@ _RANGES: dict[str, NumberRange] = {
     "network_candidates": NumberRange(0, 1_000_000),
     "exploration": NumberRange(0, 1000),
     "temperature": NumberRange(0, 1000, above=True),
+    "play_temperature": NumberRange(0, 1000, above=True),
+    "blunders": NumberRange(0, 1),
 }
 """The range of the options whose bots do not check it themselves (a bot's constructor or
 configuration refuses the others, e.g. ``exact_turns`` past a round's turns), by option
@@ -172,6 +174,8 @@ OPTION_MEANINGS: dict[str, str] = {
     "surprise": "the share of uniform choice in that model",
     "random_prior": "the prior chance that the opponent plays at random",
     "network_candidates": "how many of the learned evaluation's best decisions the root adds",
+    "play_temperature": "the softmax temperature of the bot's own choice over the judge's scores",
+    "blunders": "the share of the bot's own decisions made uniformly at random",
     "compiled": "judge with the compiled kernel (the same scores, faster)",
     # openspiel-ismcts (hanamikoji.research.openspiel: OpenSpiel's own search)
     "simulations": "OpenSpiel's searches per decision",

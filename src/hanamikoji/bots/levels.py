@@ -1,20 +1,32 @@
-"""Player-facing difficulty levels 1-5, each a bot with a time budget.
+"""Player-facing difficulty levels 1-8, each a bot (with its options) and a time budget.
 
-===== ============ ====================================================
-level bot          budget per decision
-===== ============ ====================================================
-1     ``random``   none: uniform among the distinct legal decisions
-2     ``greedy``   none: one ply of heuristics (a few milliseconds)
-3     ``ismcts``   0.2 s
-4     ``ismcts``   0.5 s
-5     ``expert``   1 s
-===== ============ ====================================================
+===== ================================== ============================================
+level bot                                budget per decision
+===== ================================== ============================================
+1     ``random``                         none: uniform among the distinct decisions
+2     ``weakened:play_temperature=0.6``       none: greedy's judge, played very loosely
+3     ``weakened:play_temperature=0.2``       none
+4     ``weakened:play_temperature=0.1``       none
+5     ``weakened:play_temperature=0.05``      none: greedy's judge, now and then a slip
+6     ``greedy``                         none: one ply of heuristics (milliseconds)
+7     ``ismcts:iterations=400``          1 s at most (400 playouts: tens of ms)
+8     ``expert``                         1 s
+===== ================================== ============================================
 
-The top level is the ``expert`` bot since a seeded, seat-swapped match showed it
-stronger than ``ismcts`` at equal budget (1 s; docs/strength.md has the figures).
+Levels 2-5 are the greedy judge played by chance (:mod:`hanamikoji.bots.weakened`: a
+softmax over its scores, the hotter the weaker), so their mistakes are those of a player
+who sees roughly what is good, not random ones; level 7 is a short search, stopped by a
+number of playouts rather than by the clock, so its strength does not depend on the
+machine. The temperatures and the playouts were chosen so that the levels' ratings are
+about evenly spaced between random play and the expert (docs/strength.md, "The levels'
+ratings", has the round-robin behind them).
 
->>> describe_level(2)
-'level 2: greedy'
+>>> describe_level(6)
+'level 6: greedy'
+>>> describe_level(3)
+'level 3: weakened (play_temperature=0.2)'
+>>> LEVELS[7].spec()
+'ismcts:iterations=400'
 """
 
 from __future__ import annotations
@@ -28,23 +40,46 @@ __all__ = ["LEVELS", "Level", "describe_level", "make_level_bot"]
 
 @dataclass(frozen=True, slots=True)
 class Level:
-    """A difficulty level: which bot, with which per-decision budget in seconds."""
+    """A difficulty level: which bot, with which options (``OPTION=VALUE,...``, as in a
+    bot spec; empty: the bot's defaults) and which per-decision budget in seconds."""
 
     number: int
     bot: str
     budget: float | None
+    options: str = ""
 
     def resolved_bot(self) -> str:
         """The bot actually used: a level naming an unregistered bot falls back to ``ismcts``."""
         return self.bot if self.bot in BOTS else "ismcts"
 
+    def spec(self) -> str:
+        """The bot spec of the level (:func:`hanamikoji.bots.base.make_bot`): the bot
+        with its options (none if it fell back to ``ismcts``)."""
+        bot = self.resolved_bot()
+        return f"{bot}:{self.options}" if self.options and bot == self.bot else bot
+
+    def budgeted_spec(self) -> str:
+        """:meth:`spec` with the level's budget as an option (as the arena and the
+        levels' ratings name the level's player).
+
+        >>> LEVELS[8].budgeted_spec(), LEVELS[7].budgeted_spec()
+        ('expert:budget=1', 'ismcts:iterations=400,budget=1')
+        """
+        spec = self.spec()
+        if self.budget is None:
+            return spec
+        return f"{spec}{',' if ':' in spec else ':'}budget={self.budget:g}"
+
 
 LEVELS: dict[int, Level] = {
     1: Level(1, "random", None),
-    2: Level(2, "greedy", None),
-    3: Level(3, "ismcts", 0.2),
-    4: Level(4, "ismcts", 0.5),
-    5: Level(5, "expert", 1.0),
+    2: Level(2, "weakened", None, "play_temperature=0.6"),
+    3: Level(3, "weakened", None, "play_temperature=0.2"),
+    4: Level(4, "weakened", None, "play_temperature=0.1"),
+    5: Level(5, "weakened", None, "play_temperature=0.05"),
+    6: Level(6, "greedy", None),
+    7: Level(7, "ismcts", 1.0, "iterations=400"),
+    8: Level(8, "expert", 1.0),
 }
 
 
@@ -58,13 +93,15 @@ def _level(number: int) -> Level:
 def make_level_bot(number: int, seed: int | None = None) -> Bot:
     """The bot of difficulty level ``number`` (1 = easiest)."""
     level = _level(number)
-    return make_bot(level.resolved_bot(), seed=seed, budget=level.budget)
+    return make_bot(level.spec(), seed=seed, budget=level.budget)
 
 
 def describe_level(number: int) -> str:
-    """A short description such as ``level 3: ismcts, 0.2 s per decision``."""
+    """A short description such as ``level 7: ismcts (iterations=400), 1 s per decision``."""
     level = _level(number)
     text = f"level {number}: {level.resolved_bot()}"
+    if level.options and level.spec() != level.resolved_bot():
+        text += f" ({level.options})"
     if level.budget is not None:
         text += f", {level.budget:g} s per decision"
     return text

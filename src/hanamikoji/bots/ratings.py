@@ -4,12 +4,14 @@ Rated games against a bot update only the person: the level's rating stays as
 ``benchmarks/bot_ratings.py`` fitted it from a round-robin of the levels (level 1
 anchored at :data:`ANCHOR_RATING`), stored in ``data/ratings.json`` with the command,
 date, machine and games behind it (``docs/strength.md``, "The levels' ratings"). The
-deviation is the fit's standard error, relative to level 1, which has none.
+deviation is the fit's standard error, relative to level 1, which has none. Each entry
+names the levels it rated (their bots, options and budgets); a variant whose entry rated
+another table of levels is not rated until the benchmark is run for it again.
 
 >>> rating = bot_rating(1, "classic")
 >>> rating.rating, rating.deviation
 (1200.0, 0.0)
->>> bot_rating(5, "classic").rating > bot_rating(2, "classic").rating
+>>> bot_rating(8, "classic").rating > bot_rating(2, "classic").rating
 True
 """
 
@@ -31,6 +33,7 @@ __all__ = [
     "DATA_PATH",
     "BotRating",
     "bot_rating",
+    "current_table",
     "rated_variants",
 ]
 
@@ -62,24 +65,38 @@ def _data() -> dict[str, Any]:
     return data
 
 
+def current_table() -> dict[str, str]:
+    """The levels as the data file names them: each level's bot spec with its budget
+    (:meth:`~hanamikoji.bots.levels.Level.budgeted_spec`), by level number."""
+    return {str(number): level.budgeted_spec() for number, level in sorted(LEVELS.items())}
+
+
+def _current(entry: dict[str, Any]) -> bool:
+    """Whether ``entry`` rates the levels of today's table: the same bots, the same
+    options, the same budgets (an entry fitted for another table rates other bots)."""
+    return bool(entry.get("bots") == current_table())
+
+
 def rated_variants() -> tuple[str, ...]:
-    """The variants whose levels have been rated.
+    """The variants whose levels, as the table has them today, have been rated.
 
     >>> "classic" in rated_variants()
     True
     """
-    return tuple(sorted(_data()["variants"]))
+    return tuple(sorted(name for name, entry in _data()["variants"].items() if _current(entry)))
 
 
 def bot_rating(level: int, variant: str = "classic") -> BotRating:
     """The fixed rating of difficulty ``level`` in ``variant``. Raises ``ValueError``
-    for a level that does not exist and ``LookupError`` for a variant not rated (see
-    :func:`rated_variants`)."""
+    for a level that does not exist and ``LookupError`` for a variant not rated, or
+    rated for another table of levels (see :func:`rated_variants`): rated games against
+    a bot are then refused in that variant, not rated against the wrong figures."""
     if level not in LEVELS:
         raise ValueError(f"difficulty levels are 1-{max(LEVELS)}, not {level}")
     entry = _data()["variants"].get(variant)
-    if entry is None:
+    if entry is None or not _current(entry):
         rated = ", ".join(rated_variants())
-        raise LookupError(f"the levels have no ratings in {variant!r} (rated: {rated})")
+        why = "no ratings" if entry is None else "ratings of another table of levels only"
+        raise LookupError(f"the levels have {why} in {variant!r} (rated: {rated})")
     fitted = entry["levels"][str(level)]
     return BotRating(level, variant, float(fitted["rating"]), float(fitted["deviation"]))

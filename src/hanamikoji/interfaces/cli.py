@@ -351,7 +351,8 @@ def _configure_play(parser: argparse.ArgumentParser) -> None:
         "--level",
         type=int,
         choices=sorted(LEVELS),
-        help="difficulty level 1-5 of the bot you play against (see 'hanamikoji bots')",
+        help=f"difficulty level 1-{max(LEVELS)} of the bot you play against"
+        " (see 'hanamikoji bots')",
     )
     opponent.add_argument(
         "--hotseat",
@@ -664,7 +665,7 @@ def _levels_table(lang: Lang) -> Table:
     table.add_column(message("col_time", lang))
     for number, level in sorted(LEVELS.items()):
         time = "-" if level.budget is None else f"{level.budget:g} s"
-        table.add_row(str(number), level.resolved_bot(), time)
+        table.add_row(str(number), level.spec(), time)
     return table
 
 

@@ -4,10 +4,10 @@ It speaks the engine protocol (``docs/protocol.md``), so a GUI, another program'
 arena, or ``hanamikoji play --engine`` / ``hanamikoji arena`` can run it as a separate
 process::
 
-    hanamikoji engine --level 3
+    hanamikoji engine --level 7
     hanamikoji engine --bot greedy --seed 7
 
-``--level`` is a difficulty level of :mod:`hanamikoji.bots.levels` (1 to 5, the bot
+``--level`` is a difficulty level of :mod:`hanamikoji.bots.levels` (1 to 8, the bot
 and its thinking time); ``--bot`` names any registered bot.
 
 Only protocol lines go to standard output; anything else goes to standard error.
@@ -28,7 +28,7 @@ from hanamikoji.protocol.engine import serve
 
 __all__ = ["DEFAULT_LEVEL", "configure_engine", "engine_bot", "main", "run_engine"]
 
-DEFAULT_LEVEL = 3
+DEFAULT_LEVEL = 7
 
 
 def configure_engine(parser: argparse.ArgumentParser) -> None:
@@ -64,7 +64,7 @@ def engine_bot(args: argparse.Namespace) -> Bot:
         return make_bot(args.bot, seed=args.seed, budget=args.budget)
     level = LEVELS[args.level or DEFAULT_LEVEL]
     budget = args.budget if args.budget is not None else level.budget
-    return make_bot(level.resolved_bot(), seed=args.seed, budget=budget)
+    return make_bot(level.spec(), seed=args.seed, budget=budget)
 
 
 def run_engine(args: argparse.Namespace, streams: Streams) -> int:

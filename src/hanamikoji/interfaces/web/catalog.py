@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core.cards import GEISHAS
 from hanamikoji.core.moves import ACTIONS
 from hanamikoji.interfaces.i18n import (
@@ -30,6 +31,7 @@ from hanamikoji.interfaces.i18n import (
     ui_lang,
 )
 from hanamikoji.interfaces.messages import MESSAGES
+from hanamikoji.interfaces.web.schema import DEFAULT_LEVEL
 from hanamikoji.notation.names import (
     LANGUAGES,
     Lang,
@@ -128,10 +130,13 @@ UI = sentences(
     sentence("opponent_friend", "A friend, with a link"),
     sentence("level_label", "Bot level"),
     sentence("level_1", "1 · plays at random"),
-    sentence("level_2", "2 · greedy"),
-    sentence("level_3", "3 · thinks 0.2 s"),
-    sentence("level_4", "4 · thinks 1 s"),
-    sentence("level_5", "5 · strongest"),
+    sentence("level_2", "2 · careless"),
+    sentence("level_3", "3 · casual"),
+    sentence("level_4", "4 · attentive"),
+    sentence("level_5", "5 · solid"),
+    sentence("level_6", "6 · greedy"),
+    sentence("level_7", "7 · plans ahead"),
+    sentence("level_8", "8 · strongest"),
     sentence("variant_label", "Rules"),
     sentence("first_label", "Who starts"),
     sentence("first_me", "Me"),
@@ -549,13 +554,17 @@ def text(key: str, lang: Lang, **fields: object) -> str:
 def client_catalog(lang: Lang) -> dict[str, Any]:
     """Everything a page needs to speak ``lang``: sentences (with ``{field}`` holes; a
     counted one as the list of its forms, with the rule that picks a form), the
-    edition's terms and the card-table deck's faces (the same in every language)."""
+    edition's terms, the card-table deck's faces (the same in every language) and the
+    difficulty levels (each named by its sentence ``level_N``) with the start page's
+    default."""
     compiled = page_sentences(ui_lang(lang))
     return {
         "lang": lang,
         "languages": {code: LANGUAGE_NAMES[code] for code in LANGUAGES},
         "ui": {key: compiled[key] for key in (*UI, *_REUSED_MESSAGES)},
         "plural": PLURAL_RULES[ui_lang(lang)],
+        "levels": sorted(LEVELS),
+        "default_level": DEFAULT_LEVEL,
         "actions": [action_name(kind, lang) for kind in ACTIONS],
         "items": [item_name(geisha.index, lang) for geisha in GEISHAS],
         "geishas": [geisha.name for geisha in GEISHAS],

@@ -4,7 +4,7 @@ A hint is the decision :func:`~hanamikoji.bots.analysis.analyse_decision` values
 the seat to move, from that seat's view of the cards alone, with the strongest level's
 thinking time (``bots/levels.py``): the judge's best decisions compared over sampled
 worlds, or every decision valued exactly on the last turns of a round. The analysis
-needs a decision to compare with the others: the level 2 bot's (greedy: one of the
+needs a decision to compare with the others: the ``greedy`` level's (one of the
 judge's best, so nothing more to search). Both run in the bots' workers
 (:class:`~hanamikoji.interfaces.web.bots.BotRunner`), never on the event loop.
 
@@ -37,8 +37,8 @@ __all__ = ["HINT_SECONDS", "Hints", "hint_json"]
 HINT_SECONDS = LEVELS[max(LEVELS)].budget or 1.0
 """How long the analysis of a hint may search: the strongest level's time per decision."""
 
-STAND_IN_LEVEL = 2
-"""The bot whose decision the analysis compares with the judge's best ones."""
+STAND_IN_LEVEL = next(number for number, level in LEVELS.items() if level.spec() == "greedy")
+"""The level whose decision the analysis compares with the judge's best ones: ``greedy``'s."""
 
 TIMEOUT = 20.0
 """Seconds a request waits for its hint (behind the bots of other games) before it is

@@ -564,8 +564,12 @@ def _changes(connection: Connection, game_id: str) -> GameRatings | None:
         after = Rating(row.rating_after, row.deviation_after, row.volatility_after)
         changes[int(row.seat)] = Change(int(row.seat), False, before, after)
     if game is not None and game.bot_seat is not None and int(game.bot_seat) not in changes:
-        with_bot = bot_fixed_rating(int(game.bot_level), str(game.variant))
-        changes[int(game.bot_seat)] = Change(int(game.bot_seat), True, with_bot, with_bot)
+        try:
+            with_bot = bot_fixed_rating(int(game.bot_level), str(game.variant))
+        except (LookupError, ValueError):
+            pass  # the variant's levels are no longer rated (a new table): the person's only
+        else:
+            changes[int(game.bot_seat)] = Change(int(game.bot_seat), True, with_bot, with_bot)
     return GameRatings(game_id, tuple(changes[seat] for seat in sorted(changes)))
 
 

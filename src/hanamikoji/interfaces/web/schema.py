@@ -58,6 +58,10 @@ MAX_MESSAGE_CHARS = 2048
 MAX_BODY_BYTES = 4096
 """The longest HTTP body taken (a new game's settings are under 100 bytes)."""
 
+DEFAULT_LEVEL = 3
+"""The level a new game against a bot is at unless asked otherwise: the one whose rating
+(``docs/strength.md``, "The levels' ratings") is nearest a new player's 1500."""
+
 Token = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
 MoveText = Annotated[str, msgspec.Meta(min_length=1, max_length=32)]
 Ply = Annotated[int, msgspec.Meta(ge=0)]
@@ -67,7 +71,7 @@ class NewGameRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """``POST /api/games``: a game against a bot of ``level``, or a friend."""
 
     opponent: Literal["bot", "friend"] = "bot"
-    level: int = 2
+    level: int = DEFAULT_LEVEL
     variant: str = "classic"
     first: Literal["me", "opponent", "random"] = "random"
     clock: Literal["none", "3+2", "5+5", "10+0", "1d", "3d"] = "none"

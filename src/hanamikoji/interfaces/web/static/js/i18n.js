@@ -39,6 +39,12 @@ function fill(template, fields) {
   return template.replace(/\{(\w+)\}/g, (hole, name) => (name in fields ? String(fields[name]) : hole));
 }
 
+// The difficulty levels (numbers, each named by the sentence level_N) and the start
+// page's default, from the server's table (bots/levels.py).
+export function levels() {
+  return { numbers: catalog.levels, default: catalog.default_level };
+}
+
 export function t(key, fields = {}) {
   return fill(catalog.ui[key] ?? key, fields);
 }

@@ -2,7 +2,7 @@
 
 import { h, store, toast } from "./dom.js";
 import { glyph } from "./cards.js";
-import { t, variantName } from "./i18n.js";
+import { levels, t, variantName } from "./i18n.js";
 import { api } from "./net.js";
 import { clockChoice, waitingList } from "./clock.js";
 import { ratedChoice } from "./ratings.js";
@@ -18,7 +18,7 @@ export function renderStart(root, { navigate, langControl }) {
   const saved = JSON.parse(store(localStorage, "hanamikoji.start") || "{}");
   const choice = {
     opponent: saved.opponent || "bot",
-    level: saved.level || 2,
+    level: levels().numbers.includes(saved.level) ? saved.level : levels().default,
     variant: saved.variant || "classic",
     first: saved.first || "random",
     clock: saved.clock || "none",
@@ -32,7 +32,7 @@ export function renderStart(root, { navigate, langControl }) {
       h("span", {}, label));
 
   const levelSelect = h("select", { id: "level", name: "level", onchange: (e) => { choice.level = Number(e.target.value); } },
-    [1, 2, 3, 4, 5].map((n) => h("option", { value: n, selected: n === choice.level }, t(`level_${n}`))));
+    levels().numbers.map((n) => h("option", { value: n, selected: n === choice.level }, t(`level_${n}`))));
   const levelField = h("div", { class: "field" }, h("label", { for: "level" }, t("level_label")), levelSelect);
 
   const form = h("form", { class: "start-form", onsubmit: async (event) => {
