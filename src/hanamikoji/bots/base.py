@@ -169,6 +169,7 @@ OPTION_MEANINGS: dict[str, str] = {
     "root_candidates": "how many of the judge's best decisions the root searches",
     "replies": "how many of the judge's best replies the opponent's nodes search",
     "exact_turns": "how many turns before a round's end play is solved exactly in each world",
+    "endgame_turns": "how many turns before a round's end play is solved per information set",
     "inference": "worlds weighed by the opponent's decisions; false: dealt uniformly",
     "temperature": "the softmax temperature of inference's model of the opponent",
     "surprise": "the share of uniform choice in that model",

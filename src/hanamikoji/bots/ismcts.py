@@ -23,7 +23,9 @@ The greedy judge (:mod:`hanamikoji.bots.greedy`) shapes the search:
   hands happen to be.
 
 From the last turn of a round on (``exact_turns``), play in each sampled world is solved
-exactly (:mod:`hanamikoji.bots.solver`) instead.
+exactly (:mod:`hanamikoji.bots.solver`) instead. From the last ``endgame_turns`` turns on,
+the bot does not search: it solves the rest of the round over many sampled worlds at
+once, as one game of hidden cards (:mod:`hanamikoji.bots.endgame`).
 
 How it searches (its time and playouts aside) is one frozen :class:`SearchConfig`, which
 the expert (:mod:`hanamikoji.bots.expert`) derives from :data:`DEFAULT_CONFIG` with
@@ -44,6 +46,7 @@ from typing import TypeVar
 
 from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.determinize import determinize
+from hanamikoji.bots.endgame import MAX_TURNS, endgame_decision
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
 from hanamikoji.bots.greedy import GreedyBot, best_first, judged_content
 from hanamikoji.bots.inference import DecisionModel, WorldSampler, uniform_model
@@ -117,6 +120,11 @@ class SearchConfig:
         exact_turns: from this many turns before a round's end on (the answers to
             offers included), play is solved exactly in each sampled world instead of
             by the judge, and at the root there every decision is compared.
+        endgame_turns: from this many turns before a round's end on (0 to
+            ``MAX_TURNS``, 3), the bot decides by solving the rest of the round over
+            sampled worlds as one game of hidden cards, per information set
+            (:func:`hanamikoji.bots.endgame.endgame_decision`: a fixed amount of work,
+            not the budget) instead of searching; 0: never.
         inference: sample worlds in proportion to how likely the opponent's decisions
             this round were in them (:mod:`hanamikoji.bots.inference`) under the
             opponent model of :func:`opponent_model`; ``False``: uniformly.
@@ -148,6 +156,7 @@ class SearchConfig:
     root_candidates: int | None = None
     replies: int | None = 1
     exact_turns: int = 1
+    endgame_turns: int = 0
     inference: bool = True
     temperature: float = TEMPERATURE
     surprise: float = SURPRISE
@@ -159,6 +168,8 @@ class SearchConfig:
     def __post_init__(self) -> None:
         if not 0 <= self.exact_turns <= TURNS_PER_ROUND:
             raise ValueError(f"exact_turns is 0 to {TURNS_PER_ROUND}, not {self.exact_turns}")
+        if not 0 <= self.endgame_turns <= MAX_TURNS:
+            raise ValueError(f"endgame_turns is 0 to {MAX_TURNS}, not {self.endgame_turns}")
         if not self.temperature > 0:
             raise ValueError(f"temperature is a positive number, not {self.temperature}")
         if not 0 < self.surprise <= 1:
@@ -250,7 +261,21 @@ class ISMCTSBot(Bot):
     def choose(self, view: View, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
+        if view.deck_size < self.config.endgame_turns:
+            return self._endgame(view, legal)
         return self._search(view, legal, (), _best_move)
+
+    def _endgame(self, view: View, legal: Sequence[Move]) -> Move:
+        """The decision of the endgame solved per information set (``endgame_turns``),
+        over worlds drawn as the search draws them (in a world where the opponent plays
+        at random, they are solved as a player who does not)."""
+        start = time.perf_counter()
+        sample = self._sampler(view)
+        move = endgame_decision(view, legal, lambda: sample()[0], self.rng, self.config.match_value)
+        stats = SearchStats()
+        stats.seconds = time.perf_counter() - start
+        self.stats = stats
+        return move
 
     def memory(self) -> dict[int, float]:
         """The chance that the opponent plays at random, as inferred by the last search

@@ -14,10 +14,16 @@ import time
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
 from hanamikoji.core.game import Game
 
-__all__ = ["RoundSolver", "SolverTimeout"]
+__all__ = ["RoundSolver", "SolverTimeout", "round_over"]
 
 _CLOCK_EVERY = 256
 """Positions solved between two looks at the clock."""
+
+
+def round_over(game: Game, round_number: int) -> bool:
+    """Whether ``game`` has left round ``round_number``: scored (waiting for the next
+    deal, or, seeded, already in the next round) or over."""
+    return game.needs_deal or game.is_over() or game.round != round_number
 
 
 class SolverTimeout(Exception):
@@ -59,7 +65,7 @@ class RoundSolver:
 
     def _value(self, game: Game, round_number: int) -> float:
         # A seeded game deals the next round by itself: its first position is a leaf too.
-        if game.needs_deal or game.is_over() or game.round != round_number:
+        if round_over(game, round_number):
             return round_end_value(game, 0, self.match_value)
         key = game.position_key()
         known = self.table.get(key)
