@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
-from functools import partial
 
 import pytest
 
 from hanamikoji.arena.exploitability import greedy_position, sample_worlds
-from hanamikoji.bots.determinize import determinize, sample_world
+from hanamikoji.bots.determinize import sample_world
 from hanamikoji.bots.endgame import Endgame, endgame_decision, endgame_worlds
 from hanamikoji.bots.inference import replayed_world
 from hanamikoji.bots.ismcts import DEFAULT_CONFIG, ISMCTSBot, SearchConfig
@@ -56,7 +55,7 @@ def test_the_solution_nears_an_equilibrium_of_the_worlds_it_joins(seed: int, sea
     game = greedy_position(seed, 6 if seat == 0 else 7)
     view = game.view(seat)
     rng = random.Random(seed)
-    groups = list(endgame_worlds(view, lambda: determinize(view, rng), rng, 6, 2))
+    groups = list(endgame_worlds(view, rng, 6, 2))
     endgame = Endgame(groups, table_match_value)
     endgame.solve(50)
     early = endgame.best_response(0) + endgame.best_response(1) - 1.0
@@ -76,7 +75,7 @@ def test_the_worlds_of_one_draw_differ_only_in_what_the_opponent_has_not_seen() 
     assert me is not None
     view = game.view(me)
     rng = random.Random(4)
-    for group in endgame_worlds(view, lambda: determinize(view, rng), rng, 3, 4):
+    for group in endgame_worlds(view, rng, 3, 4):
         drawn = group[0][0]
         assert drawn.information_key(me) == game.information_key(me)
         for world, _ in group:
@@ -87,9 +86,7 @@ def test_a_node_budget_takes_whole_groups_until_it_is_reached() -> None:
     game = greedy_position(4, 5)
     view = game.view(1)
     rng = random.Random(4)
-    endgame = Endgame(
-        endgame_worlds(view, lambda: determinize(view, rng), rng, 20, 2), table_match_value, 500
-    )
+    endgame = Endgame(endgame_worlds(view, rng, 20, 2), table_match_value, 500)
     assert endgame.nodes >= 500 and len(endgame.worlds) % 3 == 0 and len(endgame.worlds) < 60
 
 
@@ -121,8 +118,7 @@ def test_the_decision_is_legal_and_a_function_of_the_view_and_the_seed() -> None
         assert first in legal
         assert ISMCTSBot(seed=seed, config=ENDGAME).choose(view, legal) == first
         rng = random.Random(seed)
-        draw = partial(determinize, view, rng)
-        assert endgame_decision(view, legal, draw, rng, table_match_value) in legal
+        assert endgame_decision(view, legal, rng, table_match_value) in legal
 
 
 def test_the_search_solves_endgames_only_over_the_turns_the_solver_takes_on() -> None:

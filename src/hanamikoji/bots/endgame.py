@@ -8,30 +8,40 @@ first move is chance's (which world is the true one) and whose information sets 
 players' (:meth:`Game.information_key`): a decision is made once for all the worlds its
 player cannot tell apart, and a player's strategy may mix, as hiding cards needs.
 
-What it solves: from a player's view near a round's end (:func:`endgame_decision`),
-``worlds`` completions of the opponent's hidden cards are drawn by the search's sampler
-(weighed by inference, so in proportion to how likely the opponent's decisions this
-round were in each); for each, ``alternatives`` completions of this player's own hidden
-cards are drawn uniformly from the *opponent's* view of that world, so that every
+What it solves: from a player's view near a round's end (:func:`endgame_decision`), up
+to ``WORLDS`` completions of the opponent's hidden cards are drawn uniformly from what
+the player has not seen; for each, ``ALTERNATIVES`` completions of this player's own
+hidden cards are drawn uniformly from the *opponent's* view of it, so that every
 information set of the opponent holds several hands of this player (a two-level
-sampling, in the spirit of safe and depth-limited subgame solving). The worlds of one
-opponent completion share its chance equally. The joint game over all of them, to the
-end of the round, leaves scored by what the round's end means for the match
+sampling, in the spirit of safe and depth-limited subgame solving). Completions are
+taken, with their alternatives, until the tree holds ``NODES`` nodes: many worlds for a
+last answer, fewer for a third action. The worlds of one opponent completion share its
+chance equally. The joint game over all of them, to the end of the round, leaves
+scored by what the round's end means for the match
 (:func:`hanamikoji.bots.evaluation.round_end_value`), is solved by CFR+ (Tammelin 2014:
 regret matching+, alternating updates, linearly weighted average strategy) for a fixed
 number of iterations, and the player's decision is drawn from the average strategy at
 their true information set with the seeded generator (actions below ``FLOOR`` dropped).
 
-What it assumes: the opponent's belief over this player's hidden cards is uniform over
-what the opponent has not seen (it does not infer from this player's decisions, and it
-is the alternatives drawn, the true hand among them); the opponent plays as well as the
-solution, not as the judge; in the alternative worlds this player's information sets
-are often single worlds, where the solution lets them see the opponent's cards (the
-fusion is pushed one level down, not removed). The round's end is the subgame's end.
-The tree is the whole rest of the round (no decision is pruned), which keeps it to a
-few hundred leaves per world over the last three turns (each player's last action
-uses the cards in hand: only its kind, a Competition's split and the answers are
-choices); more turns than that grow it quickly.
+The worlds are not weighed by inference (:mod:`hanamikoji.bots.inference`): its model
+of the opponent is the greedy judge, while the solve assumes an opponent who plays the
+solution; and on the exploitability benchmark's positions, whose worlds are dealt
+uniformly, inference's worlds led the solve to worse third actions (docs/bots.md,
+"Exploitability").
+
+What it assumes: the round's end is the subgame's end. The subgame starts at the
+current position, so the opponent's belief over this player's hidden cards is uniform
+over what the opponent has not seen (the alternatives drawn, the true hand among them):
+it is not conditioned on this player's earlier decisions, not even those of the last
+turns, which an opponent who knows the strategy could read (re-solving from the start
+of the last turns would, at the cost of that whole tree for every decision). The
+opponent plays as well as the solution, not as the judge. In the alternative worlds
+this player's information sets are often single worlds, where the solution lets them
+see the opponent's cards (the fusion is pushed one level down, not removed). The tree
+is the whole rest of the round (no decision is pruned), which keeps it to a few
+hundred nodes per world over the last three turns (each player's last action uses the
+cards in hand: only its kind, a Competition's split and the answers are choices); more
+turns than that grow it quickly.
 
 The iterations run on arrays (nodes in pre-order, edges, information sets' action
 slots), compiled with numba where it can be imported (as :mod:`judge_kernel` is), in
@@ -41,19 +51,18 @@ plain Python otherwise: the same numbers, slower.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from hanamikoji.bots.determinize import sample_world
+from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
 from hanamikoji.bots.solver import round_over
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import View
-from hanamikoji.core.worlds import from_view
 
 try:
     from numba import njit
@@ -74,7 +83,7 @@ __all__ = [
     "endgame_worlds",
 ]
 
-WORLDS = 64
+WORLDS = 24
 """The most completions of the opponent's hidden cards drawn from this player's view..."""
 NODES = 30_000
 """...or fewer, once the tree holds this many nodes (about a tenth of a second to build
@@ -429,36 +438,35 @@ def _cfr(
 
 def endgame_worlds(
     view: View,
-    draw: Callable[[], Game],
     rng: random.Random,
     worlds: int = WORLDS,
     alternatives: int = ALTERNATIVES,
 ) -> Iterator[list[Weighted]]:
     """The worlds of ``view``'s endgame, in groups of equal chance: up to ``worlds``
-    games drawn by ``draw`` (completions of ``view``, already weighed by the drawing),
-    each with ``alternatives`` games where this player's hidden cards are drawn
-    uniformly from the opponent's view of it (every world of a group as likely)."""
+    completions of ``view`` drawn uniformly, each with ``alternatives`` games where this
+    player's hidden cards are drawn uniformly from the opponent's view of it (every
+    world of a group as likely)."""
     if worlds < 1 or alternatives < 0:
         raise ValueError("at least one world, and no negative number of alternatives")
     for _ in range(worlds):
-        game = draw()
+        game = determinize(view, rng)
         theirs = game.view(view.opponent)
-        others = [from_view(theirs, sample_world(theirs, rng)) for _ in range(alternatives)]
+        others = [determinize(theirs, rng) for _ in range(alternatives)]
         yield [(world, 1.0) for world in (game, *others)]
 
 
 def endgame_decision(
     view: View,
     legal: Sequence[Move],
-    draw: Callable[[], Game],
     rng: random.Random,
     match_value: MatchValue,
     iterations: int = ITERATIONS,
 ) -> Move:
-    """``view``'s player's decision near a round's end, drawn with ``rng`` from the
-    average strategy of the solved endgame (:func:`endgame_worlds`) at the true
-    information set. A function of the view and ``rng``'s state."""
-    groups = endgame_worlds(view, draw, rng, WORLDS, ALTERNATIVES)
+    """``view``'s player's decision near a round's end (one of ``legal``, at least two),
+    drawn with ``rng`` from the average strategy of the solved endgame
+    (:func:`endgame_worlds`, ``NODES``) at the true information set: a function of the
+    view and of ``rng``'s state."""
+    groups = endgame_worlds(view, rng, WORLDS, ALTERNATIVES)
     endgame = Endgame(groups, match_value, NODES)
     endgame.solve(iterations)
     chances = endgame.strategy(endgame.worlds[0][0], view.player)

@@ -123,8 +123,8 @@ class SearchConfig:
         endgame_turns: from this many turns before a round's end on (0 to
             ``MAX_TURNS``, 3), the bot decides by solving the rest of the round over
             sampled worlds as one game of hidden cards, per information set
-            (:func:`hanamikoji.bots.endgame.endgame_decision`: a fixed amount of work,
-            not the budget) instead of searching; 0: never.
+            (:func:`hanamikoji.bots.endgame.endgame_decision`: worlds dealt uniformly,
+            a fixed amount of work, not the budget) instead of searching; 0: never.
         inference: sample worlds in proportion to how likely the opponent's decisions
             this round were in them (:mod:`hanamikoji.bots.inference`) under the
             opponent model of :func:`opponent_model`; ``False``: uniformly.
@@ -266,12 +266,9 @@ class ISMCTSBot(Bot):
         return self._search(view, legal, (), _best_move)
 
     def _endgame(self, view: View, legal: Sequence[Move]) -> Move:
-        """The decision of the endgame solved per information set (``endgame_turns``),
-        over worlds drawn as the search draws them (in a world where the opponent plays
-        at random, they are solved as a player who does not)."""
+        """The decision of the endgame solved per information set (``endgame_turns``)."""
         start = time.perf_counter()
-        sample = self._sampler(view)
-        move = endgame_decision(view, legal, lambda: sample()[0], self.rng, self.config.match_value)
+        move = endgame_decision(view, legal, self.rng, self.config.match_value)
         stats = SearchStats()
         stats.seconds = time.perf_counter() - start
         self.stats = stats
