@@ -12,6 +12,7 @@ from conftest import load_benchmark
 
 from hanamikoji.arena import MatchConfig, Plan, PlayerSpec, ProcessBackend, run_plan
 from hanamikoji.arena.rating_fit import ELO_SCALE, PairScore, fit_ratings
+from hanamikoji.bots import ratings
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.bots.ratings import (
     ANCHOR_LEVEL,
@@ -107,6 +108,25 @@ def test_the_data_file_rates_every_level_in_every_variant_it_rates() -> None:
         assert entry["games_per_pair"] >= 2 and entry["command"] and entry["cpu"]
         pairs = {tuple(pair["levels"]) for pair in entry["pairs"]}
         assert len(pairs) == len(LEVELS) * (len(LEVELS) - 1) // 2
+
+
+def test_a_variant_rated_for_another_table_of_levels_is_not_rated(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    levels = {str(n): {"rating": 1200.0 + n, "deviation": 1.0} for n in LEVELS}
+    data = {
+        "variants": {
+            "classic": {"bots": current_table(), "levels": levels},
+            "french": {"bots": {**current_table(), "2": "greedy"}, "levels": levels},
+            "three-rounds": {"levels": levels},  # from before the entries named their bots
+        }
+    }
+    monkeypatch.setattr(ratings, "_data", lambda: data)
+    assert rated_variants() == ("classic",)
+    assert bot_rating(2, "classic").rating == 1202.0
+    for variant in ("french", "three-rounds"):
+        with pytest.raises(LookupError, match="another table of levels"):
+            bot_rating(2, variant)
 
 
 def test_the_loader_refuses_unknown_levels_and_variants() -> None:
