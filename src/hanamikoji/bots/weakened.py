@@ -40,8 +40,8 @@ DEFAULT_BLUNDERS = 0.0
 
 
 class WeakenedBot(Bot):
-    """The greedy judge's decisions drawn from a softmax at ``play_temperature`` over its
-    scores, mixed with a ``blunders`` share of uniform choice.
+    """The greedy judge's decisions drawn at random: a softmax over its scores, mixed
+    with a share of uniform choice (the blunders).
 
     Args:
         seed: the draws (and the judge's ties).
