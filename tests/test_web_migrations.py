@@ -60,7 +60,7 @@ BEFORE_MIGRATIONS_BLOB = "9a0760077415205cfdd083a0fc3f9fa6e6611af8"
 """``git rev-parse d52489d:src/hanamikoji/interfaces/web/storage.py``."""
 
 MIGRATIONS_DIR = Path(storage.__file__).parent / "migrations"
-HEAD = "0007"
+HEAD = "0008"
 """The newest revision in ``migrations/versions/``."""
 
 LOCAL_POSTGRES = "postgresql+psycopg://hanamikoji:hanamikoji@127.0.0.1:5432/hanamikoji_test"
@@ -393,8 +393,8 @@ SECOND_REVISION = '''"""A test's revision: a column and an index on games."""
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0008"
-down_revision = "0007"
+revision = "0009"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
@@ -417,7 +417,7 @@ def test_an_older_revision_is_upgraded_in_place_without_losing_a_row(
     will add one: a database at the first revision gets the second and keeps its rows."""
     migrations = tmp_path / "migrations"
     shutil.copytree(MIGRATIONS_DIR, migrations, ignore=shutil.ignore_patterns("__pycache__"))
-    (migrations / "versions" / "r0002_test_note.py").write_text(SECOND_REVISION)
+    (migrations / "versions" / "r0009_test_note.py").write_text(SECOND_REVISION)
     url = new_database()
     old = fill_before_migrations(url, played)
     Store(url).close()
@@ -427,7 +427,7 @@ def test_an_older_revision_is_upgraded_in_place_without_losing_a_row(
     with opened(url) as engine:
         upgrade_schema(engine, str(migrations))
 
-    assert revisions(url) == ["0008"]
+    assert revisions(url) == ["0009"]
     assert _rows(url) == before
     with opened(url) as engine, engine.connect() as connection:
         found = inspect(connection)
@@ -439,6 +439,30 @@ def test_an_older_revision_is_upgraded_in_place_without_losing_a_row(
             ).scalar_one_or_none()
             is None
         )
+
+
+@pytest.mark.parametrize(("five", "eight"), [(1, 1), (2, 6), (3, 7), (4, 7), (5, 8)])
+def test_a_bot_game_keeps_its_bot_when_the_levels_become_eight(
+    new_database: NewDatabase, played: Played, five: int, eight: int
+) -> None:
+    url = new_database()
+    old = fill_before_migrations(url, played)
+    Store(url).close()
+    level = text("SELECT bot_level FROM games WHERE id = :id")
+    with opened(url) as engine:
+        with engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0007")
+            connection.execute(
+                text("UPDATE games SET bot_level = :level WHERE id = :id"),
+                {"level": five, "id": old.id},
+            )
+        with engine.begin() as connection:
+            command.upgrade(alembic_config(connection), "0008")
+            assert connection.execute(level, {"id": old.id}).scalar_one() == eight
+            command.downgrade(alembic_config(connection), "0007")
+            back = connection.execute(level, {"id": old.id}).scalar_one()
+    # The way back reaches the same bot, except the two searches below the expert.
+    assert back == (3 if five == 4 else five)
 
 
 def _rows(url: str) -> dict[str, list[tuple[Any, ...]]]:
