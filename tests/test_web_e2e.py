@@ -142,6 +142,8 @@ def decide(page: Page, *, by_mouse: bool, pairing: int = 0) -> None:
 
 
 def _choose(page: Page, *, by_mouse: bool, pairing: int) -> None:
+    if not by_mouse:
+        page.keyboard.press("Escape")  # a half-made choice (an earlier attempt's) is cleared
     if game_data(page)["phase"] == "turn":
         kind = page.eval_on_selector_all(
             "button.action-marker:not([disabled])", "els => els.map(e => e.dataset.kind)"

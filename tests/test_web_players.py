@@ -25,6 +25,7 @@ from hanamikoji.interfaces import web_cli
 from hanamikoji.interfaces.web.catalog import text
 from hanamikoji.interfaces.web.guards import RateGuard, parse_rate
 from hanamikoji.interfaces.web.players import Passwords, check_nickname, is_reserved
+from hanamikoji.interfaces.web.schema import DEFAULT_LEVEL
 from hanamikoji.interfaces.web.storage import game_seats, hash_token, players, sessions
 
 try:
@@ -650,7 +651,7 @@ def test_register_play_a_bot_and_find_the_game_in_my_games(page: Page, server: S
     page.click("#account-my-games")
     page.wait_for_selector("[data-testid=my-games]")
     entry = page.locator("[data-testid=my-games] li", has=page.locator(f"[data-game='{game_id}']"))
-    assert "classic against Bot (level 2)" in entry.inner_text()
+    assert f"classic against Bot (level {DEFAULT_LEVEL})" in entry.inner_text()
     link = page.locator(f"[data-testid=my-games] a[data-game='{game_id}']")
     link.click()
     page.wait_for_selector(".game")

@@ -45,7 +45,14 @@ export class TableView {
     const connect = transport || ((handlers) => new GameSocket(gameId, token, handlers));
     this.socket = connect({
       onMessage: (message) => this.onMessage(message),
-      onStatus: (online) => { this.online = online; this.setConnection(online); if (this.state) this.render(); },
+      onStatus: (online) => {
+        this.online = online;
+        // A move in flight when the connection dropped was recorded (the state after the
+        // reconnection shows it) or lost: either way the table waits for it no longer.
+        if (!online) this.busy = false;
+        this.setConnection(online);
+        if (this.state) this.render();
+      },
       onFatal: () => this.renderNoSeat(),
     });
   }
