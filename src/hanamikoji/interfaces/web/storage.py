@@ -462,15 +462,17 @@ WAL_SAFETY_PAGES = 20_000
 
 def _enable_sqlite_wal(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
-    # WAL lets readers run beside the writer; the busy timeout lets a second server
-    # process on the same file wait for the lock instead of failing.
+    # The busy timeout lets a second server process on the same file wait for the lock
+    # instead of failing: set first, as switching a new file to WAL needs the lock too
+    # (servers starting at once on a new file failed with "database is locked").
+    cursor.execute("PRAGMA busy_timeout=5000")
+    # WAL lets readers run beside the writer.
     cursor.execute("PRAGMA journal_mode=WAL")
     # In WAL mode, NORMAL makes a commit durable once it returns as far as the server
     # process is concerned (a crash or kill of the server loses nothing committed), and
     # the file is never corrupted; only a power cut or an operating-system crash can
     # lose the last commits. FULL (one fsync per commit) tripled the tail latency here.
     cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.execute("PRAGMA busy_timeout=5000")
     # Checkpoints run beside the writes (Store.checkpoint, from their own thread) rather
     # than inside the commit that happens to fill the log, which would stall every
     # decision waiting on that commit; this limit is only a safety net.
