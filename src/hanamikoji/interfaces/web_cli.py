@@ -73,7 +73,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         type=worker_processes,
         default=1,
         metavar="N",
-        help="worker processes for bot levels 3-5 (0: think in threads; default: 1)",
+        help="worker processes for the searching bot levels (7-8; 0: think in threads; default: 1)",
     )
     parser.add_argument(
         "--bot-delay",

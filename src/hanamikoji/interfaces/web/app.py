@@ -135,7 +135,7 @@ class ServerConfig:
 
     Args:
         db_url: the SQLAlchemy URL of the games database.
-        bot_processes: worker processes for bot levels 3-5 (0: threads).
+        bot_processes: worker processes for the searching bot levels, 7-8 (0: threads).
         bot_delay: seconds a bot waits before acting, so people see each move land.
         allowed_hosts: the names (``Host`` headers) the server answers; any other is
             refused with 400 before any route runs.

@@ -61,7 +61,7 @@ class BotRunner:
     """Runs bot decisions off the event loop.
 
     Args:
-        processes: worker processes for the searching levels (3-5); with 0 they run in
+        processes: worker processes for the searching levels (7-8); with 0 they run in
             threads too (tests, or a machine where processes cannot be started).
     """
 
