@@ -43,7 +43,7 @@ import numpy.typing as npt
 
 from hanamikoji.bots.base import Bot
 from hanamikoji.bots.greedy import GreedyBot
-from hanamikoji.bots.ismcts import DEFAULT_CONFIG, ISMCTSBot
+from hanamikoji.bots.ismcts import DEFAULT_CONFIG, ISMCTSBot, mixed_softmax
 from hanamikoji.bots.network import (
     INPUT_SIZE,
     MANIFEST_FILE,
@@ -61,6 +61,7 @@ from hanamikoji.bots.network import (
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
 from hanamikoji.core.outcome import Outcome
+from hanamikoji.core.view import View
 
 __all__ = ["Samples", "TrainingResult", "gate", "search_games", "train"]
 
@@ -141,10 +142,9 @@ def _searcher(number: int, iterations: int, network: ValueNetwork | None) -> ISM
 
 
 def _targets(searched: dict[Move, tuple[int, float]]) -> dict[Move, float]:
-    best = max(value for _, value in searched.values())
-    weights = {m: math.exp((v - best) / TARGET_TEMPERATURE) for m, (_, v) in searched.items()}
-    total = sum(weights.values())
-    return {move: weight / total for move, weight in weights.items()}
+    """The policy target: a softmax of the search's values at :data:`TARGET_TEMPERATURE`."""
+    values = {move: value for move, (_, value) in searched.items()}
+    return mixed_softmax(values, list(values), TARGET_TEMPERATURE, 0.0)
 
 
 class _Rows:
@@ -161,16 +161,13 @@ class _Rows:
     def add_view(
         self,
         judge: GreedyBot,
-        game: Game,
+        view: View,
         legal: Sequence[Move],
         searched: dict[Move, tuple[int, float]],
         rng: random.Random,
         number: int,
     ) -> dict[Move, float]:
         """Add a view's rows (the searched decisions, then negatives); its policy target."""
-        seat = game.to_move
-        assert seat is not None
-        view = game.view(seat)
         targets = _targets(searched)
         others = [m for m in legal if m not in searched]
         rows = list(searched) + rng.sample(others, min(NEGATIVES, len(others)))
@@ -216,8 +213,9 @@ def search_games(
             if len(legal) == 1:
                 game.push(legal[0])
                 continue
-            searched = search.evaluate(game.view(seat), legal)
-            targets = rows.add_view(judge, game, legal, searched, rng, number)
+            view = game.view(seat)
+            searched = search.evaluate(view, legal)
+            targets = rows.add_view(judge, view, legal, searched, rng, number)
             if rng.random() < EXPLORE:
                 moves = list(targets)
                 move = rng.choices(moves, weights=[targets[m] for m in moves])[0]
@@ -306,25 +304,43 @@ def _batch(samples: Samples, x: Array, chosen: npt.NDArray[np.int64], starts: An
     return _Batch(x[rows], samples.policy[rows], samples.values[rows], groups, len(chosen))
 
 
-def _losses(w: dict[str, Array], batch: _Batch) -> tuple[dict[str, float], Array]:
-    """The batch's losses, and the gradient of their sum on the last layer's outputs."""
-    out = _forward(w, batch.x)[2]
-    p = _group_softmax(out[:, POLICY], batch.groups, batch.count)
-    eps = 1e-7
-    policy_loss = -float(np.sum(batch.policy * np.log(p + eps))) / batch.count
+@dataclass
+class _Heads:
+    """The last layer's outputs on a batch, read as the policy and the value."""
+
+    out: Array
+    chances: Array
+    """Each row's policy probability within its view."""
+    known: npt.NDArray[np.bool_]
+    """The rows with a value target (not negatives)."""
+    target: Array
+    win: Array
+    """Each row's predicted chance to win."""
+
+
+def _heads(out: Array, batch: _Batch) -> _Heads:
     known = ~np.isnan(batch.values)
-    target = np.where(known, batch.values, 0.0)
-    chance = 1.0 / (1.0 + np.exp(-out[:, VALUE]))
-    cross = -(target * np.log(chance + eps) + (1 - target) * np.log(1 - chance + eps))
+    return _Heads(
+        out,
+        _group_softmax(out[:, POLICY], batch.groups, batch.count),
+        known,
+        np.where(known, batch.values, 0.0).astype(np.float32),
+        (1.0 / (1.0 + np.exp(-out[:, VALUE]))).astype(np.float32),
+    )
+
+
+def _losses(w: dict[str, Array], batch: _Batch) -> dict[str, float]:
+    """The batch's policy cross-entropy, value KL divergence and argmax agreement."""
+    heads = _heads(_forward(w, batch.x)[2], batch)
+    eps = 1e-7
+    target, win = heads.target, heads.win
+    policy_loss = -float(np.sum(batch.policy * np.log(heads.chances + eps))) / batch.count
+    cross = -(target * np.log(win + eps) + (1 - target) * np.log(1 - win + eps))
     entropy = -(target * np.log(target + eps) + (1 - target) * np.log(1 - target + eps))
-    n_known = max(1, int(known.sum()))
-    value_loss = float(np.sum((cross - entropy)[known])) / n_known
-    grad = np.zeros_like(out)
-    grad[:, POLICY] = (p - batch.policy) / batch.count
-    grad[:, VALUE] = np.where(known, chance - target, 0.0) / n_known
-    agree = _argmax_agrees(out[:, POLICY], batch)
-    losses = {"policy": policy_loss, "value": value_loss, "agree": agree}
-    return losses, grad
+    n_known = max(1, int(heads.known.sum()))
+    value_loss = float(np.sum((cross - entropy)[heads.known])) / n_known
+    agree = _argmax_agrees(heads.out[:, POLICY], batch)
+    return {"policy": policy_loss, "value": value_loss, "agree": agree}
 
 
 def _argmax_agrees(logits: Array, batch: _Batch) -> float:
@@ -337,8 +353,14 @@ def _argmax_agrees(logits: Array, batch: _Batch) -> float:
     return float(np.bincount(batch.groups, weights=hit, minlength=batch.count).clip(0, 1).mean())
 
 
-def _backward(w: dict[str, Array], x: Array, grad: Array) -> dict[str, Array]:
-    h1, h2, _ = _forward(w, x)
+def _gradients(w: dict[str, Array], batch: _Batch) -> dict[str, Array]:
+    """The gradients of the batch's losses (those of :func:`_losses`) on the weights."""
+    h1, h2, out = _forward(w, batch.x)
+    heads = _heads(out, batch)
+    grad = np.zeros_like(out)
+    grad[:, POLICY] = (heads.chances - batch.policy) / batch.count
+    n_known = max(1, int(heads.known.sum()))
+    grad[:, VALUE] = np.where(heads.known, heads.win - heads.target, 0.0) / n_known
     d2 = (grad @ w["w3"].T) * (h2 > 0)
     d1 = (d2 @ w["w2"].T) * (h1 > 0)
     return {
@@ -346,14 +368,13 @@ def _backward(w: dict[str, Array], x: Array, grad: Array) -> dict[str, Array]:
         "b3": grad.sum(axis=0),
         "w2": h1.T @ d2,
         "b2": d2.sum(axis=0),
-        "w1": x.T @ d1,
+        "w1": batch.x.T @ d1,
         "b1": d1.sum(axis=0),
     }
 
 
 class _Adam:
-    def __init__(self, weights: dict[str, Array], rate: float) -> None:
-        self.rate = rate
+    def __init__(self, weights: dict[str, Array]) -> None:
         self.moments = {name: np.zeros_like(value) for name, value in weights.items()}
         self.squares = {name: np.zeros_like(value) for name, value in weights.items()}
         self.step = 0
@@ -398,7 +419,7 @@ def train(
     fit = np.flatnonzero(view_games < cut)
     check = _batch(samples, x, np.flatnonzero(view_games >= cut), starts)
     w = {k: v.copy() for k, v in start.items()} if start else initial_weights(rng, hidden)
-    adam = _Adam(w, rate)
+    adam = _Adam(w)
     history: list[dict[str, float]] = []
     best: tuple[float, dict[str, Array]] | None = None
     for epoch in range(epochs):
@@ -406,13 +427,12 @@ def train(
         rate_now = rate * (0.5 ** (epoch / max(1, epochs // 3)))
         for begin in range(0, len(order), batch):
             part = _batch(samples, x, np.sort(order[begin : begin + batch]), starts)
-            _, grad = _losses(w, part)
-            adam.update(w, _backward(w, part.x, grad), rate_now)
+            adam.update(w, _gradients(w, part), rate_now)
         entry = {"epoch": float(epoch + 1)}
         fitted = _batch(samples, x, fit[: min(len(fit), 20_000)], starts)
-        entry.update({f"fit_{k}": v for k, v in _losses(w, fitted)[0].items()})
+        entry.update({f"fit_{k}": v for k, v in _losses(w, fitted).items()})
         if check.count:
-            entry.update({f"held_out_{k}": v for k, v in _losses(w, check)[0].items()})
+            entry.update({f"held_out_{k}": v for k, v in _losses(w, check).items()})
         history.append(entry)
         score = entry.get("held_out_policy", 0.0) + entry.get("held_out_value", -float(epoch))
         if best is None or score < best[0]:
