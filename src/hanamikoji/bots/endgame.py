@@ -478,9 +478,4 @@ def _drawn(chances: dict[Move, float], rng: random.Random) -> Move:
     likeliest is always kept)."""
     best = max(chances, key=chances.__getitem__)
     kept = {move: c for move, c in chances.items() if c >= FLOOR or move == best}
-    point = rng.random() * sum(kept.values())
-    for move, chance in kept.items():
-        point -= chance
-        if point < 0:
-            return move
-    return best
+    return rng.choices(list(kept), weights=list(kept.values()))[0]
