@@ -313,6 +313,8 @@ class _Heads:
     """Each row's policy probability within its view."""
     known: npt.NDArray[np.bool_]
     """The rows with a value target (not negatives)."""
+    known_count: int
+    """How many they are (at least 1): the value loss is their mean."""
     target: Array
     win: Array
     """Each row's predicted chance to win."""
@@ -324,6 +326,7 @@ def _heads(out: Array, batch: _Batch) -> _Heads:
         out,
         _group_softmax(out[:, POLICY], batch.groups, batch.count),
         known,
+        max(1, int(known.sum())),
         np.where(known, batch.values, 0.0).astype(np.float32),
         (1.0 / (1.0 + np.exp(-out[:, VALUE]))).astype(np.float32),
     )
@@ -337,8 +340,7 @@ def _losses(w: dict[str, Array], batch: _Batch) -> dict[str, float]:
     policy_loss = -float(np.sum(batch.policy * np.log(heads.chances + eps))) / batch.count
     cross = -(target * np.log(win + eps) + (1 - target) * np.log(1 - win + eps))
     entropy = -(target * np.log(target + eps) + (1 - target) * np.log(1 - target + eps))
-    n_known = max(1, int(heads.known.sum()))
-    value_loss = float(np.sum((cross - entropy)[heads.known])) / n_known
+    value_loss = float(np.sum((cross - entropy)[heads.known])) / heads.known_count
     agree = _argmax_agrees(heads.out[:, POLICY], batch)
     return {"policy": policy_loss, "value": value_loss, "agree": agree}
 
@@ -359,8 +361,7 @@ def _gradients(w: dict[str, Array], batch: _Batch) -> dict[str, Array]:
     heads = _heads(out, batch)
     grad = np.zeros_like(out)
     grad[:, POLICY] = (heads.chances - batch.policy) / batch.count
-    n_known = max(1, int(heads.known.sum()))
-    grad[:, VALUE] = np.where(heads.known, heads.win - heads.target, 0.0) / n_known
+    grad[:, VALUE] = np.where(heads.known, heads.win - heads.target, 0.0) / heads.known_count
     d2 = (grad @ w["w3"].T) * (h2 > 0)
     d1 = (d2 @ w["w2"].T) * (h1 > 0)
     return {
