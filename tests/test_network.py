@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanamikoji import Game
+from hanamikoji.bots import training
 from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.expert import ExpertBot
 from hanamikoji.bots.network import (
@@ -29,6 +30,8 @@ from hanamikoji.bots.network import (
 )
 from hanamikoji.bots.training import (
     Samples,
+    collect,
+    earlier_samples,
     gate,
     log_table,
     main,
@@ -176,7 +179,8 @@ def test_a_generation_resumes_from_the_checkpoint_and_logs_itself(tmp_path: Path
     page = tmp_path / "strength.md"
     page.write_text("<!-- training log: start -->\n<!-- training log: end -->\n")
     small = ["--games", "2", "--iterations", "12", "--epochs", "1", "--gate-seeds", "2"]
-    common = [*small, "--jobs", "1", "--out", str(tmp_path), "--log", str(page)]
+    store = ["--samples", str(tmp_path / "samples")]
+    common = [*small, *store, "--jobs", "1", "--out", str(tmp_path), "--log", str(page)]
     main(common)
     first = json.loads((tmp_path / "value_network.json").read_text())
     assert [g["generation"] for g in first["generations"]] == [1]
@@ -194,3 +198,32 @@ def test_a_generation_resumes_from_the_checkpoint_and_logs_itself(tmp_path: Path
     assert weights.fingerprint() == kept
     table = [line for line in page.read_text().splitlines() if line.startswith("|")]
     assert len(table) == 4  # the header, its rule and two generations
+    # A replay window trains on the last generations' samples, read back where kept.
+    main(["--resume", "--window", "2", *common])
+    third = json.loads((tmp_path / "value_network.json").read_text())["generations"][2]
+    assert third["window"] == [2, 3]
+    assert third["training_rows"] == two["rows"] + third["rows"]
+    assert third["command"].endswith(" --window 2")
+
+
+def test_self_play_is_kept_a_file_per_chunk_and_read_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    played = collect(12, 5, 12, 1, None, tmp_path)
+    assert sorted(p.name for p in (tmp_path / "5-12-none").iterdir()) == ["15-2.npz", "5-10.npz"]
+
+    def unplayable(*args: object) -> Samples:
+        raise AssertionError("kept games are read back, not played again")
+
+    monkeypatch.setattr(training, "search_games", unplayable)
+    again = collect(12, 5, 12, 1, None, tmp_path)
+    for name in ("features", "policy", "values", "views", "games"):
+        assert np.array_equal(getattr(again, name), getattr(played, name), equal_nan=True)
+
+
+def test_a_window_needs_the_samples_of_a_guide_no_longer_at_hand(tmp_path: Path) -> None:
+    one = {"generation": 1, "kept": True, "sha256": "ab" * 32, "games": [1, 2], "iterations": 12}
+    two = {**one, "generation": 2, "kept": False, "games": [100_001, 100_002]}
+    # Generation 2 was guided by generation 1's network, which is not the checkpoint here.
+    with pytest.raises(SystemExit, match="generation 2's self-play is not"):
+        earlier_samples([one, two], 1, None, 1, tmp_path)

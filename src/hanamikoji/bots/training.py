@@ -19,6 +19,12 @@ seat-swapped match with its paired 95% interval above 50% (:func:`gate`).
 rewrites the training log's table in ``FILE`` (``docs/strength.md``). A generation's
 seeds follow from its number, so the same commands on the same machine give the same
 weights.
+
+Self-play samples are kept in a folder (``--samples``, by default
+``~/.cache/hanamikoji/self-play``), a file per chunk of games as it is played: a run
+stopped midway plays only what is missing when run again, and ``--window W`` trains on
+the last ``W`` generations' samples together (a replay window, as AlphaZero's), playing
+again, from their seeds, those of an earlier generation that are not there.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import datetime
 import itertools
 import json
 import math
+import os
 import random
 import re
 import statistics
@@ -104,6 +111,18 @@ class Samples:
     """The view (decision point) each row belongs to, in increasing order."""
     games: npt.NDArray[np.int32]
 
+    def save(self, path: Path) -> None:
+        """Write the samples to ``path`` (NumPy's ``.npz``), whole or not at all."""
+        partial = path.with_name(path.name + ".partial")
+        with partial.open("wb") as out:
+            np.savez(out, **{name: getattr(self, name) for name in _SAMPLE_ARRAYS})
+        partial.replace(path)
+
+    @staticmethod
+    def load(path: Path) -> Samples:
+        with np.load(path) as stored:
+            return Samples(*(stored[name] for name in _SAMPLE_ARRAYS))
+
     @staticmethod
     def join(parts: Sequence[Samples]) -> Samples:
         shift = 0
@@ -118,6 +137,9 @@ class Samples:
             np.concatenate(views).astype(np.int32),
             np.concatenate([p.games for p in parts]),
         )
+
+
+_SAMPLE_ARRAYS = ("features", "policy", "values", "views", "games")
 
 
 _networks: dict[bytes, ValueNetwork] = {}
@@ -240,14 +262,97 @@ def _chunks(first: int, count: int, size: int) -> tuple[list[int], list[int]]:
     return starts, [min(size, first + count - start) for start in starts]
 
 
-def collect(
-    games: int, first: int, iterations: int, jobs: int, network: ValueNetwork | None
+def default_store() -> Path:
+    """Where self-play samples are kept unless ``--samples`` says otherwise."""
+    cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(cache) / "hanamikoji" / "self-play"
+
+
+def samples_folder(store: Path, first: int, iterations: int, guide: str | None) -> Path:
+    """The folder of the self-play games from seed ``first`` at ``iterations`` playouts,
+    guided by the network whose fingerprint is ``guide``."""
+    return store / f"{first}-{iterations}-{(guide or 'none')[:12]}"
+
+
+def _stored_games(
+    first: int, count: int, iterations: int, network: bytes | None, folder: Path | None
 ) -> Samples:
-    """:func:`search_games` over ``jobs`` processes, in chunks of 10 games."""
+    """:func:`search_games`, read from ``folder`` if played there before, else played
+    and written there."""
+    if folder is None:
+        return search_games(first, count, iterations, network)
+    path = folder / f"{first}-{count}.npz"
+    if path.exists():
+        return Samples.load(path)
+    samples = search_games(first, count, iterations, network)
+    samples.save(path)
+    return samples
+
+
+def collect(
+    games: int,
+    first: int,
+    iterations: int,
+    jobs: int,
+    network: ValueNetwork | None,
+    store: Path | None = None,
+) -> Samples:
+    """:func:`search_games` over ``jobs`` processes, in chunks of 10 games, each chunk
+    kept in ``store`` (:func:`samples_folder`) and read back from there when it has been
+    played already."""
     starts, sizes = _chunks(first, games, 10)
     weights = None if network is None else network.to_bytes()
-    parts = _in_parallel(search_games, starts, sizes, jobs, iterations, weights)
+    folder = None
+    if store is not None:
+        guide = None if network is None else network.fingerprint()
+        folder = samples_folder(store, first, iterations, guide)
+        folder.mkdir(parents=True, exist_ok=True)
+    parts = _in_parallel(_stored_games, starts, sizes, jobs, iterations, weights, folder)
     return Samples.join(parts)
+
+
+def guides(generations: Sequence[dict[str, Any]]) -> list[str | None]:
+    """The fingerprint of the network that guided each generation's self-play: the
+    checkpoint when it was played (``None`` for the first)."""
+    found: list[str | None] = []
+    guide = None
+    for entry in generations:
+        found.append(guide)
+        if entry["kept"]:
+            guide = entry["sha256"]
+    return found
+
+
+def earlier_samples(
+    generations: Sequence[dict[str, Any]],
+    count: int,
+    previous: ValueNetwork | None,
+    jobs: int,
+    store: Path,
+) -> list[Samples]:
+    """The samples of the last ``count`` of ``generations``, from ``store``; those not
+    there are played again from their seeds if the network that guided them is at
+    hand (``previous``, the checkpoint, or none)."""
+    parts = []
+    chosen = list(zip(generations, guides(generations), strict=True))[-count:] if count else []
+    for entry, guide in chosen:
+        first, last = entry["games"]
+        iterations = entry["iterations"]
+        if guide is not None and (previous is None or previous.fingerprint() != guide):
+            folder = samples_folder(store, first, iterations, guide)
+            starts, sizes = _chunks(first, last - first + 1, 10)
+            paths = [folder / f"{s}-{n}.npz" for s, n in zip(starts, sizes, strict=True)]
+            if not all(path.exists() for path in paths):
+                raise SystemExit(
+                    f"generation {entry['generation']}'s self-play is not (all) in {folder},"
+                    f" and the network that guided it ({guide[:12]}) is no longer the"
+                    " checkpoint: run the recorded commands in order with this --samples"
+                )
+            parts.append(Samples.join([Samples.load(path) for path in paths]))
+            continue
+        network = previous if guide is not None else None
+        parts.append(collect(last - first + 1, first, iterations, jobs, network, store))
+    return parts
 
 
 # Training ---------------------------------------------------------------------------
@@ -570,18 +675,25 @@ def write_log(path: Path, generations: Sequence[dict[str, Any]]) -> None:
 
 
 def run_generation(
-    args: argparse.Namespace, previous: ValueNetwork | None, number: int
+    args: argparse.Namespace,
+    previous: ValueNetwork | None,
+    generations: Sequence[dict[str, Any]],
 ) -> tuple[ValueNetwork, dict[str, Any]]:
-    """Play, train and gate generation ``number``: the network and its log entry."""
+    """Play, train and gate the generation after ``generations``: the network and its
+    log entry."""
+    number = len(generations) + 1
     first = (number - 1) * GAMES_PER_GENERATION + 1
     began = time.perf_counter()
-    samples = collect(args.games, first, args.iterations, args.jobs, previous)
+    samples = collect(args.games, first, args.iterations, args.jobs, previous, args.samples)
+    earlier = earlier_samples(generations, args.window - 1, previous, args.jobs, args.samples)
+    window = Samples.join([*earlier, samples])
     played = time.perf_counter()
     print(
-        f"generation {number}: {int(samples.views.max()) + 1} decisions in {played - began:.0f} s"
+        f"generation {number}: {int(samples.views.max()) + 1} decisions,"
+        f" {len(window.policy):,} rows to train on, in {played - began:.0f} s"
     )
     start = None if previous is None else previous.weights
-    result = train(samples, start=start, epochs=args.epochs, seed=number, log=True)
+    result = train(window, start=start, epochs=args.epochs, seed=number, log=True)
     trained = time.perf_counter()
     network = result.network
     against_greedy = gate(network, None, args.jobs, args.gate_seeds)
@@ -596,13 +708,20 @@ def run_generation(
         "command": "python -m hanamikoji.bots.training"
         + (" --resume" if previous is not None else "")
         + f" --games {args.games} --iterations {args.iterations} --epochs {args.epochs}"
-        + (f" --gate-seeds {args.gate_seeds}" if args.gate_seeds != GATE_SEEDS else ""),
+        + (f" --gate-seeds {args.gate_seeds}" if args.gate_seeds != GATE_SEEDS else "")
+        + (f" --window {args.window}" if args.window != 1 else ""),
         # Generation 1 has no network before it: it is the start.
         "kept": previous is None or against_previous.interval[0] > 0.5,
         "games": [first, first + args.games - 1],
         "iterations": args.iterations,
+        "guide": None if previous is None else previous.fingerprint(),
         "decisions": int(samples.views.max()) + 1,
         "rows": len(samples.policy),
+        "window": [
+            *(g["generation"] for g in generations[len(generations) - len(earlier) :]),
+            number,
+        ],
+        "training_rows": len(window.policy),
         "seconds": {
             "self_play": round(played - began),
             "training": round(trained - played),
@@ -628,6 +747,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--gate-seeds", type=int, default=GATE_SEEDS, help="seeds of each match (2 games each)"
     )
+    parser.add_argument(
+        "--window", type=int, default=1, help="train on the last W generations' samples"
+    )
+    parser.add_argument(
+        "--samples", type=Path, default=default_store(), help="the folder of self-play samples"
+    )
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="the checkpoint's folder")
     parser.add_argument("--log", type=Path, help="a Markdown file with the training log's block")
@@ -636,12 +761,14 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--games is 1 to {GAMES_PER_GENERATION}")
     if args.gate_seeds < 2:
         parser.error("--gate-seeds is at least 2")
+    if args.window < 1:
+        parser.error("--window is at least 1")
     previous: ValueNetwork | None = None
     recorded: dict[str, Any] = {"format": FORMAT, "generations": []}
     if args.resume:
         previous, recorded = _checkpoint(args.out)
     number = len(recorded["generations"]) + 1
-    network, entry = run_generation(args, previous, number)
+    network, entry = run_generation(args, previous, recorded["generations"])
     recorded["generations"].append(entry)
     verdict = "kept" if entry["kept"] else "not kept: the checkpoint stays"
     print(f"generation {number} {verdict}; against the previous {entry['against_previous']}")
