@@ -175,6 +175,11 @@ def test_the_training_log_is_rewritten_between_its_markers(tmp_path: Path) -> No
     assert log_table([entry]) in text and "old" not in text
 
 
+def test_the_documented_training_log_is_the_checkpoints() -> None:
+    page = Path(__file__).parent.parent / "docs" / "strength.md"
+    assert log_table(manifest()["generations"]) in page.read_text("utf-8")
+
+
 def test_a_generation_resumes_from_the_checkpoint_and_logs_itself(tmp_path: Path) -> None:
     page = tmp_path / "strength.md"
     page.write_text("<!-- training log: start -->\n<!-- training log: end -->\n")
@@ -204,6 +209,14 @@ def test_a_generation_resumes_from_the_checkpoint_and_logs_itself(tmp_path: Path
     assert third["window"] == [2, 3]
     assert third["training_rows"] == two["rows"] + third["rows"]
     assert third["command"].endswith(" --window 2")
+    # The log's table says what each generation was trained on.
+    lines = [line for line in page.read_text().splitlines() if line.startswith("|")]
+    rows = [line.split(" | ")[5] for line in lines[2:]]
+    assert rows == [
+        f"1: {one['rows']:,}",
+        f"2: {two['rows']:,}",
+        f"2-3: {third['training_rows']:,}",
+    ]
 
 
 def test_self_play_is_kept_a_file_per_chunk_and_read_back(

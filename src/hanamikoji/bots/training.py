@@ -642,11 +642,17 @@ def log_table(generations: Sequence[dict[str, Any]]) -> str:
         low, high = match["interval"]
         return f"{100 * match['score']:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
+    def trained_on(entry: dict[str, Any]) -> str:
+        window = entry.get("window", [entry["generation"]])
+        names = str(window[0]) if len(window) == 1 else f"{window[0]}-{window[-1]}"
+        return f"{names}: {entry.get('training_rows', entry['rows']):,}"
+
     lines = [
         "| generation | date | kept | games (seeds) | decisions / rows"
+        " | trained on (generations: rows)"
         " | self-play / training / matches | held-out policy / value loss, agreement"
         " | against the previous | against greedy |",
-        "|---:|---|---|---|---|---|---|---|---|",
+        "|---:|---|---|---|---|---|---|---|---|---|",
     ]
     for entry in generations:
         first, last = entry["games"]
@@ -655,7 +661,7 @@ def log_table(generations: Sequence[dict[str, Any]]) -> str:
         lines.append(
             f"| {entry['generation']} | {entry['date']} | {'yes' if entry['kept'] else 'no'} "
             f"| {last - first + 1:,} ({first}-{last}) "
-            f"| {entry['decisions']:,} / {entry['rows']:,} "
+            f"| {entry['decisions']:,} / {entry['rows']:,} | {trained_on(entry)} "
             f"| {seconds['self_play']:,} / {seconds['training']:,} / {seconds['matches']:,} s "
             f"| {held['policy']:.3f} / {held['value']:.4f}, {100 * held['agree']:.1f}% "
             f"| {rate(entry['against_previous'])} vs {entry['against_previous']['opponent']} "
