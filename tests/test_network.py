@@ -28,6 +28,7 @@ from hanamikoji.bots.network import (
     manifest,
     state_features,
 )
+from hanamikoji.bots.parallel import Workers
 from hanamikoji.bots.training import (
     Samples,
     collect,
@@ -156,11 +157,11 @@ def test_training_learns_and_is_reproducible(searched: Samples) -> None:
 
 def test_the_gate_plays_each_seed_twice_with_the_seats_swapped() -> None:
     network = load_network()
-    match = gate(network, network, jobs=1, seeds=3)
+    match = gate(network, network, Workers(), seeds=3)
     # The same network in both seats of each seed's two games scores exactly one half.
     assert match.score == 0.5
     assert match.seeds[1] - match.seeds[0] == 2
-    assert gate(network, None, jobs=1, seeds=2).opponent == "greedy"
+    assert gate(network, None, Workers(), seeds=2).opponent == "greedy"
 
 
 def test_the_training_log_is_rewritten_between_its_markers(tmp_path: Path) -> None:
@@ -222,16 +223,26 @@ def test_a_generation_resumes_from_the_checkpoint_and_logs_itself(tmp_path: Path
 def test_self_play_is_kept_a_file_per_chunk_and_read_back(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    played = collect(12, 5, 12, 1, None, tmp_path)
+    played = collect(12, 5, 12, Workers(), None, tmp_path)
     assert sorted(p.name for p in (tmp_path / "5-12-none").iterdir()) == ["15-2.npz", "5-10.npz"]
 
     def unplayable(*args: object) -> Samples:
         raise AssertionError("kept games are read back, not played again")
 
     monkeypatch.setattr(training, "search_games", unplayable)
-    again = collect(12, 5, 12, 1, None, tmp_path)
+    again = collect(12, 5, 12, Workers(), None, tmp_path)
     for name in ("features", "policy", "values", "views", "games"):
         assert np.array_equal(getattr(again, name), getattr(played, name), equal_nan=True)
+
+
+def test_self_play_on_ray_gives_the_samples_of_the_processes(tmp_path: Path) -> None:
+    ray = pytest.importorskip("ray")
+    on_processes = collect(4, 7, 12, Workers(2), None)
+    on_ray = collect(4, 7, 12, Workers(2, "ray"), None, tmp_path)
+    assert not ray.is_initialized()  # the local instance it started is shut down
+    for name in ("features", "policy", "values", "views", "games"):
+        assert np.array_equal(getattr(on_ray, name), getattr(on_processes, name), equal_nan=True)
+    assert sorted(p.name for p in (tmp_path / "7-12-none").iterdir()) == ["7-4.npz"]
 
 
 def test_a_window_needs_the_samples_of_a_guide_no_longer_at_hand(tmp_path: Path) -> None:
@@ -239,4 +250,4 @@ def test_a_window_needs_the_samples_of_a_guide_no_longer_at_hand(tmp_path: Path)
     two = {**one, "generation": 2, "kept": False, "games": [100_001, 100_002]}
     # Generation 2 was guided by generation 1's network, which is not the checkpoint here.
     with pytest.raises(SystemExit, match="generation 2's self-play is not"):
-        earlier_samples([one, two], 1, None, 1, tmp_path)
+        earlier_samples([one, two], 1, None, Workers(), tmp_path)

@@ -8,17 +8,15 @@ where and in which order the batches run, cannot change any game.
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Protocol
 
 from hanamikoji.arena.games import Batch, GameResult, play_batch
+from hanamikoji.bots.parallel import BACKENDS, ray_instance, require_ray
 
 __all__ = ["BACKENDS", "Backend", "ProcessBackend", "RayBackend", "make_backend"]
-
-BACKENDS = ("processes", "ray")
 
 
 class Backend(Protocol):
@@ -98,18 +96,7 @@ class RayBackend:
     def run(self, batches: Sequence[Batch]) -> Iterator[list[GameResult]]:
         import ray
 
-        started = False
-        if not ray.is_initialized():
-            if self.address:
-                ray.init(address=self.address, logging_level=logging.WARNING)
-            else:
-                ray.init(
-                    num_cpus=self.jobs,
-                    include_dashboard=False,
-                    logging_level=logging.WARNING,
-                )
-            started = True
-        try:
+        with ray_instance(self.jobs, self.address):
             task = ray.remote(play_batch)
             pending = [task.remote(batch) for batch in batches]
             while pending:
@@ -117,9 +104,6 @@ class RayBackend:
                 for ref in done:
                     results: list[GameResult] = ray.get(ref)
                     yield results
-        finally:
-            if started:
-                ray.shutdown()
 
 
 def make_backend(name: str, jobs: int | None = None) -> Backend:
@@ -128,9 +112,6 @@ def make_backend(name: str, jobs: int | None = None) -> Backend:
     if name == "processes":
         return ProcessBackend(jobs)
     if name == "ray":
-        try:
-            import ray  # noqa: F401
-        except ImportError:
-            raise ImportError("the ray backend needs Ray: pip install 'hanamikoji[ray]'") from None
+        require_ray()
         return RayBackend(jobs)
     raise ValueError(f"unknown backend {name!r}; known: {', '.join(BACKENDS)}")

@@ -25,6 +25,11 @@ Self-play samples are kept in a folder (``--samples``, by default
 stopped midway plays only what is missing when run again, and ``--window W`` trains on
 the last ``W`` generations' samples together (a replay window, as AlphaZero's), playing
 again, from their seeds, those of an earlier generation that are not there.
+
+Self-play and the matches run in chunks over ``--jobs`` processes, or as Ray tasks with
+``--backend ray`` (the cluster at ``RAY_ADDRESS``, else a local instance of ``--jobs``
+CPUs; :mod:`hanamikoji.bots.parallel`): each chunk is a function of its seeds, so the
+samples and the matches are the same wherever they run.
 """
 
 from __future__ import annotations
@@ -40,7 +45,6 @@ import re
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -65,6 +69,7 @@ from hanamikoji.bots.network import (
     judge_features,
     state_features,
 )
+from hanamikoji.bots.parallel import BACKENDS, Workers
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
 from hanamikoji.core.outcome import Outcome
@@ -248,13 +253,14 @@ def search_games(
 
 
 def _in_parallel(
-    task: Callable[..., Any], starts: Sequence[int], sizes: Sequence[int], jobs: int, *rest: Any
+    task: Callable[..., Any],
+    starts: Sequence[int],
+    sizes: Sequence[int],
+    workers: Workers,
+    *rest: Any,
 ) -> list[Any]:
-    extra = [[value] * len(starts) for value in rest]
-    if jobs == 1:
-        return list(map(task, starts, sizes, *extra))
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(task, starts, sizes, *extra))
+    """``task(start, size, *rest)`` for each chunk, on ``workers``, in order."""
+    return workers.map(task, starts, sizes, *([value] * len(starts) for value in rest))
 
 
 def _chunks(first: int, count: int, size: int) -> tuple[list[int], list[int]]:
@@ -293,11 +299,11 @@ def collect(
     games: int,
     first: int,
     iterations: int,
-    jobs: int,
+    workers: Workers,
     network: ValueNetwork | None,
     store: Path | None = None,
 ) -> Samples:
-    """:func:`search_games` over ``jobs`` processes, in chunks of 10 games, each chunk
+    """:func:`search_games` on ``workers``, in chunks of 10 games, each chunk
     kept in ``store`` (:func:`samples_folder`) and read back from there when it has been
     played already."""
     starts, sizes = _chunks(first, games, 10)
@@ -307,7 +313,7 @@ def collect(
         guide = None if network is None else network.fingerprint()
         folder = samples_folder(store, first, iterations, guide)
         folder.mkdir(parents=True, exist_ok=True)
-    parts = _in_parallel(_stored_games, starts, sizes, jobs, iterations, weights, folder)
+    parts = _in_parallel(_stored_games, starts, sizes, workers, iterations, weights, folder)
     return Samples.join(parts)
 
 
@@ -327,7 +333,7 @@ def earlier_samples(
     generations: Sequence[dict[str, Any]],
     count: int,
     previous: ValueNetwork | None,
-    jobs: int,
+    workers: Workers,
     store: Path,
 ) -> list[Samples]:
     """The samples of the last ``count`` of ``generations``, from ``store``; those not
@@ -351,7 +357,7 @@ def earlier_samples(
             parts.append(Samples.join([Samples.load(path) for path in paths]))
             continue
         network = previous if guide is not None else None
-        parts.append(collect(last - first + 1, first, iterations, jobs, network, store))
+        parts.append(collect(last - first + 1, first, iterations, workers, network, store))
     return parts
 
 
@@ -603,12 +609,12 @@ class Match:
 
 
 def gate(
-    network: ValueNetwork, other: ValueNetwork | None, jobs: int, seeds: int = GATE_SEEDS
+    network: ValueNetwork, other: ValueNetwork | None, workers: Workers, seeds: int = GATE_SEEDS
 ) -> Match:
     """``network`` against ``other`` (``None``: the greedy bot) on the gate's seeds."""
     starts, sizes = _chunks(GATE_FIRST_SEED, seeds, 25)
     theirs = None if other is None else other.to_bytes()
-    parts = _in_parallel(play_pairs, starts, sizes, jobs, network.to_bytes(), theirs)
+    parts = _in_parallel(play_pairs, starts, sizes, workers, network.to_bytes(), theirs)
     pairs = [score for part in parts for score in part]
     # The normal interval of the mean over seeds (each seed's two games are one pair).
     score = statistics.fmean(pairs)
@@ -690,8 +696,9 @@ def run_generation(
     number = len(generations) + 1
     first = (number - 1) * GAMES_PER_GENERATION + 1
     began = time.perf_counter()
-    samples = collect(args.games, first, args.iterations, args.jobs, previous, args.samples)
-    earlier = earlier_samples(generations, args.window - 1, previous, args.jobs, args.samples)
+    workers = Workers(args.jobs, args.backend)
+    samples = collect(args.games, first, args.iterations, workers, previous, args.samples)
+    earlier = earlier_samples(generations, args.window - 1, previous, workers, args.samples)
     window = Samples.join([*earlier, samples])
     played = time.perf_counter()
     print(
@@ -702,9 +709,9 @@ def run_generation(
     result = train(window, start=start, epochs=args.epochs, seed=number, log=True)
     trained = time.perf_counter()
     network = result.network
-    against_greedy = gate(network, None, args.jobs, args.gate_seeds)
+    against_greedy = gate(network, None, workers, args.gate_seeds)
     against_previous = (
-        against_greedy if previous is None else gate(network, previous, args.jobs, args.gate_seeds)
+        against_greedy if previous is None else gate(network, previous, workers, args.gate_seeds)
     )
     matched = time.perf_counter()
     best = min(result.history, key=lambda e: e["held_out_policy"] + e["held_out_value"])
@@ -759,7 +766,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--samples", type=Path, default=default_store(), help="the folder of self-play samples"
     )
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=2, help="processes (Ray: local CPUs)")
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="processes",
+        help="where self-play and matches run: this machine's processes, or Ray (the"
+        " cluster at RAY_ADDRESS, else a local instance); the results are the same",
+    )
     parser.add_argument("--out", type=Path, default=DATA_DIR, help="the checkpoint's folder")
     parser.add_argument("--log", type=Path, help="a Markdown file with the training log's block")
     args = parser.parse_args(argv)
