@@ -238,8 +238,14 @@ def test_self_play_is_kept_a_file_per_chunk_and_read_back(
 def test_self_play_on_ray_gives_the_samples_of_the_processes(tmp_path: Path) -> None:
     ray = pytest.importorskip("ray")
     on_processes = collect(4, 7, 12, Workers(2), None)
-    on_ray = collect(4, 7, 12, Workers(2, "ray"), None, tmp_path)
-    assert not ray.is_initialized()  # the local instance it started is shut down
+    workers = Workers(2, "ray")
+    # The maps of one block share one instance, started and stopped by the block (one
+    # start per test: a process forked after a second start of Ray in it can break).
+    with workers.running():
+        on_ray = collect(4, 7, 12, workers, None, tmp_path)
+        assert ray.is_initialized()
+        assert gate(load_network(), None, workers, seeds=2).opponent == "greedy"
+    assert not ray.is_initialized()
     for name in ("features", "policy", "values", "views", "games"):
         assert np.array_equal(getattr(on_ray, name), getattr(on_processes, name), equal_nan=True)
     assert sorted(p.name for p in (tmp_path / "7-12-none").iterdir()) == ["7-4.npz"]

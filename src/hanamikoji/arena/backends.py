@@ -82,7 +82,7 @@ class RayBackend:
 
     def __init__(self, jobs: int | None = None, address: str | None = None) -> None:
         self.jobs = jobs
-        self.address = address if address is not None else os.environ.get("RAY_ADDRESS")
+        self.address = address  # None: RAY_ADDRESS, read by ray_instance
 
     @property
     def workers(self) -> int:

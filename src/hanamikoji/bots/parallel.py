@@ -16,7 +16,7 @@ import logging
 import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +73,11 @@ class Workers:
             raise ValueError(f"unknown backend {self.backend!r}; known: {', '.join(BACKENDS)}")
         if self.backend == "ray":
             require_ray()
+
+    def running(self) -> AbstractContextManager[None]:
+        """For a ``with`` block of several maps: Ray started once for all of them (each
+        map would otherwise start and stop its own instance); nothing for processes."""
+        return ray_instance(self.jobs) if self.backend == "ray" else nullcontext()
 
     def map(self, task: Callable[..., Any], *arguments: Sequence[Any]) -> list[Any]:
         """``task`` applied to the arguments' items in step, as the built-in ``map``:

@@ -697,22 +697,25 @@ def run_generation(
     first = (number - 1) * GAMES_PER_GENERATION + 1
     began = time.perf_counter()
     workers = Workers(args.jobs, args.backend)
-    samples = collect(args.games, first, args.iterations, workers, previous, args.samples)
-    earlier = earlier_samples(generations, args.window - 1, previous, workers, args.samples)
-    window = Samples.join([*earlier, samples])
-    played = time.perf_counter()
-    print(
-        f"generation {number}: {int(samples.views.max()) + 1} decisions,"
-        f" {len(window.policy):,} rows to train on, in {played - began:.0f} s"
-    )
-    start = None if previous is None else previous.weights
-    result = train(window, start=start, epochs=args.epochs, seed=number, log=True)
-    trained = time.perf_counter()
-    network = result.network
-    against_greedy = gate(network, None, workers, args.gate_seeds)
-    against_previous = (
-        against_greedy if previous is None else gate(network, previous, workers, args.gate_seeds)
-    )
+    with workers.running():
+        samples = collect(args.games, first, args.iterations, workers, previous, args.samples)
+        earlier = earlier_samples(generations, args.window - 1, previous, workers, args.samples)
+        window = Samples.join([*earlier, samples])
+        played = time.perf_counter()
+        print(
+            f"generation {number}: {int(samples.views.max()) + 1} decisions,"
+            f" {len(window.policy):,} rows to train on, in {played - began:.0f} s"
+        )
+        start = None if previous is None else previous.weights
+        result = train(window, start=start, epochs=args.epochs, seed=number, log=True)
+        trained = time.perf_counter()
+        network = result.network
+        against_greedy = gate(network, None, workers, args.gate_seeds)
+        against_previous = (
+            against_greedy
+            if previous is None
+            else gate(network, previous, workers, args.gate_seeds)
+        )
     matched = time.perf_counter()
     best = min(result.history, key=lambda e: e["held_out_policy"] + e["held_out_value"])
     entry: dict[str, Any] = {
