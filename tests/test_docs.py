@@ -7,7 +7,8 @@
 - Every quoted ``scripts/...``, ``benchmarks/...`` (and ``tests/``, ``examples/``,
   ``src/``, ``docs/``) path exists, and every relative Markdown link resolves to a file
   and, with ``#anchor``, to a heading of it.
-- The levels table of docs/bots.md is :data:`hanamikoji.bots.levels.LEVELS`.
+- The levels table of docs/bots.md is :data:`hanamikoji.bots.levels.LEVELS`, and its
+  row of their ratings in ``classic`` is the data file's (``bots/data/ratings.json``).
 - The example session of docs/protocol.md is what ``hanamikoji engine`` answers, line by
   line.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import io
+import json
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -25,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from hanamikoji.bots.levels import LEVELS
+from hanamikoji.bots.ratings import DATA_PATH
 from hanamikoji.interfaces.cli import Streams, build_parser, run_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -283,6 +286,39 @@ def test_the_levels_table_is_read_cell_by_cell() -> None:
     text = f"{LEVELS_MARKER} -->\n| level | bot | budget |\n|---|---|---|\n"
     text += "| 1 | `random` | none |\n| 4 | `ismcts` | 0.5 s |\n\nLevel 5 is not in the table."
     assert documented_levels(text) == [(1, "random", None), (4, "ismcts", 0.5)]
+
+
+RATINGS_MARKER = "<!-- level ratings:"
+
+
+def documented_ratings(text: str) -> dict[int, tuple[int, int]]:
+    """The table after the level ratings marker: each level's (rating, deviation), the
+    deviation 0 where the cell has none (the anchor)."""
+    header, _, row = text[text.index(RATINGS_MARKER) :].split("\n\n", 1)[0].splitlines()[1:4]
+    levels = [int(cell) for cell in header.strip().strip("|").split("|")[1:]]
+    cells = [cell.strip() for cell in row.strip().strip("|").split("|")[1:]]
+    ratings: dict[int, tuple[int, int]] = {}
+    for level, cell in zip(levels, cells, strict=True):
+        rating, _, deviation = cell.partition("+-")
+        ratings[level] = (int(rating), int(deviation or 0))
+    return ratings
+
+
+def test_the_documented_ratings_of_the_levels_are_those_of_the_data_file() -> None:
+    text = (DOCS / "bots.md").read_text(encoding="utf-8")
+    entry = json.loads(DATA_PATH.read_text(encoding="utf-8"))["variants"]["classic"]
+    data = {
+        int(level): (round(fitted["rating"]), round(fitted["deviation"]))
+        for level, fitted in entry["levels"].items()
+    }
+    assert documented_ratings(text) == data
+    assert entry["bots"] == {str(n): level.budgeted_spec() for n, level in LEVELS.items()}
+
+
+def test_the_ratings_row_is_read_cell_by_cell() -> None:
+    text = f"{RATINGS_MARKER} -->\n| level | 1 | 2 |\n|---|---:|---:|\n"
+    text += "| rating +- deviation | 1200 | 1324 +- 16 |\n\nLevel 3 is not rated."
+    assert documented_ratings(text) == {1: (1200, 0), 2: (1324, 16)}
 
 
 # -- the protocol's example session -------------------------------------------------------

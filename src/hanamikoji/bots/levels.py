@@ -9,7 +9,7 @@ level bot                                budget per decision
 4     ``weakened:play_temperature=0.1``       none
 5     ``weakened:play_temperature=0.05``      none: greedy's judge, now and then a slip
 6     ``greedy``                         none: one ply of heuristics (milliseconds)
-7     ``ismcts:iterations=400``          1 s at most (400 playouts: tens of ms)
+7     ``ismcts:iterations=400``          1 s at most (400 playouts: 0.1-0.5 s)
 8     ``expert``                         1 s
 ===== ================================== ============================================
 
