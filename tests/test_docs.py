@@ -18,7 +18,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import io
-import json
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -27,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from hanamikoji.bots.levels import LEVELS
-from hanamikoji.bots.ratings import DATA_PATH
+from hanamikoji.bots.ratings import bot_rating
 from hanamikoji.interfaces.cli import Streams, build_parser, run_command
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -262,12 +261,20 @@ def test_the_readme_lists_every_subcommand() -> None:
 LEVELS_MARKER = "<!-- levels:"
 
 
+def marked_table(text: str, marker: str) -> list[list[str]]:
+    """The cells of each line of the Markdown table that follows ``marker``'s line (up
+    to the first blank line): header, rule and rows."""
+    table = text[text.index(marker) :].split("\n\n", 1)[0]
+    return [
+        [cell.strip() for cell in line.strip().strip("|").split("|")]
+        for line in table.splitlines()[1:]
+    ]
+
+
 def documented_levels(text: str) -> list[tuple[int, str, float | None]]:
     """The rows of the table after the levels marker: (level, bot spec, seconds or None)."""
-    table = text[text.index(LEVELS_MARKER) :].split("\n\n", 1)[0]
     rows: list[tuple[int, str, float | None]] = []
-    for line in table.splitlines()[1:]:
-        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+    for cells in marked_table(text, LEVELS_MARKER):
         if not cells[0].isdigit():
             continue  # the header and its rule
         level, bot, budget = cells
@@ -294,25 +301,20 @@ RATINGS_MARKER = "<!-- level ratings:"
 def documented_ratings(text: str) -> dict[int, tuple[int, int]]:
     """The table after the level ratings marker: each level's (rating, deviation), the
     deviation 0 where the cell has none (the anchor)."""
-    header, _, row = text[text.index(RATINGS_MARKER) :].split("\n\n", 1)[0].splitlines()[1:4]
-    levels = [int(cell) for cell in header.strip().strip("|").split("|")[1:]]
-    cells = [cell.strip() for cell in row.strip().strip("|").split("|")[1:]]
+    header, _, row = marked_table(text, RATINGS_MARKER)[:3]
     ratings: dict[int, tuple[int, int]] = {}
-    for level, cell in zip(levels, cells, strict=True):
+    for level, cell in zip(header[1:], row[1:], strict=True):
         rating, _, deviation = cell.partition("+-")
-        ratings[level] = (int(rating), int(deviation or 0))
+        ratings[int(level)] = (int(rating), int(deviation or 0))
     return ratings
 
 
 def test_the_documented_ratings_of_the_levels_are_those_of_the_data_file() -> None:
     text = (DOCS / "bots.md").read_text(encoding="utf-8")
-    entry = json.loads(DATA_PATH.read_text(encoding="utf-8"))["variants"]["classic"]
-    data = {
-        int(level): (round(fitted["rating"]), round(fitted["deviation"]))
-        for level, fitted in entry["levels"].items()
-    }
+    # bot_rating refuses an entry rated for another table of levels than LEVELS
+    fitted = {number: bot_rating(number, "classic") for number in LEVELS}
+    data = {n: (round(r.rating), round(r.deviation)) for n, r in fitted.items()}
     assert documented_ratings(text) == data
-    assert entry["bots"] == {str(n): level.budgeted_spec() for n, level in LEVELS.items()}
 
 
 def test_the_ratings_row_is_read_cell_by_cell() -> None:
