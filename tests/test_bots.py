@@ -281,8 +281,9 @@ def test_levels_map_onto_registered_bots_with_budgets() -> None:
     temperatures = [bot.play_temperature for bot in weakened if isinstance(bot, WeakenedBot)]
     assert temperatures == sorted(temperatures, reverse=True)
     search = make_level_bot(7, seed=1)
-    assert isinstance(search, ISMCTSBot) and search.iterations == 400
-    assert describe_level(7) == "level 7: ismcts (iterations=400), 1 s per decision"
+    assert isinstance(search, ISMCTSBot) and search.iterations == 200
+    assert search.config.compiled
+    assert describe_level(7) == "level 7: ismcts (iterations=200,compiled=true), 1 s per decision"
     assert describe_level(2) == "level 2: weakened (play_temperature=0.6)"
     with pytest.raises(ValueError, match="1-8"):
         make_level_bot(9)

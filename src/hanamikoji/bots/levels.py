@@ -1,17 +1,17 @@
 """Player-facing difficulty levels 1-8, each a bot (with its options) and a time budget.
 
-===== ================================== ============================================
-level bot                                budget per decision
-===== ================================== ============================================
-1     ``random``                         none: uniform among the distinct decisions
+===== ======================================= ==========================================
+level bot                                     budget per decision
+===== ======================================= ==========================================
+1     ``random``                              none: uniform among the distinct decisions
 2     ``weakened:play_temperature=0.6``       none: greedy's judge, played very loosely
 3     ``weakened:play_temperature=0.2``       none
 4     ``weakened:play_temperature=0.1``       none
 5     ``weakened:play_temperature=0.05``      none: greedy's judge, now and then a slip
-6     ``greedy``                         none: one ply of heuristics (milliseconds)
-7     ``ismcts:iterations=400``          1 s at most (400 playouts: 0.1-0.5 s)
-8     ``expert``                         1 s
-===== ================================== ============================================
+6     ``greedy``                              none: one ply of heuristics (milliseconds)
+7     ``ismcts:iterations=200,compiled=true`` 1 s at most (200 playouts: tens of ms)
+8     ``expert``                              1 s
+===== ======================================= ==========================================
 
 Levels 2-5 are the greedy judge played by chance (:mod:`hanamikoji.bots.weakened`: a
 softmax over its scores, the hotter the weaker), so their mistakes are those of a player
@@ -26,7 +26,7 @@ ratings", has the round-robin behind them).
 >>> describe_level(3)
 'level 3: weakened (play_temperature=0.2)'
 >>> LEVELS[7].spec()
-'ismcts:iterations=400'
+'ismcts:iterations=200,compiled=true'
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class Level:
         levels' ratings name the level's player).
 
         >>> LEVELS[8].budgeted_spec(), LEVELS[7].budgeted_spec()
-        ('expert:budget=1', 'ismcts:iterations=400,budget=1')
+        ('expert:budget=1', 'ismcts:iterations=200,compiled=true,budget=1')
         """
         spec = self.spec()
         if self.budget is None:
@@ -78,7 +78,7 @@ LEVELS: dict[int, Level] = {
     4: Level(4, "weakened", None, "play_temperature=0.1"),
     5: Level(5, "weakened", None, "play_temperature=0.05"),
     6: Level(6, "greedy", None),
-    7: Level(7, "ismcts", 1.0, "iterations=400"),
+    7: Level(7, "ismcts", 1.0, "iterations=200,compiled=true"),
     8: Level(8, "expert", 1.0),
 }
 
@@ -97,7 +97,7 @@ def make_level_bot(number: int, seed: int | None = None) -> Bot:
 
 
 def describe_level(number: int) -> str:
-    """A short description such as ``level 7: ismcts (iterations=400), 1 s per decision``."""
+    """A short description such as ``level 7: ismcts (iterations=200,compiled=true), 1 s per decision``."""
     level = _level(number)
     text = f"level {number}: {level.resolved_bot()}"
     if level.options and level.spec() != level.resolved_bot():
