@@ -145,7 +145,8 @@ def test_the_benchmark_plays_each_level_at_its_own_budget() -> None:
     assert [spec.label for spec in specs] == [f"level {n}" for n in sorted(LEVELS)]
     assert specs[0].bot == "random" and specs[5].bot == "greedy"
     assert specs[1].bot == "weakened:play_temperature=0.6"
-    assert specs[6].bot == "ismcts:iterations=200,compiled=true,budget=1" and specs[7].bot == "expert:budget=1"
+    assert specs[6].bot == "ismcts:iterations=200,compiled=true,budget=1"
+    assert specs[7].bot == "expert:budget=1"
 
 
 def test_the_benchmark_plays_fewer_games_in_the_pairs_with_a_searching_level() -> None:

@@ -97,7 +97,8 @@ def make_level_bot(number: int, seed: int | None = None) -> Bot:
 
 
 def describe_level(number: int) -> str:
-    """A short description such as ``level 7: ismcts (iterations=200,compiled=true), 1 s per decision``."""
+    """A short description of the level, such as ``level 6: greedy`` or
+    ``level 7: ismcts (iterations=200,compiled=true), 1 s per decision``."""
     level = _level(number)
     text = f"level {number}: {level.resolved_bot()}"
     if level.options and level.spec() != level.resolved_bot():
