@@ -36,13 +36,14 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import shlex
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
+
+from machine import cpu_model
 
 from hanamikoji.arena import MatchConfig, Plan, PlayerSpec, ProcessBackend, RecordWriter, run_plan
 from hanamikoji.arena.games import GameResult
@@ -87,17 +88,6 @@ def pair_scores(summary: TournamentSummary) -> list[PairScore]:
 def fit(summary: TournamentSummary, anchor_rating: float) -> dict[str, FittedRating]:
     labels = [label(number) for number in sorted(LEVELS)]
     return fit_ratings(labels, pair_scores(summary), label(ANCHOR_LEVEL), anchor_rating)
-
-
-def cpu_model() -> str:
-    """``lscpu``'s model name, family and model (the figures' machine)."""
-    try:
-        text = subprocess.run(["lscpu"], capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return platform.processor() or platform.machine()
-    fields = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
-    parts = [fields.get(key, "").strip() for key in ("Model name", "CPU family", "Model")]
-    return f"{parts[0]}, family {parts[1]}, model {parts[2]}"
 
 
 def git_version() -> str | None:

@@ -26,7 +26,6 @@ import argparse
 import json
 import multiprocessing
 import os
-import platform
 import random
 import statistics
 import subprocess
@@ -36,10 +35,10 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import partial
-from pathlib import Path
 
 import numpy as np
 from engine import api_games
+from machine import cpu_model
 
 from hanamikoji import __version__
 from hanamikoji.kernel import Batch
@@ -113,13 +112,6 @@ def first_use(cache_dir: str | None) -> float:
         [sys.executable, "-c", WARM_UP], env=env, capture_output=True, text=True, check=True
     )
     return float(done.stdout.split()[-1])
-
-
-def cpu_model() -> str:
-    for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
-        if line.startswith("model name"):
-            return line.split(":", 1)[1].strip()
-    return platform.processor()
 
 
 def _timed(label: str, work: Callable[[], tuple[float, float]], quiet: bool) -> tuple[float, float]:
