@@ -22,6 +22,7 @@ import json
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, replace
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -47,21 +48,29 @@ STEPS = {
 UNUSED = ("unused_secret", "unused_trade_off", "unused_gift", "unused_competition")
 
 
+def knob_value(tuning: Tuning, knob: str) -> float:
+    """The value of ``knob`` in ``tuning``."""
+    return tuning.unused[UNUSED.index(knob)] if knob in UNUSED else float(getattr(tuning, knob))
+
+
 def moved(knob: str, by: float) -> Tuning:
     """The default tuning with ``knob`` moved by ``by``."""
     base = Tuning()
+    value = knob_value(base, knob) + by
     if knob in UNUSED:
         unused = list(base.unused)
-        unused[UNUSED.index(knob)] += by
+        unused[UNUSED.index(knob)] = value
         return replace(base, unused=(unused[0], unused[1], unused[2], unused[3]))
-    return replace(base, **{knob: getattr(base, knob) + by})
+    changes: dict[str, Any] = {knob: value}
+    return replace(base, **changes)
 
 
 def duel(tuning: Tuning, seeds: npt.NDArray[np.uint64], variant: str) -> npt.NDArray[np.float64]:
     """Per seed, the score rate of greedy with ``tuning`` against the default greedy over
     two games: in seat 0, then in seat 1 (the same first player, the seed's parity)."""
     count = len(seeds)
-    batch = Batch(variant, np.concatenate([seeds, seeds]), np.concatenate([seeds, seeds]) % 2)
+    both = np.concatenate([seeds, seeds])
+    batch = Batch(variant, both, both % 2)
     seat = np.repeat(np.array([0, 1], dtype=np.int64), count)
     judges = judge_tables(tuning), judge_tables(Tuning())
     bot_seeds = np.arange(4 * count, dtype=np.uint64).reshape(2 * count, 2)
@@ -91,8 +100,7 @@ def _line(job: tuple[str, float, int, int, str]) -> Line:
     tuning = moved(knob, by)
     seeds = np.arange(first, first + count, dtype=np.uint64)
     mean, (low, high) = mean_interval(duel(tuning, seeds, variant).tolist())
-    value = tuning.unused[UNUSED.index(knob)] if knob in UNUSED else getattr(tuning, knob)
-    return Line(knob, round(value, 6), mean, low, high)
+    return Line(knob, round(knob_value(tuning, knob), 6), mean, low, high)
 
 
 def main() -> None:

@@ -20,6 +20,7 @@ from types import ModuleType
 
 import pytest
 
+from hanamikoji.bots.greedy import GreedyBot, Tuning
 from hanamikoji.core import (
     GEISHAS,
     Deal,
@@ -280,6 +281,28 @@ def random_position(variant: str, seed: int, plies: int) -> Game:
             break
         legal = game.legal_moves()
         game.push(legal[rng.randrange(len(legal))])
+    return game
+
+
+def greedy_game(
+    variant: str,
+    seed: int,
+    bot_seeds: tuple[int, int],
+    compiled: bool = False,
+    tunings: tuple[Tuning | None, Tuning | None] = (None, None),
+) -> Game:
+    """The game of ``seed`` (its first player the seed's parity, as the compiled engine's
+    batches are dealt) played to its end by ``GreedyBot(seed=bot_seeds[s],
+    tuning=tunings[s])`` in seat ``s``."""
+    game = Game(variant, seed=seed, first_player=seed % 2)
+    bots = [
+        GreedyBot(seed=s, tuning=t, compiled=compiled)
+        for s, t in zip(bot_seeds, tunings, strict=True)
+    ]
+    while not game.is_over():
+        seat = game.to_move
+        assert seat is not None
+        game.push(bots[seat].choose(game.view(seat), game.legal_moves()))
     return game
 
 

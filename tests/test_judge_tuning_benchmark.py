@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import load_benchmark
+from conftest import greedy_game, load_benchmark
 
-from hanamikoji.bots.greedy import GreedyBot, Tuning
-from hanamikoji.core.game import Game
+from hanamikoji.bots.greedy import Tuning
 
 bench = load_benchmark("judge_tuning")
 
@@ -15,11 +14,8 @@ bench = load_benchmark("judge_tuning")
 def python_points(seed: int, game: int, seat: int, tuning: Tuning) -> float:
     """The moved greedy's points in the duel's game ``game`` (its seat ``seat``), played
     by the Python engine and GreedyBot with the tie-breaking seeds the duel gives."""
-    played = Game("classic", seed=seed, first_player=seed % 2)
-    bots = {seat: GreedyBot(2 * game + seat, tuning=tuning)}
-    bots[1 - seat] = GreedyBot(2 * game + 1 - seat)
-    while (mover := played.to_move) is not None:
-        played.push(bots[mover].choose(played.view(mover), played.legal_moves()))
+    tunings = (tuning, None) if seat == 0 else (None, tuning)
+    played = greedy_game("classic", seed, (2 * game, 2 * game + 1), tunings=tunings)
     outcome = played.outcome
     assert outcome is not None
     return 0.5 if outcome.winner is None else float(outcome.winner == seat)

@@ -14,10 +14,10 @@ from typing import Any
 
 import numpy as np
 import pytest
+from conftest import greedy_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanamikoji.bots.greedy import GreedyBot
 from hanamikoji.bots.judgement import TIE_TOLERANCE
 from hanamikoji.core import Game, Move
 from hanamikoji.core.cards import FULL_SET, counts, from_counts
@@ -188,16 +188,6 @@ def test_tie_breaks_draw_what_python_random_draws(lazy: bool) -> None:
             assert tie_draws(ties, g, seat, bounds) == [python.randrange(b) for b in bounds]
 
 
-def _greedy_game(variant: str, seed: int, bot_seeds: tuple[int, int], compiled: bool) -> Game:
-    game = Game(variant, seed=seed, first_player=seed % 2)
-    bots = [GreedyBot(seed=s, compiled=compiled) for s in bot_seeds]
-    while not game.is_over():
-        seat = game.to_move
-        assert seat is not None
-        game.push(bots[seat].choose(game.view(seat), game.legal_moves()))
-    return game
-
-
 @pytest.mark.parametrize("variant", VARIANTS[:3])
 @pytest.mark.parametrize("compiled", [False, True])
 def test_greedy_games_are_greedybots(variant: str, compiled: bool) -> None:
@@ -208,7 +198,7 @@ def test_greedy_games_are_greedybots(variant: str, compiled: bool) -> None:
     assert trace is not None
     for g, seed in enumerate(seeds.tolist()):
         pair = (int(bot_seeds[g, 0]), int(bot_seeds[g, 1]))
-        game = _greedy_game(variant, seed, pair, compiled)
+        game = greedy_game(variant, seed, pair, compiled)
         assert [int(a) for a in trace[g] if a >= 0] == [encode(m) for m in game.move_stack]
         assert batch.outcome(g) == game.outcome
 
