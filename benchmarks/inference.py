@@ -10,7 +10,11 @@ evenly; only positions where the opponent has decided at least once this round, 
 there is something to infer from), each sampler draws ``--draws`` hidden worlds as the
 search draws them, and each world's opponent cards (hand, Secret and Trade-off) are
 compared with the true ones: the share guessed right is the size of the multiset
-intersection over the number of cards. ``uniform`` deals the worlds uniformly
+intersection over the number of cards. The table also counts the different worlds among
+each position's draws: a sampler that weighs worlds draws some of them again, and a
+search plays only the different ones (the expert plays every world under each decision
+its root compares, usually 12, so ``N`` playouts draw about ``N / 12`` worlds).
+``uniform`` deals the worlds uniformly
 (:func:`hanamikoji.bots.determinize.sample_world`); ``T,s`` is
 :class:`hanamikoji.bots.inference.WorldSampler` weighing worlds by the search's opponent
 model (:func:`hanamikoji.bots.ismcts.opponent_model`) at temperature ``T`` and surprise
@@ -28,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -136,14 +141,28 @@ def sampler_of(text: str) -> tuple[str, Sampler]:
     return text, model_sampler(temperature, surprise)
 
 
-def measure(positions: Sequence[Position], sampler: Sampler, draws: int, seed: int) -> list[float]:
-    """Per position, the mean share of the opponent's cards the sampled worlds got right."""
-    shares = []
+@dataclass(frozen=True)
+class Measured:
+    """A sampler's result at one position: the mean share of the opponent's cards its
+    worlds got right, and how many different worlds it drew."""
+
+    share: float
+    distinct: int
+
+
+def measure(
+    positions: Sequence[Position], sampler: Sampler, draws: int, seed: int
+) -> list[Measured]:
+    """Per position, the mean share of the opponent's cards that ``draws`` sampled worlds
+    got right, and the number of different worlds among them (a pool drawn in proportion
+    to weight draws some worlds again: those are all a search of ``draws`` worlds plays)."""
+    measured = []
     for index, position in enumerate(positions):
         draw = sampler(position.view, random.Random(seed * 1_000_003 + index))
-        total = sum(share_right(opponent_cards(draw()), position.cards) for _ in range(draws))
-        shares.append(total / draws)
-    return shares
+        worlds = [draw() for _ in range(draws)]
+        total = sum(share_right(opponent_cards(world), position.cards) for world in worlds)
+        measured.append(Measured(total / draws, len(set(worlds))))
+    return measured
 
 
 def main() -> None:
@@ -169,11 +188,16 @@ def main() -> None:
         f"{len(paths)} records, {len(found)} positions of {args.player} after an opponent's"
         f" decision; {len(positions)} measured, {args.draws} worlds each"
     )
-    print("\n| sampler | share of the opponent's cards right [95%] | difference from the first |")
-    print("|---|---|---|")
+    print(
+        "\n| sampler | share of the opponent's cards right [95%] | difference from the first"
+        " | different worlds drawn, median (least) |"
+    )
+    print("|---|---|---|---|")
     first: list[float] | None = None
     for name, sampler in args.models:
-        shares = measure(positions, sampler, args.draws, args.seed)
+        measured = measure(positions, sampler, args.draws, args.seed)
+        shares = [m.share for m in measured]
+        distinct = sorted(m.distinct for m in measured)
         mean, (low, high) = mean_interval(shares)
         if first is None:
             first, versus = shares, "-"
@@ -182,7 +206,8 @@ def main() -> None:
                 [a - b for a, b in zip(shares, first, strict=True)]
             )
             versus = f"{gained:+.2%} [{below:+.2%}, {above:+.2%}]"
-        print(f"| {name} | {mean:.2%} [{low:.2%}, {high:.2%}] | {versus} |")
+        spread = f"{statistics.median(distinct):g} ({distinct[0]})"
+        print(f"| {name} | {mean:.2%} [{low:.2%}, {high:.2%}] | {versus} | {spread} |")
 
 
 if __name__ == "__main__":

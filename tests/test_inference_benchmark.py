@@ -5,10 +5,15 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 from conftest import BENCHMARKS, load_benchmark
+
+from hanamikoji.bots.determinize import World
+from hanamikoji.core.view import View
 
 SCRIPT = BENCHMARKS / "inference.py"
 
@@ -51,8 +56,21 @@ def test_positions_hold_the_opponents_true_cards_and_worlds_guess_as_many(
         # The truth is one of the worlds behind the view: its cards are unseen ones.
         unseen = view.unseen()
         assert all(position.cards.count(k) <= unseen[k] for k in set(position.cards))
-    shares = bench.measure(positions[:3], bench.uniform_sampler, 20, 1)
-    assert all(0.0 <= share <= 1.0 for share in shares)
+    measured = bench.measure(positions[:3], bench.uniform_sampler, 20, 1)
+    assert all(0.0 <= m.share <= 1.0 for m in measured)
+    # It counts the different worlds among a position's draws.
+    early = max(positions, key=lambda position: position.view.deck_size)
+    worlds = [bench.sample_world(early.view, rng) for _ in range(3)]
+    assert len(set(worlds)) == 3
+
+    def cycling(view: View, rng: random.Random) -> Callable[[], World]:
+        draws = iter(worlds * 7)
+        return lambda: next(draws)
+
+    [three] = bench.measure([early], cycling, 20, 1)
+    assert three.distinct == 3
+    s0, s1, s2 = (bench.share_right(bench.opponent_cards(w), early.cards) for w in worlds)
+    assert three.share == pytest.approx((7 * s0 + 7 * s1 + 6 * s2) / 20)
 
 
 def test_the_benchmark_prints_each_sampler_against_the_first(tmp_path: Path) -> None:
