@@ -76,9 +76,10 @@ def duel(tuning: Tuning, seeds: npt.NDArray[np.uint64], variant: str) -> npt.NDA
     bot_seeds = np.arange(4 * count, dtype=np.uint64).reshape(2 * count, 2)
     ties = tie_breaks(bot_seeds, lazy=True), tie_breaks(bot_seeds, lazy=True)
     while not batch.done.all():
-        mine = batch.greedy_actions(judges[0], ties[0])
-        theirs = batch.greedy_actions(judges[1], ties[1])
-        batch.step(np.where(batch.to_move == seat, mine, theirs))
+        moving = batch.to_move == seat
+        mine = batch.greedy_actions(judges[0], ties[0], moving)
+        theirs = batch.greedy_actions(judges[1], ties[1], ~moving)
+        batch.step(np.where(moving, mine, theirs))
     winner = batch.games.winner
     points = np.where(winner == seat, 1.0, np.where(winner == 1 - seat, 0.0, 0.5))
     return np.asarray((points[:count] + points[count:]) / 2)

@@ -228,6 +228,18 @@ def test_answers_chosen_by_their_gains_are_the_ones_the_scores_choose() -> None:
     assert answered > 500 and told > 0.98 * answered
 
 
+def test_only_the_games_asked_are_judged() -> None:
+    judge = judge_tables()
+    seeds = np.arange(12, dtype=np.uint64).reshape(6, 2)
+    whole, part = Batch("classic", range(6)), Batch("classic", range(6))
+    asked = np.array([True, False, True, True, False, False])
+    every = whole.greedy_actions(judge, tie_breaks(seeds, lazy=True))
+    some = part.greedy_actions(judge, tie_breaks(seeds, lazy=True), asked)
+    assert np.array_equal(some, np.where(asked, every, -1))
+    with pytest.raises(ValueError, match="one flag per game"):
+        part.greedy_actions(judge, tie_breaks(seeds, lazy=True), [True])
+
+
 def test_random_play_is_reproducible_and_uniform() -> None:
     first, second = Batch("french", range(50)), Batch("french", range(50))
     traces = first.play(seed=9, record=80), second.play(seed=9, record=80)

@@ -204,11 +204,19 @@ class Batch:
         loops.random_actions(self.games.store, states, out)
         return out
 
-    def greedy_actions(self, judge: Judge, ties: TieBreaks) -> Ints:
+    def greedy_actions(
+        self, judge: Judge, ties: TieBreaks, asked: npt.ArrayLike | None = None
+    ) -> Ints:
         """The greedy bot's decision in each game (-1 once over), ties broken by ``ties``
-        (:func:`tie_breaks`: as ``GreedyBot(seed=...)`` breaks them; advanced)."""
+        (:func:`tie_breaks`: as ``GreedyBot(seed=...)`` breaks them; advanced). With
+        ``asked`` (one flag per game) only the flagged games are judged, the others -1:
+        two judges sharing a batch (greedy bots of two tunings) each judge their seat's
+        games."""
+        flags = np.ones(len(self), dtype=np.bool_) if asked is None else np.asarray(asked)
+        if flags.shape != (len(self),):
+            raise ValueError(f"asked has one flag per game ({len(self)}), not {flags.shape}")
         out = np.empty(len(self), dtype=np.int64)
-        loops.greedy_actions(self.games.store, judge, ties, out)
+        loops.greedy_actions(self.games.store, judge, ties, flags.astype(np.bool_), out)
         return out
 
     def play(

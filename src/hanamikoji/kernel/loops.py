@@ -69,10 +69,11 @@ def random_actions(s: r.State, states: Any, out: Any) -> None:
 
 
 @jit
-def greedy_actions(s: r.State, judge: pol.Judge, ties: pol.TieBreaks, out: Any) -> None:
+def greedy_actions(s: r.State, judge: pol.Judge, ties: pol.TieBreaks, asked: Any, out: Any) -> None:
+    """The greedy decision of each game ``g`` with ``asked[g]``; -1 for the others."""
     ids = np.empty(t.ACTIONS_COUNT, dtype=np.int64)
     for g in range(out.shape[0]):
-        out[g] = pol.greedy_action(s, g, judge, ties, ids)
+        out[g] = pol.greedy_action(s, g, judge, ties, ids) if asked[g] else -1
 
 
 @jit
