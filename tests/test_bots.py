@@ -31,7 +31,6 @@ from hanamikoji.bots.ismcts import (
     ISMCTSBot,
     SearchConfig,
     fixed_search,
-    greedy_model,
     searching_model,
 )
 from hanamikoji.bots.levels import LEVELS, Level, describe_level, make_level_bot
@@ -202,6 +201,7 @@ REMOVED_OPTIONS = (
     "modelled_replies=true",
     "network_playouts=true",
     "hiding=0.01",
+    "greedy_prior=0.1",
 )
 """Search options measured as no gain and removed (docs/bots.md keeps their results)."""
 
@@ -476,62 +476,6 @@ def test_the_search_tells_a_random_opponent_from_the_judge_by_their_decisions() 
     assert first.stats.root_visits == second.stats.root_visits
 
 
-def test_the_greedy_model_is_the_greedy_bots_choice_with_a_share_of_surprise() -> None:
-    game = Game(seed=12)
-    view, legal = game.view(game.to_move or 0), game.legal_moves()
-    scores = GreedyBot(seed=1).scores(view, legal)
-    chances = greedy_model(scores, 0.01)
-    assert set(chances) == set(legal) and sum(chances.values()) == pytest.approx(1.0)
-    best = max(scores.values())
-    for move, chance in chances.items():
-        floor = 0.01 / len(legal)
-        assert (chance > floor + 0.5 / len(legal)) == (scores[move] == best)
-    # Ties share the greedy bot's choice, as it draws among them.
-    tied = {Move.from_text("S:A"): 1.0, Move.from_text("S:B"): 1.0, Move.from_text("S:C"): 0.5}
-    assert greedy_model(tied, 0.03) == pytest.approx(
-        {Move.from_text("S:A"): 0.495, Move.from_text("S:B"): 0.495, Move.from_text("S:C"): 0.01}
-    )
-    for bad, message in (
-        ({"greedy_prior": 1.0}, "greedy_prior is a chance"),
-        ({"greedy_prior": 0.1, "inference": False}, "greedy_prior needs inference"),
-        ({"greedy_prior": 0.5, "random_prior": 0.5}, "add up to less than 1"),
-    ):
-        with pytest.raises(ValueError, match=message):
-            replace(DEFAULT_CONFIG, **bad)  # type: ignore[arg-type]
-
-
-def test_the_search_tells_the_greedy_bot_from_other_opponents_by_their_decisions() -> None:
-    config = replace(DEFAULT_CONFIG, compiled=True, random_prior=0.1, greedy_prior=0.1)
-    beliefs = {}
-    for opponent in (GreedyBot(seed=4), WeakenedBot(seed=4), RandomBot(seed=4)):
-        game = Game(seed=10, first_player=1)
-        player = GreedyBot(seed=3)
-        while game.round == 1 and game.turn < 6:
-            seat = game.to_move
-            assert seat is not None
-            bot = opponent if seat == 1 else player
-            game.push(bot.choose(game.view(seat), game.legal_moves()))
-        searcher = ISMCTSBot(seed=2, config=config)
-        sample = searcher._sampler(game.view(0))
-        # Worlds in which greedy made all its decisions are rare among those dealt
-        # uniformly: the pool must be large to find them (as a search of 1 s's is).
-        for _ in range(3000):
-            sample()
-        beliefs[opponent.name] = searcher.memory()
-    # Every decision of the greedy bot was its judge's best, which raises the prior of
-    # 0.1 (slowly: a pool finds few of the worlds behind them); the others' were not.
-    assert beliefs["greedy"]["greedy"][1] > 0.15, beliefs
-    assert beliefs["weakened"]["greedy"][1] < 0.01, beliefs
-    assert beliefs["random"]["greedy"][1] < 0.01 < beliefs["random"]["random"][1], beliefs
-    # What round 1 inferred is round 2's prior; the judge's own model keeps a chance.
-    while game.round == 1:
-        game.push(GreedyBot(seed=5).choose(game.view(game.to_move or 0), game.legal_moves()))
-    searcher.recall({"random": {1: 0.99}, "greedy": {1: 0.99}})
-    assert searcher._priors(game.view(0)) == [("random", 0.495), ("greedy", 0.495)]
-    searcher.recall({"greedy": {1: 0.3}})
-    assert searcher._priors(game.view(0)) == [("random", 0.1), ("greedy", 0.3)]
-
-
 def test_sampled_worlds_are_the_unseen_cards_in_the_places_the_view_leaves_open() -> None:
     rng = random.Random(3)
     game = Game(seed=21)
@@ -710,23 +654,22 @@ def test_what_a_round_says_about_a_random_opponent_is_the_next_rounds_prior() ->
             assert seat is not None and not game.is_over()
             bot = opponent if seat == 1 else searcher
             game.push(bot.choose(game.view(seat), game.legal_moves()))
-        belief = searcher.memory()["random"][1]
-        [(name, prior)] = searcher._priors(game.view(0))
-        assert name == "random" and prior == min(max(belief, 0.01), 0.99)
+        belief = searcher._random_beliefs[1]
+        prior = searcher._random_prior(game.view(0))
+        assert prior == min(max(belief, 0.01), 0.99)
         priors[opponent.name] = prior
         # A bot built anew for the next decision (as the web app does) carries on from
         # the memory of the last one, which pickles (it crosses to a worker process).
         memory = pickle.loads(pickle.dumps(searcher.memory()))
-        assert memory == {"random": {1: belief}}
+        assert memory == {1: belief}
         rebuilt = ISMCTSBot(seed=5, config=PRIOR)
         rebuilt.recall(memory)
-        assert rebuilt._priors(game.view(0)) == [("random", prior)]
-        junk = (None, "junk", {1: 0.5}, {"random": {"1": 0.5}}, {"random": {1: "0.5"}})
-        for nothing in junk:
+        assert rebuilt._random_prior(game.view(0)) == prior
+        for nothing in (None, "junk", {"1": 0.5}, {1: "0.5"}):
             rebuilt.recall(nothing)
-            assert rebuilt._priors(game.view(0)) == [("random", 0.1)]
+            assert rebuilt._random_prior(game.view(0)) == 0.1
         # A new match starts from the prior again.
-        assert searcher._priors(Game(seed=11).view(0)) == [("random", 0.1)]
+        assert searcher._random_prior(Game(seed=11).view(0)) == 0.1
     assert priors["greedy"] < 0.1 < priors["random"], priors
     # Bots that infer nothing carry nothing.
     greedy = GreedyBot(seed=1)

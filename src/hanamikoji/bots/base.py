@@ -174,7 +174,6 @@ OPTION_MEANINGS: dict[str, str] = {
     "temperature": "the softmax temperature of inference's model of the opponent",
     "surprise": "the share of uniform choice in that model",
     "random_prior": "the prior chance that the opponent plays at random",
-    "greedy_prior": "the prior chance that the opponent plays exactly as greedy does",
     "network_candidates": "how many of the learned evaluation's best decisions the root adds",
     "play_temperature": "the softmax temperature of the bot's own choice over the judge's scores",
     "blunders": "the share of the bot's own decisions made uniformly at random",

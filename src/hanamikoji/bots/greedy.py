@@ -56,7 +56,7 @@ from hanamikoji.core.outcome import WIN_CHARM, WIN_GEISHAS
 from hanamikoji.core.variants import Tiebreak, Variant
 from hanamikoji.core.view import View
 
-__all__ = ["GreedyBot", "Tuning", "best_choices", "best_first", "judged_content"]
+__all__ = ["GreedyBot", "Tuning", "best_first", "judged_content"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,13 +489,6 @@ class _Judge:
         return worst + self.tuning.response_hope * (sum(outcomes) / len(outcomes) - worst)
 
 
-def best_choices(scores: Mapping[Move, float]) -> list[Move]:
-    """The decisions the judge's ``scores`` rank best, ties (within ``TIE_TOLERANCE``)
-    together: those the greedy bot chooses among uniformly."""
-    best = max(scores.values())
-    return [move for move, score in scores.items() if score >= best - TIE_TOLERANCE]
-
-
 def best_first(legal: Sequence[Move], scores: Mapping[Move, float]) -> list[Move]:
     """``legal`` by decreasing score, the judge's or any other (ties in their given
     order)."""
@@ -602,7 +595,9 @@ class GreedyBot(Bot):
     def choose(self, view: View, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:
             return legal[0]
-        choices = best_choices(self.scores(view, legal))
+        scores = self._score_list(view, legal)
+        best = max(scores)
+        choices = [m for m, s in zip(legal, scores, strict=True) if s >= best - TIE_TOLERANCE]
         return choices[self.rng.randrange(len(choices))] if len(choices) > 1 else choices[0]
 
     def scores(self, view: View, legal: Sequence[Move]) -> dict[Move, float]:

@@ -48,7 +48,7 @@ from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.endgame import MAX_TURNS, endgame_decision
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
-from hanamikoji.bots.greedy import GreedyBot, best_choices, best_first, judged_content
+from hanamikoji.bots.greedy import GreedyBot, best_first, judged_content
 from hanamikoji.bots.inference import DecisionModel, WorldSampler, uniform_model
 from hanamikoji.bots.match_table import table_match_value
 from hanamikoji.bots.network import ValueNetwork, load_network
@@ -64,7 +64,6 @@ __all__ = [
     "SearchConfig",
     "SearchStats",
     "fixed_search",
-    "greedy_model",
     "mixed_softmax",
     "opponent_model",
     "searching_model",
@@ -86,20 +85,12 @@ TEMPERATURE = 0.02
 between its first and second choice."""
 SURPRISE = 0.05
 """The share of the opponent model that chooses uniformly: no decision is impossible."""
-GREEDY_SURPRISE = 0.001
-"""The share of uniform choice in the model of an opponent who plays as ``greedy``
-(:func:`greedy_model`): a world where greedy would not have made one of its decisions
-is all but ruled out, not impossible."""
-ALTERNATIVE_MODELS = ("random", "greedy")
-"""The opponent models inference may weigh against the judge's softmax, by the name of
-their prior's option (``random_prior``, ``greedy_prior``)."""
 BELIEF_BOUNDS = (0.01, 0.99)
-"""A round's prior chance of each alternative model of the opponent (at random, as
-greedy), carried over from the round before, stays within these, and so does their
-sum: a few decisions must be able to change the bot's mind."""
+"""A round's prior chance that the opponent plays at random, carried over from the round
+before, stays within these: a few decisions must be able to change the bot's mind."""
 MODEL_CACHE = 20_000
-"""The judge's scores of opponents' decisions remembered by the bot (they stay valid: the
-judge is a pure function of the view) before the memory is cleared."""
+"""Opponent-model answers remembered by the bot (they stay valid: the judge is a pure
+function of the view) before the memory is cleared."""
 CUTOFF = 0.9
 """A playout still running at this share of the budget is abandoned..."""
 CUTOFF_MARGIN = 0.04
@@ -150,13 +141,6 @@ class SearchConfig:
             The chance inferred by the bot's last search of a round is the next round's
             prior (bounded by ``BELIEF_BOUNDS``), so the evidence adds up over a match.
             Needs ``inference``. ``None``: the opponent is the judge.
-        greedy_prior: the prior chance that the opponent plays exactly as the
-            ``greedy`` bot does, always the judge's best decision (ties alike; see
-            :func:`greedy_model`), rather than as the softer model of ``temperature``.
-            Inferred as ``random_prior`` is, round after round; against ``greedy`` it
-            sharpens inference to the worlds in which greedy's decisions were its best,
-            against anyone else the first decision greedy would not make drops it.
-            Needs ``inference``. ``None``: no such opponent is considered.
         network_candidates: how many of the learned evaluation's
             (:mod:`hanamikoji.bots.network`) best decisions are searched at the root
             besides the judge's (0: none, and the network is not loaded).
@@ -177,7 +161,6 @@ class SearchConfig:
     temperature: float = TEMPERATURE
     surprise: float = SURPRISE
     random_prior: float | None = None
-    greedy_prior: float | None = None
     network_candidates: int = 0
     compiled: bool = False
     match_value: MatchValue = table_match_value
@@ -191,19 +174,11 @@ class SearchConfig:
             raise ValueError(f"temperature is a positive number, not {self.temperature}")
         if not 0 < self.surprise <= 1:
             raise ValueError(f"surprise is a share above 0 and at most 1, not {self.surprise}")
-        for name, prior in self.alternatives():
-            if not 0 < prior < 1:
-                raise ValueError(f"{name}_prior is a chance between 0 and 1, not {prior}")
-            if not self.inference:
-                raise ValueError(f"{name}_prior needs inference: it is inferred from the decisions")
-        if sum(prior for _, prior in self.alternatives()) >= 1:
-            raise ValueError("random_prior and greedy_prior must add up to less than 1")
-
-    def alternatives(self) -> list[tuple[str, float]]:
-        """The opponent models weighed against the judge's softmax, by name (``random``,
-        ``greedy``), with their prior chances: those whose prior is set."""
-        priors = zip(ALTERNATIVE_MODELS, (self.random_prior, self.greedy_prior), strict=True)
-        return [(name, prior) for name, prior in priors if prior is not None]
+        prior = self.random_prior
+        if prior is not None and not 0 < prior < 1:
+            raise ValueError(f"random_prior is a chance between 0 and 1, not {prior}")
+        if prior is not None and not self.inference:
+            raise ValueError("random_prior needs inference: it is inferred from the decisions")
 
 
 DEFAULT_CONFIG = SearchConfig()
@@ -266,10 +241,9 @@ class ISMCTSBot(Bot):
         self.network: ValueNetwork | None = (
             load_network() if config.network_candidates > 0 else None
         )
-        # By alternative model of the opponent (``random``, ``greedy``), then by round of
-        # the match being played: the chance that the opponent plays so, as the last
-        # search in that round inferred it.
-        self._beliefs: dict[str, dict[int, float]] = {}
+        # By round of the match being played: the chance that the opponent chooses at
+        # random, as the last search in that round inferred it.
+        self._random_beliefs: dict[int, float] = {}
         # In the world being played: does the opponent choose at random?
         self._random_opponent = False
         self._judge = GreedyBot(seed, compiled=config.compiled)
@@ -282,8 +256,7 @@ class ISMCTSBot(Bot):
         self._solved: dict[tuple[object, ...], float] = {}
         self._solved_against_random: dict[tuple[object, ...], float] = {}
         self._cutoff = math.inf
-        # The judge's scores of the opponent's decisions, by what it reads of their view.
-        self._judged: dict[tuple[object, ...], dict[Move, float]] = {}
+        self._models: dict[tuple[object, ...], dict[Move, float]] = {}
 
     def choose(self, view: View, legal: Sequence[Move]) -> Move:
         if len(legal) == 1:
@@ -301,23 +274,19 @@ class ISMCTSBot(Bot):
         self.stats = stats
         return move
 
-    def memory(self) -> dict[str, dict[int, float]]:
-        """By alternative model of the opponent (``random_prior``, ``greedy_prior``), the
-        chance that the opponent plays so, as inferred by the last search of each round
-        so far."""
-        return {name: dict(rounds) for name, rounds in self._beliefs.items()}
+    def memory(self) -> dict[int, float]:
+        """The chance that the opponent plays at random, as inferred by the last search
+        of each round so far (``random_prior``)."""
+        return dict(self._random_beliefs)
 
     def recall(self, memory: object) -> None:
-        self._beliefs = {}
-        if not isinstance(memory, dict):
-            return
-        for name, rounds in memory.items():
-            if name in ALTERNATIVE_MODELS and isinstance(rounds, dict):
-                self._beliefs[name] = {
-                    number: chance
-                    for number, chance in rounds.items()
-                    if isinstance(number, int) and isinstance(chance, float)
-                }
+        self._random_beliefs = {}
+        if isinstance(memory, dict):
+            self._random_beliefs = {
+                number: chance
+                for number, chance in memory.items()
+                if isinstance(number, int) and isinstance(chance, float)
+            }
 
     def evaluate(
         self, view: View, legal: Sequence[Move], include: Sequence[Move] = ()
@@ -439,61 +408,47 @@ class ISMCTSBot(Bot):
         each with whether the opponent chooses at random in it."""
         if not self.config.inference:
             return lambda: (determinize(view, self.rng), False)
-        priors = self._priors(view)
-        models = {"random": uniform_model, "greedy": self._greedy_model}
-        alternatives = [(prior, models[name]) for name, prior in priors]
+        prior = self._random_prior(view)
+        alternatives = [] if prior is None else [(prior, uniform_model)]
         # The models read neither the log nor the last card drawn: answers are remembered.
         worlds = WorldSampler(view, self.rng, self._model, True, alternatives)
-        names = [name for name, _ in priors]
-        beliefs = self._beliefs
+        beliefs = self._random_beliefs
 
         def sample() -> tuple[Game, bool]:
             world, model = worlds.draw_typed()
-            if names:
-                posterior = worlds.posterior()
-                for index, name in enumerate(names, start=1):
-                    beliefs.setdefault(name, {})[view.round] = posterior[index]
-            return from_view(view, world), model > 0 and names[model - 1] == "random"
+            if prior is not None:
+                beliefs[view.round] = worlds.posterior()[1]
+            return from_view(view, world), model == 1
 
         return sample
 
-    def _priors(self, view: View) -> list[tuple[str, float]]:
-        """Each alternative model of the opponent with its prior chance this round: what
-        the previous round's last search inferred (within ``BELIEF_BOUNDS``, their sum
-        too), else the configured prior."""
+    def _random_prior(self, view: View) -> float | None:
+        """The prior chance, this round, that the opponent chooses at random: what the
+        previous round's last search inferred, else ``random_prior``."""
+        if self.config.random_prior is None:
+            return None
         if view.round == 1:
             # A new match (the bot may be reused): nothing is known of this opponent.
-            self._beliefs.clear()
+            self._random_beliefs.clear()
+        previous = self._random_beliefs.get(view.round - 1)
+        if previous is None:
+            return self.config.random_prior
         low, high = BELIEF_BOUNDS
-        priors = []
-        for name, prior in self.config.alternatives():
-            previous = self._beliefs.get(name, {}).get(view.round - 1)
-            priors.append((name, prior if previous is None else min(max(previous, low), high)))
-        total = sum(prior for _, prior in priors)
-        if total > high:
-            # The judge's softmax keeps a chance of its own.
-            priors = [(name, prior * high / total) for name, prior in priors]
-        return priors
+        return min(max(previous, low), high)
 
     def _model(self, view: View, legal: Sequence[Move]) -> dict[Move, float]:
         """The opponent model of inference: a softmax over the judge's scores."""
-        config = self.config
-        return opponent_model(self._scores(view, legal), config.temperature, config.surprise)
-
-    def _greedy_model(self, view: View, legal: Sequence[Move]) -> dict[Move, float]:
-        """The opponent as the ``greedy`` bot (``greedy_prior``)."""
-        return greedy_model(self._scores(view, legal), GREEDY_SURPRISE)
-
-    def _scores(self, view: View, legal: Sequence[Move]) -> dict[Move, float]:
-        """The judge's scores of the opponent's decisions on their ``view``."""
         # The same past decision with the same hand recurs across worlds and searches.
         key = judged_content(view)
-        known = self._judged.get(key)
-        if known is None:
-            if len(self._judged) >= MODEL_CACHE:
-                self._judged.clear()
-            known = self._judged[key] = self._judge.scores(view, legal)
-        return known
+        known = self._models.get(key)
+        if known is not None:
+            return known
+        if len(self._models) >= MODEL_CACHE:
+            self._models.clear()
+        scores = self._judge.scores(view, legal)
+        chances = opponent_model(scores, self.config.temperature, self.config.surprise)
+        self._models[key] = chances
+        return chances
 
     def _ranked(self, game: Game, mover: int, legal: Sequence[Move]) -> list[Move]:
         """``legal`` best first, as the judge ranks them on ``mover``'s view of ``game``."""
@@ -607,19 +562,6 @@ def opponent_model(
     judge's ``scores`` at ``temperature`` mixed with a ``surprise`` share of uniform
     choice (``benchmarks/opponent_model.py`` fits both to recorded games)."""
     return mixed_softmax(scores, list(scores), temperature, surprise)
-
-
-def greedy_model(scores: Mapping[Move, float], surprise: float) -> dict[Move, float]:
-    """The ``greedy`` bot as a model of the opponent: its choice, uniform among the
-    decisions its judge's ``scores`` rank best (:func:`best_choices`), mixed with a
-    ``surprise`` share of uniform choice."""
-    choices = best_choices(scores)
-    floor = surprise / len(scores)
-    share = (1.0 - surprise) / len(choices)
-    chances = dict.fromkeys(scores, floor)
-    for move in choices:
-        chances[move] += share
-    return chances
 
 
 def mixed_softmax(
