@@ -6,6 +6,7 @@ process outlives it, however it stops)."""
 from __future__ import annotations
 
 import asyncio
+import http.client
 import json
 import os
 import re
@@ -129,6 +130,48 @@ def test_a_deeply_nested_body_is_refused_not_a_crash(client: TestClient) -> None
     assert response.status_code == 400 and response.json()["code"] == "err_bad_field"
 
 
+NOT_UTF8_BODIES = [
+    ("/api/games", b'{"variant":"\xc3\x28"}'),  # a two-byte lead, then "("
+    ("/api/me/guest", b'{"nickname":"Hana\xff"}'),
+    ("/api/me/register", b'{"name":"\xc3\x28","password":"a good password"}'),
+    ("/api/me/login", b'{"name":"Ann","password":"\xed\xa0\x80"}'),  # a surrogate's bytes
+]
+"""A body per route whose JSON is well formed but one of whose strings is not UTF-8."""
+
+
+def players_in(client: TestClient) -> int:
+    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    with store.engine.connect() as connection:
+        count: int = connection.exec_driver_sql("SELECT count(*) FROM players").scalar_one()
+    return count
+
+
+@pytest.mark.parametrize(("route", "body"), NOT_UTF8_BODIES)
+def test_a_string_that_is_not_utf8_is_not_json(client: TestClient, route: str, body: bytes) -> None:
+    response = client.post(route, content=body, headers=JSON_TYPE)
+    assert response.status_code == 400 and response.json()["code"] == "err_not_json"
+    assert games_in(client) == 0 and players_in(client) == 0
+
+
+def test_a_string_that_is_not_utf8_keeps_a_real_servers_connection(tmp_path: Path) -> None:
+    """Over one keep-alive connection: each route answers 400, the connection stays
+    open for the next request, and the server logs no traceback."""
+    with Server(tmp_path / "games.sqlite3", free_port()) as server:
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        try:
+            for route, body in NOT_UTF8_BODIES:
+                connection.request("POST", route, body=body, headers=JSON_TYPE)
+                response = connection.getresponse()
+                answer = json.loads(response.read())
+                assert (response.status, answer["code"]) == (400, "err_not_json"), route
+                assert not response.will_close and connection.sock is not None, route
+            connection.request("GET", "/healthz")
+            assert connection.getresponse().status == 200
+        finally:
+            connection.close()
+    assert "Traceback" not in server.stderr, server.stderr
+
+
 def test_a_declared_length_over_the_limit_is_refused_unread(client: TestClient) -> None:
     headers = {**JSON_TYPE, "Content-Length": str(20 * 1024 * 1024)}
     response = client.post("/api/games", content=b"{}" + b" " * 5000, headers=headers)
@@ -247,6 +290,38 @@ def test_a_second_hello_is_refused_and_the_seat_is_unchanged(client: TestClient)
     # The socket still belonged to seat 0: its state shows seat 0's hand.
     seat_state = client.get(f"/api/games/{game['id']}", headers=bearer(game["token"])).json()
     assert seat_state["seat"] == 0 and seat_state["hand"] == state["hand"]
+
+
+def test_socket_messages_not_in_utf8_are_refused_and_the_socket_stays_open(
+    client: TestClient,
+) -> None:
+    """A binary frame is JSON in UTF-8 (bytes that are not UTF-8 are not JSON), and so is
+    a text frame (a lone surrogate is not); the game's socket, before and after
+    ``hello``, and the lobby's answer ``err_not_json`` and go on."""
+    game = new_game(client, opponent="friend", first="me")
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        ws.send_bytes(b'{"type":"hello","token":"\xc3\x28"}')
+        assert next_message(ws, "error")["code"] == "err_not_json"
+        assert ws.receive()["type"] == "websocket.close"
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        ws.send_bytes(json.dumps({"type": "hello", "token": game["token"]}).encode())
+        next_message(ws, "state")
+        ws.send_bytes(b'{"type":"move","move":"S:\xc3\x28"}')
+        assert next_message(ws, "error")["code"] == "err_not_json"
+        ws.send_text('{"type":"lang","lang":"\udc80"}')
+        assert next_message(ws, "error")["code"] == "err_not_json"
+        ws.send_bytes(b'{"type":"ping"}')
+        assert next_message(ws, "pong") == {"type": "pong"}
+    with client.websocket_connect("/lobby/ws") as ws:
+        next_message(ws, "lobby")
+        ws.send_bytes(b'{"type":"lang","lang":"\xff"}')
+        assert next_message(ws, "error")["code"] == "err_not_json"
+        ws.send_text('{"type":"seek","variant":"\udc80"}')
+        assert next_message(ws, "error")["code"] == "err_not_json"
+        ws.send_bytes(b"\x00\x01")
+        assert next_message(ws, "error")["code"] == "err_not_json"
+        ws.send_bytes(b'{"type":"ping"}')
+        assert next_message(ws, "pong") == {"type": "pong"}
 
 
 # -- rate limits ----------------------------------------------------------------------

@@ -70,6 +70,7 @@ from hanamikoji.interfaces.web.guards import (
     origin_allowed,
     parse_rate,
     read_body,
+    receive_message,
 )
 from hanamikoji.interfaces.web.hints import Hints
 from hanamikoji.interfaces.web.hub import GameHub, error_message
@@ -577,7 +578,7 @@ async def _open_seat(websocket: WebSocket) -> None:
     game_id = websocket.path_params["game_id"]
     lang: Lang = "en"
     try:
-        hello = await asyncio.wait_for(_receive_text(websocket), HELLO_TIMEOUT)
+        hello = await asyncio.wait_for(receive_message(websocket), HELLO_TIMEOUT)
         if hello is None:
             return
         message = decode_client_message(hello)
@@ -615,7 +616,7 @@ async def _serve_seat(
     key = str(id(connection))
     told_until = 0.0
     while True:
-        raw = await _receive_text(websocket)
+        raw = await receive_message(websocket)
         if raw is None:
             return
         try:
@@ -680,7 +681,7 @@ async def _serve_spectator(websocket: WebSocket, live: LiveGame, connection: Con
     rates = _rates(websocket)
     key = str(id(connection))
     while True:
-        raw = await _receive_text(websocket)
+        raw = await receive_message(websocket)
         if raw is None:
             return
         if rates.allow_message(key) is not None:
@@ -698,20 +699,6 @@ async def _serve_spectator(websocket: WebSocket, live: LiveGame, connection: Con
                 raise Refused("err_spectator")
         except Refused as refusal:
             hub.send(live, SPECTATOR, connection, error_message(refusal, connection.lang))
-
-
-async def _receive_text(websocket: WebSocket) -> str | None:
-    """The next text message; ``None`` once the socket is closed. A binary message is
-    handed on as text that fails validation."""
-    try:
-        message = await websocket.receive()
-    except (WebSocketDisconnect, RuntimeError):
-        return None
-    if message["type"] == "websocket.disconnect":
-        return None
-    if message.get("text") is not None:
-        return str(message["text"])
-    return "\x00binary"
 
 
 async def _send_and_close(websocket: WebSocket, message: dict[str, Any], code: int) -> None:

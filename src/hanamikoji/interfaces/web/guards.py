@@ -7,7 +7,8 @@ answers, bodies read with their limit, and rate limits.
   nothing. By default the names are the listening address and loopback's.
 * **Origins.** A browser page may call only from the server's own origin (the allowed
   ``Host`` with the server's scheme) or an origin named by ``--allow-origin``.
-* **Bodies** are read as they stream in, and refused as soon as they pass the limit.
+* **Bodies** are read as they stream in, and refused as soon as they pass the limit;
+  socket messages are taken as they come, text or binary, for ``schema.py`` to decode.
 * **Rates.** New games per client address, messages per socket, and sign-in attempts
   per client address and per account name are limited (``limits``' moving window); what
   goes over is refused, and nothing else is harmed.
@@ -31,6 +32,7 @@ from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import HTTPConnection, Request
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hanamikoji.interfaces.web.checks import Refused
 
@@ -41,6 +43,7 @@ __all__ = [
     "origin_allowed",
     "parse_rate",
     "read_body",
+    "receive_message",
 ]
 
 LOOPBACK_HOSTS = ("localhost", "127.0.0.1", "[::1]")
@@ -106,6 +109,23 @@ async def read_body(request: Request, limit: int) -> bytes:
             raise Refused("err_too_long", limit=limit)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+async def receive_message(websocket: WebSocket) -> str | bytes | None:
+    """The next message of a socket, a text frame's text or a binary frame's bytes (the
+    schema's decoder takes both, and refuses what is not JSON); ``None`` once the socket
+    is closed."""
+    try:
+        message = await websocket.receive()
+    except (WebSocketDisconnect, RuntimeError):
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    text = message.get("text")
+    if text is not None:
+        return str(text)
+    data = message.get("bytes")
+    return bytes(data) if data is not None else b""
 
 
 def parse_rate(text: str) -> RateLimitItem | None:

@@ -19,11 +19,11 @@ import secrets
 
 from starlette.requests import HTTPConnection
 from starlette.routing import BaseRoute, WebSocketRoute
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
 from hanamikoji.interfaces.web.clock import TimeControl
-from hanamikoji.interfaces.web.guards import RateGuard, origin_allowed
+from hanamikoji.interfaces.web.guards import RateGuard, origin_allowed, receive_message
 from hanamikoji.interfaces.web.hub import GameHub, error_message
 from hanamikoji.interfaces.web.live import Connection
 from hanamikoji.interfaces.web.lobby import Lobby, LobbyClient, LobbyPlayer, Pairing, Seat
@@ -135,9 +135,8 @@ async def _serve(
 ) -> None:
     rates: RateGuard = websocket.app.state.rates
     while True:
-        try:
-            raw = await websocket.receive_text()
-        except (WebSocketDisconnect, RuntimeError, KeyError):
+        raw = await receive_message(websocket)
+        if raw is None:
             return
         try:
             if rates.allow_message(client.key) is not None:

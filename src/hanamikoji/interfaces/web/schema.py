@@ -5,7 +5,9 @@ the wrong kind is refused at the first byte that shows it, unknown fields are re
 and since every field is a flat value no input can nest deeper than its schema, however
 many brackets it opens. Whatever is wrong becomes a :class:`Refused` with the code the
 page already knows (``err_not_json``, ``err_not_object``, ``err_unknown_type``,
-``err_bad_field``, ``err_bad_lang``, ``err_too_long``); ``docs/web.md`` lists them.
+``err_bad_field``, ``err_bad_lang``, ``err_too_long``); ``docs/web.md`` lists them. A body,
+and a socket message in a binary frame, are bytes that must be JSON in UTF-8: bytes that
+are not UTF-8, even inside a string, are not JSON.
 
 >>> decode_client_message('{"type": "move", "move": "S:D", "ply": 4}')
 MoveMessage(move='S:D', ply=4)
@@ -21,6 +23,10 @@ hanamikoji.interfaces.web.checks.Refused: err_not_object
 Traceback (most recent call last):
 ...
 hanamikoji.interfaces.web.checks.Refused: err_bad_field
+>>> decode_new_game(b'{"variant": "\\xc3\\x28"}')
+Traceback (most recent call last):
+...
+hanamikoji.interfaces.web.checks.Refused: err_not_json
 """
 
 from __future__ import annotations
@@ -157,19 +163,29 @@ def decode_guest(body: bytes) -> GuestRequest:
     return _decode(_GUEST, body, tagged=False)
 
 
-def decode_client_message(text: str) -> ClientMessage:
-    """One WebSocket message from a page."""
-    if len(text) > MAX_MESSAGE_CHARS:
+def decode_client_message(data: str | bytes) -> ClientMessage:
+    """One WebSocket message from a page: a text frame, or a binary one (UTF-8 JSON)."""
+    return _decode(_CLIENT_MESSAGE, _within_limit(data), tagged=True)
+
+
+def _within_limit(data: str | bytes) -> str | bytes:
+    """A socket message, refused (``err_too_long``) over :data:`MAX_MESSAGE_CHARS`
+    (characters of a text frame, bytes of a binary one)."""
+    if len(data) > MAX_MESSAGE_CHARS:
         raise Refused("err_too_long", limit=MAX_MESSAGE_CHARS)
-    return _decode(_CLIENT_MESSAGE, text, tagged=True)
+    return data
 
 
 def _decode(decoder: msgspec.json.Decoder[_T], data: bytes | str, *, tagged: bool) -> _T:
+    """``data`` decoded into its schema; whatever is wrong, a :class:`Refused`. Bytes that
+    are not UTF-8 (msgspec checks them only inside strings, and raises
+    ``UnicodeDecodeError``), and text with a lone surrogate (``UnicodeEncodeError``), are
+    not JSON."""
     try:
         return decoder.decode(data)
     except msgspec.ValidationError as error:
         raise _refusal(str(error), tagged=tagged) from None
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, UnicodeError):
         raise Refused("err_not_json") from None
 
 
@@ -243,13 +259,12 @@ LobbyMessage = (
 _LOBBY_MESSAGE: msgspec.json.Decoder[LobbyMessage] = msgspec.json.Decoder(LobbyMessage)
 
 
-def decode_lobby_message(text: str) -> LobbyMessage:
-    """One message from the lobby page. A variant the server does not know is refused
+def decode_lobby_message(data: str | bytes) -> LobbyMessage:
+    """One message from the lobby page (a text or binary frame, as
+    :func:`decode_client_message` takes). A variant the server does not know is refused
     (``err_bad_field`` naming ``variant``), as is a range whose low end is above its high
     or that leaves :data:`RATING_BOUNDS`."""
-    if len(text) > MAX_MESSAGE_CHARS:
-        raise Refused("err_too_long", limit=MAX_MESSAGE_CHARS)
-    message = _decode(_LOBBY_MESSAGE, text, tagged=True)
+    message = _decode(_LOBBY_MESSAGE, _within_limit(data), tagged=True)
     if isinstance(message, SeekMessage | QuickMessage) and message.variant not in VARIANTS:
         raise Refused("err_bad_field", field="variant")
     if isinstance(message, SeekMessage) and message.range is not None:
