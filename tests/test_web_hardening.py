@@ -178,6 +178,26 @@ def test_a_declared_length_over_the_limit_is_refused_unread(client: TestClient) 
     assert response.status_code == 413
 
 
+@pytest.mark.parametrize(
+    ("declared", "refused"),
+    [("9" * 5000, True), ("0" * 5000 + "2", False), ("\u00b2", False), ("4097", True)],
+)
+def test_a_declared_length_of_any_digits_is_read_without_int(declared: str, refused: bool) -> None:
+    """A ``Content-Length`` past ``int()``'s 4,300 digits is over the limit (413), not a
+    crash; one that is no number in ASCII digits leaves the limit to the body itself."""
+
+    async def receive() -> Message:
+        return {"type": "http.request", "body": b"{}", "more_body": False}
+
+    headers = [(b"content-length", declared.encode("latin-1"))]
+    request = Request({"type": "http", "method": "POST", "headers": headers}, receive)
+    if refused:
+        with pytest.raises(Refused, match="err_too_long"):
+            asyncio.run(read_body(request, 4096))
+    else:
+        assert asyncio.run(read_body(request, 4096)) == b"{}"
+
+
 def test_a_streamed_body_is_refused_as_soon_as_it_passes_the_limit() -> None:
     """A 20 MB body sent without a length: reading stops at the first chunk past the
     limit instead of taking it all in."""

@@ -236,6 +236,18 @@ def test_the_route_serves_each_step_in_the_asked_language_and_the_page_at_learn(
             assert refused.json()["code"] == "err_bad_field"
 
 
+def test_a_step_of_any_length_is_a_step_or_a_bad_field() -> None:
+    """However many digits (Python's ``int()`` refuses over 4,300), and in no other
+    script: leading zeros still name a step."""
+    with app_client() as client:
+        for wrong in ("9" * 4301, "1" + "0" * 10_000, "²", "1\u0663", " 1", ""):
+            refused = client.get("/api/tutorial", params={"step": wrong, "lang": "fr"})
+            assert refused.status_code == 400, wrong[:10]
+            assert refused.json()["code"] == "err_bad_field"
+        padded = client.get("/api/tutorial", params={"step": "0" * 5000 + "4"})
+        assert padded.json() == tutorial_step(4, "en")
+
+
 # -- in the browser ---------------------------------------------------------------------------
 
 

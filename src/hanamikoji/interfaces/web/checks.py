@@ -2,7 +2,9 @@
 
 Every incoming message is decoded by :mod:`~hanamikoji.interfaces.web.schema`; every
 decision goes through :func:`check_decision`. Both raise :class:`Refused` (a catalog key
-and its fields), and nothing changes when they do.
+and its fields), and nothing changes when they do. A number written in a query or a
+header is read by :func:`whole_number`, never by ``int()`` (which refuses more than
+4,300 digits with a ``ValueError``, and takes digits of any script).
 
 >>> from hanamikoji.core import Game
 >>> game = Game(seed=7)
@@ -16,6 +18,8 @@ Traceback (most recent call last):
 hanamikoji.interfaces.web.checks.Refused: err_not_in_hand
 >>> check_decision(game, 0, "s:g")
 Move.from_text('S:G')
+>>> whole_number("007", 10), whole_number("9" * 5000, 10), whole_number("²", 10)
+(7, 10, None)
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ __all__ = [
     "Refused",
     "check_decision",
     "parse_lang",
+    "whole_number",
 ]
 
 _MAX_MOVE_CHARS = 32
@@ -54,6 +59,18 @@ def parse_lang(value: object) -> Lang:
         if value == lang:
             return lang
     raise Refused("err_bad_lang", langs=", ".join(LANGUAGES))
+
+
+def whole_number(text: str, cap: int) -> int | None:
+    """The whole number ``text`` writes in ASCII digits, ``cap`` if it is larger (however
+    many digits it has), or ``None`` if ``text`` is not one (empty, a sign, a point,
+    digits of another script)."""
+    if not text.isascii() or not text.isdigit():
+        return None
+    digits = text.lstrip("0") or "0"
+    if len(digits) > len(str(cap)):
+        return cap
+    return min(int(digits), cap)
 
 
 def check_decision(game: Game, seat: int, text: str) -> Move:

@@ -34,7 +34,7 @@ from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import HTTPConnection, Request
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hanamikoji.interfaces.web.checks import Refused
+from hanamikoji.interfaces.web.checks import Refused, whole_number
 
 __all__ = [
     "LOOPBACK_HOSTS",
@@ -98,8 +98,8 @@ def origin_allowed(connection: HTTPConnection, extra: frozenset[str]) -> bool:
 async def read_body(request: Request, limit: int) -> bytes:
     """The request's body, refused (``err_too_long``) as soon as it passes ``limit``
     bytes: a declared length over it is refused before anything is read."""
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
+    declared = whole_number(request.headers.get("content-length", ""), limit + 1)
+    if declared is not None and declared > limit:
         raise Refused("err_too_long", limit=limit)
     chunks: list[bytes] = []
     size = 0

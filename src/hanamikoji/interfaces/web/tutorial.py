@@ -32,7 +32,7 @@ from hanamikoji.core.moves import Move, MoveKind
 from hanamikoji.core.rng import Deal
 from hanamikoji.core.view import View
 from hanamikoji.interfaces.i18n import say, sentence, sentences
-from hanamikoji.interfaces.web.checks import Refused
+from hanamikoji.interfaces.web.checks import Refused, whole_number
 from hanamikoji.interfaces.web.payload import JSON, PublicGame, move_json, seat_state
 from hanamikoji.notation.names import Lang, action_name, term
 
@@ -267,9 +267,10 @@ def step_plies() -> tuple[int, ...]:
 
 def parse_step(value: str) -> int:
     """The step number ``value`` names; :class:`Refused` (``err_bad_field``) if none."""
-    if not value.isascii() or not value.isdigit() or int(value) >= len(SCRIPT):
+    index = whole_number(value, len(SCRIPT))
+    if index is None or index >= len(SCRIPT):
         raise Refused("err_bad_field", field="step")
-    return int(value)
+    return index
 
 
 def tutorial_step(index: int, lang: Lang) -> JSON:
