@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, get_args
@@ -374,6 +375,51 @@ def test_seek_creation_is_rate_limited() -> None:
                 receive(ws, "seek")
             ws.send_text(json.dumps({"type": "seek"}))
             assert receive(ws, "error")["code"] == "err_rate_limited"
+
+
+WINDOW = 4.0
+"""Seconds of the message rate's window in the flood test (10 messages in it)."""
+
+
+def answers_to_a_burst(ws: Any, count: int) -> list[str]:
+    """Send ``count`` pings at once, wait for the rate's window to pass, then a message
+    refused for its language (the mark): what the socket answered before the mark, as
+    ``pong`` or the error's code."""
+    for _ in range(count):
+        ws.send_text(json.dumps({"type": "ping"}))
+    time.sleep(WINDOW + 0.3)
+    ws.send_text(json.dumps({"type": "lang", "lang": "xx"}))
+    answers: list[str] = []
+    while True:
+        message: JSONDict = json.loads(ws.receive_text())
+        if message.get("code") == "err_bad_lang":
+            return answers
+        answers.append(message["type"] if message["type"] != "error" else message["code"])
+
+
+@pytest.mark.parametrize("socket", ["lobby", "game"])
+def test_a_flood_is_told_once_per_window_and_the_rest_dropped_on_either_socket(
+    socket: str,
+) -> None:
+    """80 messages at once where 10 fit a window: 10 answered, one ``err_rate_limited``,
+    69 dropped unread; the same in the next window (which the mark has used one of).
+    The lobby's socket and the game's share the one budget (``guards.MessageBudget``)."""
+    with app_client(login_rate="off", message_rate=f"10/{WINDOW:.0f} seconds") as client:
+        if socket == "lobby":
+            opened = client.websocket_connect("/lobby/ws")
+        else:
+            game = client.post("/api/games", json={"opponent": "friend"}).json()
+            opened = client.websocket_connect(f"/ws/{game['id']}")
+        with opened as ws:
+            if socket == "lobby":
+                receive(ws, "lobby")
+            else:
+                ws.send_text(json.dumps({"type": "hello", "token": game["token"]}))
+                receive(ws, "state")
+            first = answers_to_a_burst(ws, 80)
+            second = answers_to_a_burst(ws, 80)
+    assert first == ["pong"] * 10 + ["err_rate_limited"]
+    assert second == ["pong"] * 9 + ["err_rate_limited"]
 
 
 def test_a_rated_seek_between_accounts(client: TestClient) -> None:

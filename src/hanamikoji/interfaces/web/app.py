@@ -66,6 +66,7 @@ from hanamikoji.interfaces.web.checks import Refused, parse_lang
 from hanamikoji.interfaces.web.clock import TimeControl, wall_clock_ms
 from hanamikoji.interfaces.web.guards import (
     LOOPBACK_HOSTS,
+    MessageBudget,
     RateGuard,
     origin_allowed,
     parse_rate,
@@ -612,22 +613,14 @@ async def _serve_seat(
     websocket: WebSocket, live: LiveGame, seat: int, connection: Connection
 ) -> None:
     hub = _hub(websocket)
-    rates = _rates(websocket)
-    key = str(id(connection))
-    told_until = 0.0
+    budget = MessageBudget(_rates(websocket), str(id(connection)))
     while True:
         raw = await receive_message(websocket)
         if raw is None:
             return
         try:
-            wait = rates.allow_message(key)
-            if wait is not None:
-                # Told once per window; what comes on top of that is dropped unread.
-                now = asyncio.get_running_loop().time()
-                if now < told_until:
-                    continue
-                told_until = now + wait
-                raise Refused("err_rate_limited", seconds=max(1, round(wait)))
+            if not budget.admit():
+                continue
             message = decode_client_message(raw)
             if isinstance(message, Ping):
                 hub.send(live, seat, connection, {"type": "pong"})

@@ -11,7 +11,9 @@ answers, bodies read with their limit, and rate limits.
   socket messages are taken as they come, text or binary, for ``schema.py`` to decode.
 * **Rates.** New games per client address, messages per socket, and sign-in attempts
   per client address and per account name are limited (``limits``' moving window); what
-  goes over is refused, and nothing else is harmed.
+  goes over is refused, and nothing else is harmed. A socket over its message rate is
+  told once per window, and the rest of that window is dropped unread
+  (:class:`MessageBudget`, the game's socket's and the lobby's).
 
 >>> loopback_hosts("0.0.0.0")[:3]
 ('localhost', '127.0.0.1', '[::1]')
@@ -26,6 +28,7 @@ from __future__ import annotations
 import ipaddress
 import socket
 import time
+from collections.abc import Callable
 from urllib.parse import urlsplit
 
 from limits import RateLimitItem, parse
@@ -38,6 +41,7 @@ from hanamikoji.interfaces.web.checks import Refused, whole_number
 
 __all__ = [
     "LOOPBACK_HOSTS",
+    "MessageBudget",
     "RateGuard",
     "loopback_hosts",
     "origin_allowed",
@@ -188,3 +192,37 @@ class RateGuard:
             return None
         reset = self._limiter.get_window_stats(rate, *key).reset_time
         return max(0.0, reset - time.time())
+
+
+class MessageBudget:
+    """One socket's messages against the message rate (:meth:`RateGuard.allow_message`):
+    the first message over it in a window is refused with ``err_rate_limited`` (and the
+    wait), what comes on top of that in the same window is dropped unread, so a flood
+    costs the server no answers and the page hears it once.
+
+    Args:
+        rates: the server's rate limits.
+        key: the socket's own key (one budget per socket).
+        clock: seconds, monotonic (tests may pass their own).
+    """
+
+    def __init__(
+        self, rates: RateGuard, key: str, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rates = rates
+        self.key = key
+        self._clock = clock
+        self._told_until = float("-inf")
+
+    def admit(self) -> bool:
+        """Count the socket's next message: ``True`` to read it, ``False`` to drop it
+        unread; raises :class:`Refused` (``err_rate_limited``) for the first message over
+        the rate in a window, which the caller sends to the page."""
+        wait = self.rates.allow_message(self.key)
+        if wait is None:
+            return True
+        now = self._clock()
+        if now < self._told_until:
+            return False
+        self._told_until = now + wait
+        raise Refused("err_rate_limited", seconds=max(1, round(wait)))

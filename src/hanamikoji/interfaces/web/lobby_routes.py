@@ -23,7 +23,12 @@ from starlette.websockets import WebSocket
 
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
 from hanamikoji.interfaces.web.clock import TimeControl
-from hanamikoji.interfaces.web.guards import RateGuard, origin_allowed, receive_message
+from hanamikoji.interfaces.web.guards import (
+    MessageBudget,
+    RateGuard,
+    origin_allowed,
+    receive_message,
+)
 from hanamikoji.interfaces.web.hub import GameHub, error_message
 from hanamikoji.interfaces.web.live import Connection
 from hanamikoji.interfaces.web.lobby import Lobby, LobbyClient, LobbyPlayer, Pairing, Seat
@@ -134,13 +139,14 @@ async def _serve(
     websocket: WebSocket, lobby: Lobby, client: LobbyClient, connection: Connection
 ) -> None:
     rates: RateGuard = websocket.app.state.rates
+    budget = MessageBudget(rates, client.key)
     while True:
         raw = await receive_message(websocket)
         if raw is None:
             return
         try:
-            if rates.allow_message(client.key) is not None:
-                raise Refused("err_rate_limited", seconds=1)
+            if not budget.admit():
+                continue
             await _handle(decode_lobby_message(raw), lobby, client, connection, rates)
         except Refused as refusal:
             connection.push(encode(error_message(refusal, connection.lang)))
