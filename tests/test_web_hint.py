@@ -15,6 +15,7 @@ import httpx2 as httpx
 import pytest
 from serving import Server, app_client
 from starlette.testclient import TestClient
+from test_web_players import PASSWORD, csrf, register
 from test_web_server import bearer, create, legal_texts
 
 from hanamikoji.core.game import Game
@@ -65,6 +66,37 @@ def test_no_hint_without_a_seat_token_from_another_site_or_in_a_friend_game(
             "code": "err_hint_friend",
             "message": "Les conseils ne sont donnés que dans les parties contre un bot.",
         }
+
+
+def test_no_hint_in_a_rated_game_by_token_or_by_session(client: TestClient) -> None:
+    """A rated game, against a bot or a person, gets no hint however its seat is opened;
+    its state says it is rated (so the page offers none), an unrated one's says not."""
+    ann = register(client, "HintAnn")
+    games = [
+        client.post("/api/games", json=settings, headers=csrf(ann)).json()
+        for settings in (
+            {"opponent": "bot", "level": 1, "rated": True, "first": "me"},
+            {"opponent": "friend", "rated": True, "first": "me"},
+            {"opponent": "bot", "level": 1, "first": "me"},
+        )
+    ]
+    rated, rated_friend, unrated = games
+    assert [game["rated"] for game in games] == [True, True, False]
+    by_token = {**bearer(rated["token"]), "X-Hanamikoji-Lang": "fr"}
+    by_session = csrf(ann)  # no token: the seat the session's player holds
+    for game, headers in ((rated, by_token), (rated, by_session), (rated_friend, by_session)):
+        refused = hint(client, game["id"], headers)
+        assert refused.status_code == 409, refused.text
+        assert refused.json()["code"] == "err_hint_rated"
+    assert refused.json()["message"] == "Hints are not given in rated games."
+    assert hint(client, rated["id"], by_token).json()["message"] == (
+        "Les conseils ne sont pas donnés dans les parties classées."
+    )
+    assert hint(client, unrated["id"], by_session).status_code == 200
+    for game in games:
+        state = client.get(f"/api/games/{game['id']}", headers=bearer(game["token"])).json()
+        assert state["rated"] is game["rated"]
+    client.cookies.clear()
 
 
 def test_no_hint_for_the_other_seats_decision(client: TestClient) -> None:
@@ -195,3 +227,34 @@ def test_the_rules_panel_and_a_hint_at_the_table(page: Page, server: Server) -> 
     assert "%" in page.locator(".hint-why").inner_text()
     page.reload()
     page.wait_for_selector("#hint-toggle:checked")  # remembered for this game
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(
+    e2e is None or not Path("/usr/bin/chromium").exists(), reason="needs Playwright and chromium"
+)
+def test_the_page_offers_hints_in_an_unrated_bot_game_only(page: Page, server: Server) -> None:
+    """Signed in with an account: an unrated game against a bot has the Show hints box
+    and its Hint button; a rated one has neither."""
+    assert e2e is not None
+    page.goto(server.url + "/")
+    page.click("#account-button")
+    page.click("#account-tab-register")
+    page.fill("#account-name", "HintPlayer")
+    page.fill("#account-password", PASSWORD)
+    page.click("#account-submit")
+    page.wait_for_selector("#account-button[data-kind=account]")
+    for rated in (False, True):
+        page.goto(server.url + "/")
+        page.select_option("#level", "1")
+        page.check("input[name=first][value=me]")
+        page.set_checked("#rated", rated)
+        page.click("#start-button")
+        page.wait_for_selector(".game")
+        e2e.wait_for_my_decision(page)
+        if rated:
+            assert page.locator("#hint-toggle").count() == 0
+            assert page.locator("#hint-button").count() == 0
+        else:
+            page.check("#hint-toggle")
+            page.wait_for_selector("#hint-button")

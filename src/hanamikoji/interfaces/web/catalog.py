@@ -120,6 +120,7 @@ UI = sentences(
     sentence("lobby_quick_stop", "Stop searching"),
     sentence("lobby_searching", "Looking for an opponent near your rating…"),
     sentence("err_hint_friend", "Hints are only given in games against a bot."),
+    sentence("err_hint_rated", "Hints are not given in rated games."),
     sentence("err_hint_late", "No hint came in time; ask again in a moment."),
     # -- the start page
     sentence("tagline", "The two-player card game of geishas and their favors."),

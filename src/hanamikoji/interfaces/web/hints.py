@@ -11,8 +11,9 @@ judge's best, so nothing more to search). Both run in the bots' workers
 What the seat may not know never reaches a hint: the bot sees the seat's view only, and
 the analysis values a decision from its player's view (the cards it cannot see are the
 worlds consistent with it); the search's seed depends on the ply alone, and the bot's on
-the game's id, which the seat has. A friend game gets no hints (two people play there),
-a seat gets hints only for its own decision, and a hint is computed once per decision
+the game's id, which the seat has. A rated game gets no hints (its result counts: the
+player plays alone), nor does a friend game (two people play there), a seat gets hints
+only for its own decision, and a hint is computed once per decision
 (asking again, or from a second page, waits for the same one).
 """
 
@@ -80,8 +81,8 @@ class Hints:
 
     async def suggest(self, live: LiveGame, seat: int) -> JSON:
         """The hint for ``seat``'s current decision in ``live``. Raises :class:`Refused`
-        in a friend game, when it is not the seat's decision, over the limit, or when
-        the hint does not come within :data:`TIMEOUT`."""
+        in a rated game, in a friend game, when it is not the seat's decision, over the
+        limit, or when the hint does not come within :data:`TIMEOUT`."""
         async with live.lock:
             game = _position(live, seat)
         key = (live.id, seat, len(game.move_stack))
@@ -131,6 +132,8 @@ class Hints:
 def _position(live: LiveGame, seat: int) -> Game:
     """A copy of the game at ``seat``'s decision; raises :class:`Refused` when there is
     none to hint at (the caller holds the game's lock)."""
+    if live.stored.rated:
+        raise Refused("err_hint_rated")
     if live.stored.bot_seat is None:
         raise Refused("err_hint_friend")
     if live.game.is_over():

@@ -142,6 +142,7 @@ class LiveGame:
             ply=self.ply,
             connected=(self.absent_since[0] is None, self.absent_since[1] is None),
             rematch=stored.rematch_id,
+            rated=stored.rated,
         )
 
     def player_names(self) -> tuple[str, str]:

@@ -69,6 +69,8 @@ class PublicGame:
     moment the state is made, ``running`` (the seat whose clock runs, or ``None``)."""
     ended: tuple[str, str] | None = None
     """How a clock ended the game: (``time`` or ``aborted``, the result)."""
+    rated: bool = False
+    """Whether the game is rated (``ratings.py``): the page then offers no hints."""
 
 
 def encode(message: JSON) -> str:
@@ -194,6 +196,7 @@ def seat_state(view: View, public: PublicGame) -> JSON:
         "outcome": _outcome_or_ended(view, public.ended),
         "reveal": None if view.reveal is None else _reveal_json(view.reveal),
         "clock": public.clock,
+        "rated": public.rated,
     }
 
 

@@ -1,8 +1,8 @@
 // Hints in a game against a bot, off unless "Show hints" is ticked (remembered for the
 // game in sessionStorage). Then, at this seat's decision, the Hint button asks the server
 // (POST /api/games/ID/hint) for the strongest level's analysis of the decision, from this
-// seat's view only, and shows the suggestion with a line saying why. Friend games never
-// offer it (the server refuses it there too).
+// seat's view only, and shows the suggestion with a line saying why. Friend games and
+// rated games (the state's `rated`) never offer it (the server refuses it there too).
 
 import { h, store, toast } from "./dom.js";
 import { currentLang, describeMove, t, tCount } from "./i18n.js";
@@ -14,7 +14,7 @@ const asked = new Map();
 
 export function hintPanel(table) {
   const s = table.state;
-  if (!s || s.outcome || s.players[1 - s.seat] !== "bot") return null;
+  if (!s || s.outcome || s.rated || s.players[1 - s.seat] !== "bot") return null;
   const key = `hanamikoji.hints.${table.gameId}`;
   const on = store(sessionStorage, key) === "on";
   const toggle = h("label", { class: "toggle" },
