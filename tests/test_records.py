@@ -15,6 +15,7 @@ from hanamikoji import Deal, Game, Move, Variant
 from hanamikoji.bots.base import RandomBot
 from hanamikoji.core.cards import FULL_SET, items
 from hanamikoji.core.rng import MAX_SEED, deal_for_round
+from hanamikoji.notation.names import card_table_text, describe_move
 from hanamikoji.notation.records import (
     JSON_FORMAT,
     GameRecord,
@@ -668,6 +669,26 @@ def test_building_a_record_checks_its_tags_and_rounds() -> None:
     assert record == good
     with pytest.raises(RecordError, match="a tag is a"):
         GameRecord((*tags, ("Event",)), good.rounds)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("position", [0, 1, 2])
+def test_a_decision_given_as_text_is_refused_with_its_place_and_how_to_read_it(
+    position: int,
+) -> None:
+    good = GameRecord.from_text(BASE)
+    moves = list(good.rounds[0].moves[:3])
+    text = str(moves[position])
+    moves[position] = text  # type: ignore[call-overload]
+    with pytest.raises(RecordError, match=r"read text with Move\.from_text") as caught:
+        GameRecord(good.tags, (RecordRound(1, None, tuple(moves)),))
+    assert (caught.value.round, caught.value.turn) == (1, (1, 1, 2)[position])
+    assert f"a decision is a Move, not {text!r}" in str(caught.value)
+
+
+def test_words_for_a_decision_given_as_text_are_a_type_error() -> None:
+    for describe in (describe_move, card_table_text):
+        with pytest.raises(TypeError, match=rf"^{describe.__name__} takes a Move, not the text"):
+            describe("S:D")  # type: ignore[arg-type]
 
 
 def test_from_game_refuses_what_a_record_cannot_say() -> None:

@@ -4,6 +4,7 @@ explicit deals and scripted decisions."""
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -13,6 +14,7 @@ from conftest import (
     card_multiset,
     cards_of,
     play,
+    random_position,
     scripted_round,
     snapshot,
 )
@@ -36,6 +38,7 @@ from hanamikoji.core import (
     UnknownVariantError,
     Variant,
     deal_for_round,
+    response_moves,
     worlds,
 )
 from hanamikoji.core.rng import splitmix64
@@ -840,6 +843,39 @@ def test_garbage_text_is_an_invalid_move(text: str) -> None:
 def test_non_text_is_an_invalid_move() -> None:
     with pytest.raises(InvalidMoveError):
         Move.from_text(42)  # type: ignore[arg-type]
+
+
+def _at_an_offer() -> Game:
+    game = start_open()
+    game.push(next(m for m in game.legal_moves() if m.kind == MoveKind.GIFT))
+    return game
+
+
+def _finished() -> Game:
+    game = random_position("three-rounds", 5, 200)
+    assert game.is_over()
+    return game
+
+
+@pytest.mark.parametrize("where", ["a turn", "an offer", "the end"])
+@pytest.mark.parametrize("value", ["S:D", "G>D", 3, None, ("S", "D")])
+def test_a_decision_that_is_not_a_move_is_a_type_error_that_says_what_to_call(
+    where: str, value: object
+) -> None:
+    game = {"a turn": start_open, "an offer": _at_an_offer, "the end": _finished}[where]()
+    before = snapshot(game)
+    reader = f"use Game.push_text({value!r})" if isinstance(value, str) else "Move.from_text"
+    with pytest.raises(TypeError, match=rf"^Game\.push takes a Move, not .*{re.escape(reader)}"):
+        game.push(value)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^Game\.is_legal takes a Move, not .*Move\.from_text"):
+        game.is_legal(value)  # type: ignore[arg-type]
+    assert snapshot(game) == before
+
+
+@pytest.mark.parametrize("value", ["G:DDG", 3])
+def test_the_answers_to_an_offer_that_is_not_a_move_is_a_type_error(value: object) -> None:
+    with pytest.raises(TypeError, match=r"^response_moves takes a Move, not .*Move\.from_text"):
+        response_moves(value)
 
 
 @pytest.mark.parametrize(

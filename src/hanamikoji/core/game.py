@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import secrets as _secrets
 from collections.abc import Iterable, Sequence
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from hanamikoji.core.cards import (
     CHARMS,
@@ -32,7 +32,14 @@ from hanamikoji.core.cards import (
     size,
 )
 from hanamikoji.core.errors import DealError, GameOverError, Illegality, IllegalMoveError
-from hanamikoji.core.moves import CARDS_PER_ACTION, Move, MoveKind, response_moves, turn_moves
+from hanamikoji.core.moves import (
+    CARDS_PER_ACTION,
+    Move,
+    MoveKind,
+    require_move,
+    response_moves,
+    turn_moves,
+)
 from hanamikoji.core.outcome import (
     NEUTRAL,
     WIN_CHARM,
@@ -378,8 +385,9 @@ class Game:
         return turn_moves(self._hands[p], self._used[p])
 
     def is_legal(self, move: Move) -> bool:
-        """Whether ``move`` may be pushed now."""
-        return self._illegality(move) is None
+        """Whether ``move`` may be pushed now. Raises ``TypeError`` if it is not a
+        :class:`Move` (text is read by :meth:`Move.from_text`)."""
+        return self._illegality(require_move(move, "Game.is_legal")) is None
 
     def _illegality(self, move: Move) -> IllegalMoveError | None:
         """Why ``move`` is illegal now (the error to raise), or ``None`` if it is legal."""
@@ -442,9 +450,13 @@ class Game:
 
     def push(self, move: Move) -> None:
         """Play a decision of the player to move. Raises :class:`IllegalMoveError`
-        (:class:`GameOverError` after the end) saying why, and changes nothing then."""
+        (:class:`GameOverError` after the end) saying why, and changes nothing then;
+        ``TypeError`` if ``move`` is not a :class:`Move` (text goes to :meth:`push_text`)."""
         p = self._to_move
-        kind = move.kind
+        try:
+            kind = move.kind
+        except AttributeError:  # not a Move (the type is checked off the hot path)
+            self._raise(move)
         pending = self._pending
         # The common legal cases are checked inline; anything else gets the full diagnosis.
         if pending is None:
@@ -513,7 +525,9 @@ class Game:
             self._pending = move
             self._to_move = 1 - p
 
-    def _raise(self, move: Move) -> None:
+    def _raise(self, move: Move) -> NoReturn:
+        """Raise why ``move`` was refused by :meth:`push`."""
+        require_move(move, "Game.push", reader="Game.push_text")
         error = self._illegality(move)
         if error is None:  # pragma: no cover - the fast check and the diagnosis disagree
             raise AssertionError(f"{move} was refused but looks legal")

@@ -41,6 +41,7 @@ __all__ = [
     "Action",
     "Move",
     "MoveKind",
+    "require_move",
     "response_moves",
     "turn_moves",
 ]
@@ -217,6 +218,25 @@ class Move:
         return self
 
 
+def require_move(value: object, caller: str, reader: str = "Move.from_text") -> Move:
+    """``value`` if it is a :class:`Move`; else a ``TypeError`` naming ``caller`` and, for
+    text, the ``reader`` that takes text instead.
+
+    >>> require_move("S:D", "Game.push", reader="Game.push_text")
+    Traceback (most recent call last):
+    ...
+    TypeError: Game.push takes a Move, not the text 'S:D': use Game.push_text('S:D')
+    """
+    if isinstance(value, Move):
+        return value
+    if isinstance(value, str):
+        raise TypeError(f"{caller} takes a Move, not the text {value!r}: use {reader}({value!r})")
+    raise TypeError(
+        f"{caller} takes a Move, not {type(value).__name__}: build one with Move.from_text"
+        " or a Move class method"
+    )
+
+
 def _canonical_pairs(first: Pair, second: Pair) -> tuple[Pair, Pair]:
     a = (min(first), max(first))
     b = (min(second), max(second))
@@ -365,6 +385,7 @@ def response_moves(offer: Move) -> tuple[Move, ...]:
     >>> [str(m) for m in response_moves(Move.from_text("C:AB/AB"))]
     ['C>AB']
     """
+    require_move(offer, "response_moves")
     if offer.kind == MoveKind.GIFT and not offer.hidden:
         return tuple(Move.gift_response(card) for card in sorted(set(offer.cards)))
     if offer.kind == MoveKind.COMPETITION and not offer.hidden:

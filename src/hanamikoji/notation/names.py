@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Literal, get_args
 
 from hanamikoji.core.cards import GEISHAS
-from hanamikoji.core.moves import Move, MoveKind
+from hanamikoji.core.moves import Move, MoveKind, require_move
 
 __all__ = [
     "LANGUAGES",
@@ -143,7 +143,7 @@ def _cards(cards: tuple[int, ...], lang: Lang) -> str:
 def describe_move(move: Move, lang: Lang = "en") -> str:
     """A decision in words, in the given language's edition terms."""
     colon = _TERMS[lang]["colon"]
-    kind = move.kind
+    kind = require_move(move, "describe_move").kind
     if kind == MoveKind.GIFT_RESPONSE:
         return f"{term('take_gift', lang)}{colon}{_cards(move.cards, lang)}"
     if kind == MoveKind.COMPETITION_RESPONSE:
@@ -294,7 +294,7 @@ def card_table_text(move: Move) -> str:
     >>> [card_table_text(Move.from_text(text)) for text in texts]
     ['J', 'X:♣☾', 'Q:♦♦☾', 'K:♣♠/♛☾', 'Q>♦', 'K>♛☾']
     """
-    kind = move.kind
+    kind = require_move(move, "card_table_text").kind
     if kind == MoveKind.GIFT_RESPONSE:
         return f"{card_table_action(MoveKind.GIFT)}>{_suits(move.cards)}"
     if kind == MoveKind.COMPETITION_RESPONSE:

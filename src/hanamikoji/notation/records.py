@@ -632,13 +632,16 @@ def _check_rounds(rounds: Sequence[RecordRound], seeded: bool) -> None:
 
 def _check_round_moves(index: int, rnd: RecordRound, last: bool) -> None:
     moves = rnd.moves
+    for position, move in enumerate(moves):
+        if not isinstance(move, Move):
+            reader = f": read text with Move.from_text({move!r})" if isinstance(move, str) else ""
+            where = _Where(round=index, move=position)
+            raise _Problem(where, f"a decision is a Move, not {move!r}{reader}")
     turns = 0
     position = 0
     while position < len(moves):
         move = moves[position]
         where = _Where(round=index, move=position)
-        if not isinstance(move, Move):
-            raise _Problem(where, f"a decision is a Move, not {move!r}")
         if move.hidden:
             example = "A" * CARDS_PER_ACTION[move.kind]
             raise _Problem(
@@ -662,7 +665,7 @@ def _check_round_moves(index: int, rnd: RecordRound, last: bool) -> None:
                 break  # the record stops while the offer waits for its answer
             raise _Problem(where, f"the {offer} {move} has no response")
         answer = moves[position]
-        if not isinstance(answer, Move) or not answer.is_response:
+        if not answer.is_response:
             raise _Problem(where, f"the {offer} {move} has no response")
         if answer.kind != _ANSWER[move.kind]:
             prefix = "G>" if move.kind == MoveKind.GIFT else "C>"
@@ -681,8 +684,17 @@ def _check_round_moves(index: int, rnd: RecordRound, last: bool) -> None:
 
 
 def _turn_of(moves: Sequence[Move], position: int) -> int:
-    """The 1-based turn of the decision at ``position`` (a response shares its offer's)."""
-    return max(1, sum(1 for move in moves[: position + 1] if not move.is_response))
+    """The 1-based turn of the decision at ``position`` (a response shares its offer's;
+    so does whatever stands where a response belongs, even if it is not a Move)."""
+    turn = 0
+    previous: object = None
+    for move in moves[: position + 1]:
+        if isinstance(move, Move):
+            turn += not move.is_response
+        else:
+            turn += not (isinstance(previous, Move) and previous.kind in _OFFERS)
+        previous = move
+    return max(1, turn)
 
 
 # -- deals as text ------------------------------------------------------------------
