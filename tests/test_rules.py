@@ -24,6 +24,7 @@ from hanamikoji.core import (
     FRENCH,
     GEISHAS,
     THREE_ROUNDS,
+    VARIANTS,
     Deal,
     DealError,
     Game,
@@ -42,6 +43,7 @@ from hanamikoji.core import (
     worlds,
 )
 from hanamikoji.core.rng import splitmix64
+from hanamikoji.interfaces.messages import message
 
 
 class Sides(NamedTuple):
@@ -351,6 +353,15 @@ def test_variants_by_name() -> None:
     two = Variant.by_name("french/cap=2")
     assert (two.max_rounds, two.tiebreak) == (2, Tiebreak.CHARM)
     assert Game("classic/cap=4", seed=1).variant == capped
+
+
+@pytest.mark.parametrize("name", [*VARIANTS, *(f"{name}/cap=2" for name in VARIANTS)])
+def test_variant_descriptions_are_for_players_and_name_no_source_documents(name: str) -> None:
+    description = Variant.by_name(name).description
+    assert not re.search(r"seed|\b\d{3}\b", description, re.IGNORECASE), description
+    # The English catalog says the same, so that English players read one sentence.
+    key = f"variant_{Variant.by_name(name).family.replace('-', '_')}"
+    assert description == message(key, "en")
 
 
 @pytest.mark.parametrize(

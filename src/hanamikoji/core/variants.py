@@ -85,18 +85,21 @@ def _whole_number(text: str) -> int | None:
         return None
 
 
+# The descriptions are for players (the interfaces translate them: ``variant_<name>`` in
+# interfaces/messages.py). Which rulebook each variant follows is in docs/rules.md#variants:
+# classic is the 2016 English, Spanish and card-table rules and the 2018 English main rule.
 CLASSIC = Variant(
     "classic",
     None,
     Tiebreak.DRAW,
-    "Rounds until someone has 11 charm or 4 geishas (seeds 000-003).",
+    "Rounds until someone has 11 charm or 4 geishas.",
 )
 THREE_ROUNDS = Variant(
     "three-rounds",
     3,
     Tiebreak.GEISHAS_THEN_CHARM,
     "At most 3 rounds; then most geishas, then most charm, then a shared win"
-    " (2018 EN optional rule).",
+    " (2018 English optional rule).",
 )
 FRENCH = Variant(
     "french",
