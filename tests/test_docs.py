@@ -11,6 +11,10 @@
   row of their ratings in ``classic`` is the data file's (``bots/data/ratings.json``).
 - The example session of docs/protocol.md is what ``hanamikoji engine`` answers, line by
   line.
+- Each table of modules (docs/architecture.md, one a layer's folder; docs/web.md's for
+  the web server; docs/terminal.md's for the full-screen app) names every module of its
+  folder and no module that is not there.
+- Every ``--lang a|b|...`` quoted in the docs, and ``--lang``'s help, name every language.
 """
 
 from __future__ import annotations
@@ -28,9 +32,11 @@ import pytest
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.bots.ratings import bot_rating
 from hanamikoji.interfaces.cli import Streams, build_parser, run_command
+from hanamikoji.notation.names import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
+PACKAGE = ROOT / "src" / "hanamikoji"
 
 
 def documents() -> list[Path]:
@@ -374,3 +380,150 @@ def test_the_example_session_is_what_the_engine_answers() -> None:
     assert run_command(argv, Streams(gui, output, io.StringIO())) == 0
     gui.hear()
     assert gui.transcript == session
+
+
+# -- tables of modules --------------------------------------------------------------------
+
+MODULES_SECTION = "## Modules, layer by layer"
+"""docs/architecture.md's section with one table a layer's folder, each under a heading
+that names the folder (``### `hanamikoji/core/```)."""
+
+FOLDER_HEADING = re.compile(r"^### `hanamikoji/([\w/]*)`$", re.MULTILINE)
+
+
+def section(text: str, heading: str, deepest: int = 6) -> str:
+    """The text under the line ``heading`` (code blocks left out) up to the next heading
+    of at most ``deepest`` ``#`` (by default, any heading); empty without that heading."""
+    prose = FENCE.sub("\n", text)
+    at = prose.find(f"\n{heading}\n")
+    if at < 0:
+        return ""
+    start = at + len(heading) + 2
+    stop = re.compile(rf"^#{{1,{deepest}}} ", re.MULTILINE).search(prose, start)
+    return prose[start : stop.start() if stop else len(prose)]
+
+
+def listed_modules(text: str) -> list[str]:
+    """The names in code spans in the first cell of each row of the tables in ``text``."""
+    names: list[str] = []
+    for line in text.splitlines():
+        if line.startswith("|"):
+            names.extend(SPAN.findall(line.strip("|").split("|")[0]))
+    return names
+
+
+def tree_modules(folder: Path) -> set[str]:
+    """The modules of a package folder: its ``.py`` files but ``__init__.py``, and its
+    subpackages as ``name/``."""
+    files = {path.name for path in folder.glob("*.py") if path.name != "__init__.py"}
+    packages = {path.parent.name + "/" for path in folder.glob("*/__init__.py")}
+    return files | packages
+
+
+def module_table_problems(
+    page: str, text: str, folder: Path, sources: Path = ROOT / "src"
+) -> list[str]:
+    """What a table of modules (``text``, from ``page``) gets wrong about ``folder`` (named
+    from ``sources``)."""
+    where = folder.relative_to(sources).as_posix()
+    listed = listed_modules(text)
+    problems = [
+        f"{page}'s table lists {name}, which is not in {where}/"
+        for name in listed
+        if not (folder / name).exists()
+    ]
+    problems.extend(
+        f"module {name} of {where}/ is not in {page}'s table"
+        for name in sorted(tree_modules(folder) - set(listed))
+    )
+    return problems
+
+
+def architecture_tables() -> dict[str, str]:
+    """docs/architecture.md's tables of modules by folder (relative to the package)."""
+    page = (DOCS / "architecture.md").read_text(encoding="utf-8")
+    text = section(page, MODULES_SECTION, deepest=2)
+    return {
+        match.group(1).rstrip("/"): section(text, match.group(0))
+        for match in FOLDER_HEADING.finditer(text)
+    }
+
+
+def module_tables() -> list[tuple[str, str, Path]]:
+    """Every table of modules in the docs: (page, its text, the folder it describes)."""
+    web = (DOCS / "web.md").read_text(encoding="utf-8")
+    terminal = (DOCS / "terminal.md").read_text(encoding="utf-8")
+    tables = [
+        ("docs/architecture.md", text, PACKAGE / folder)
+        for folder, text in architecture_tables().items()
+    ]
+    tables.append(
+        ("docs/web.md", section(web, "## How the server is built"), PACKAGE / "interfaces/web")
+    )
+    tables.append(
+        ("docs/terminal.md", section(terminal, "## How it is built"), PACKAGE / "interfaces/tui")
+    )
+    return tables
+
+
+@pytest.mark.parametrize(
+    ("page", "text", "folder"),
+    [
+        pytest.param(page, text, folder, id=f"{page}:{folder.relative_to(PACKAGE.parent)}")
+        for page, text, folder in module_tables()
+    ],
+)
+def test_each_table_of_modules_lists_every_module_of_its_folder(
+    page: str, text: str, folder: Path
+) -> None:
+    assert module_table_problems(page, text, folder) == []
+
+
+def test_the_architecture_has_a_table_for_each_layer_folder() -> None:
+    layers = {path.parent.name for path in PACKAGE.glob("*/__init__.py")}
+    assert set(architecture_tables()) == {"", *layers}
+
+
+def test_a_table_of_modules_that_drifted_from_its_folder_is_reported(tmp_path: Path) -> None:
+    folder = tmp_path / "src" / "synthetic"
+    for name in ("__init__.py", "kept.py", "new.py", "styles.css", "sub/__init__.py"):
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text("", encoding="utf-8")
+    text = """
+| module | holds |
+|---|---|
+| `kept.py` | a module still there, `new.py` named outside the first cell |
+| `gone.py`, `kept.py` | one that was removed |
+| `styles.css` | a file that is not a module, listed all the same |
+"""
+    assert module_table_problems("docs/x.md", text, folder, tmp_path / "src") == [
+        "docs/x.md's table lists gone.py, which is not in synthetic/",
+        "module new.py of synthetic/ is not in docs/x.md's table",
+        "module sub/ of synthetic/ is not in docs/x.md's table",
+    ]
+
+
+# -- languages ----------------------------------------------------------------------------
+
+LANG_LIST = re.compile(r"--lang[ =]([\w-]+(?:\|[\w-]+)+)")
+
+
+def test_every_list_of_languages_quoted_with_lang_is_every_language() -> None:
+    pages = set()
+    for path in documents():
+        for snippet in Markdown.parse(path.read_text(encoding="utf-8")).snippets():
+            for languages in LANG_LIST.findall(snippet):
+                assert tuple(languages.split("|")) == LANGUAGES, f"{path.name}: {snippet}"
+                pages.add(path.name)
+    assert {"README.md", "terminal.md"} <= pages
+
+
+def test_the_help_of_lang_names_every_language(capsys: pytest.CaptureFixture[str]) -> None:
+    for command in ("play", "replay", "rules", "variants", "bots", "analyze"):
+        assert run_command([command, "--help"], Streams.system()) == 0
+        helped = capsys.readouterr().out
+        # The option's own help, after its line of choices, up to the next option.
+        after = helped.split("\n  --lang {", 1)[1].split("\n", 1)[1]
+        words = " ".join(after.split("\n  -", 1)[0].split())
+        missing = [lang for lang in LANGUAGES if not re.search(rf"(?<![\w-]){lang}\b", words)]
+        assert missing == [], f"{command} --help: {words}"

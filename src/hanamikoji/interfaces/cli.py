@@ -1,4 +1,4 @@
-"""The ``hanamikoji`` command: ``play``, ``replay``, ``variants`` and ``bots``.
+"""The ``hanamikoji`` command: ``play``, ``replay``, ``variants``, ``rules`` and ``bots``.
 
 Each subcommand is a :class:`Command`: a name, how to configure its argument parser, and
 what to run. Another interface adds its own (``arena``, ``engine``, ``serve``, ...) in its
@@ -225,13 +225,16 @@ def main(argv: list[str] | None = None) -> int:
 # -- shared arguments ---------------------------------------------------------------------
 
 
-def add_lang(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--lang",
-        choices=LANGUAGES,
-        default="en",
-        help="language and edition terms: en (2016 English), en-2018, es, fr (default: en)",
+def _lang_help() -> str:
+    """The help of ``--lang``: every language of :data:`LANGUAGES`, the one list."""
+    return (
+        f"language and edition terms: {', '.join(LANGUAGES)}; en has the 2016 English"
+        " terms, en-2018 the 2018 edition's (default: en)"
     )
+
+
+def add_lang(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--lang", choices=LANGUAGES, default="en", help=_lang_help())
 
 
 def add_deck(parser: argparse.ArgumentParser) -> None:

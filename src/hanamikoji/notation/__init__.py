@@ -1,5 +1,5 @@
-"""Notation and records: edition names (EN 2016/2018, ES, FR), seats and outcomes in English,
-and game records (text, JSON)."""
+"""Notation and records: edition names (EN 2016/2018, ES, FR, JA, ZH-Hant), seats and
+outcomes in English, and game records (text, JSON)."""
 
 from hanamikoji.notation.records import (
     RECORD_SUFFIX,
