@@ -1,5 +1,5 @@
 """Helpers shared by the rules, property and perft tests, and a line in the test summary
-when the PostgreSQL tests were skipped.
+for each reason PostgreSQL (or deployment) tests were skipped, with how many.
 
 The brute-force generator here is deliberately written without the engine's move
 generator: it walks card *positions* in the hand with itertools and builds the text
@@ -325,28 +325,32 @@ def load_benchmark(name: str) -> ModuleType:
 
 # -- the test summary --------------------------------------------------------------------
 
-POSTGRES_TESTS = (
-    "test_web_postgres.py",
-    "test_web_instances.py",
-    "test_web_lobby_instances.py",
-    "test_web_deploy.py",
-)
-"""The files whose tests need a PostgreSQL server (and nginx, for the deployment's)."""
+POSTGRES_NOT_RUN = "PostgreSQL tests not run: "
+"""How the reason of every skip for want of PostgreSQL starts (``tests/postgres_db.py``)."""
+
+DEPLOYMENT_NOT_RUN = "deployment tests not run: "
+"""How the reason of every skip for want of nginx starts (``tests/test_web_deploy.py``)."""
+
+
+def not_run_lines(reasons: Iterable[str]) -> list[str]:
+    """The summary's lines for the skip ``reasons`` of a run: one a reason of
+    :data:`POSTGRES_NOT_RUN` or :data:`DEPLOYMENT_NOT_RUN`, with how many tests it
+    skipped; other skips are left to pytest's own count."""
+    counts = Counter(r for r in reasons if r.startswith((POSTGRES_NOT_RUN, DEPLOYMENT_NOT_RUN)))
+    lines = []
+    for reason, count in counts.items():
+        what, why = reason.split(": ", 1)
+        lines.append(f"{what} ({count} skipped): {why}")
+    return lines
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """Say plainly that the PostgreSQL (and deployment) tests did not run: without a
-    server they skip, and a count of skipped tests among others would hide it."""
-    reasons: Counter[str] = Counter()
+    """Say plainly which PostgreSQL (and deployment) tests did not run, and why: without
+    a database they skip, and a count of skipped tests among others would hide it."""
+    reasons = []
     for report in terminalreporter.stats.get("skipped", []):
-        if not report.nodeid.split("::", 1)[0].endswith(POSTGRES_TESTS):
-            continue
         longrepr = report.longrepr
         reason = longrepr[2] if isinstance(longrepr, tuple) else str(longrepr)
-        reasons[reason.removeprefix("Skipped: ")] += 1
-    for reason, count in reasons.items():
-        terminalreporter.write_line(
-            f"PostgreSQL or deployment tests not run ({count} skipped): {reason}",
-            yellow=True,
-            bold=True,
-        )
+        reasons.append(reason.removeprefix("Skipped: "))
+    for line in not_run_lines(reasons):
+        terminalreporter.write_line(line, yellow=True, bold=True)

@@ -1,5 +1,5 @@
 """The card-table deck as a deck style (docs/rules.md, "The card-table deck"): the mapping
-of notation/names.py against the rules page and the developers' digest of the rulebooks,
+of notation/names.py against the rules page and what the card-table adaptation fixes,
 ``--deck`` on ``play`` and ``replay`` (the line interface and the full-screen app), and
 the web page's Deck preference in Chromium.
 """
@@ -49,8 +49,15 @@ __all__ = ["browser", "page", "server"]  # the e2e fixtures the page's test uses
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
-DIGEST = ROOT.parent / "shared" / "RULES.md"
-"""The developers' digest of the rulebooks, beside the checkout where it exists."""
+ADAPTATION_SUITS = {
+    2: ("clubs", "spades", "hearts"),
+    3: ("diamonds", "coins"),
+    4: ("crowns",),
+    5: ("moons", "stars"),
+}
+"""What the card-table adaptation's table of cards fixes: the suits that hold 2, 3, 4 and 5
+item cards. Which suit goes with which geisha of the same charm, and the moons rather than
+the stars, are this project's choices (docs/rules.md, "The card-table deck")."""
 
 ACTION_ROWS = {
     "Trade-off": MoveKind.TRADE_OFF,
@@ -104,19 +111,11 @@ def test_the_action_cards_and_the_players_suits() -> None:
     assert faces["geishas"][6] == "5☾" and faces["items"][3] == "♦"
 
 
-def test_the_suits_are_the_digest_s_suit_column() -> None:
-    if not DIGEST.exists():
-        pytest.skip(f"no rulebook digest at {DIGEST}")
-    rows = table_rows(DIGEST.read_text(encoding="utf-8"), "## Components")
-    header, body = rows[0], rows[1:]
-    suit_column = next(i for i, cell in enumerate(header) if cell.startswith("suit"))
-    names = {row[1]: row[suit_column] for row in body}
-    assert list(names) == [g.name for g in GEISHAS]
-    for geisha in GEISHAS:
-        listed = names[geisha.name]
-        # Ruri's row leaves moons or stars open; this project takes the moons.
-        choices = re.findall(r"\w+", listed.split("(")[0])
-        assert suit_of(geisha.index).name in choices, (geisha.name, listed)
+def test_each_geisha_s_suit_holds_as_many_item_cards_as_the_adaptation_says() -> None:
+    suits = [suit_of(geisha.index).name for geisha in GEISHAS]
+    for geisha, suit in zip(GEISHAS, suits, strict=True):
+        assert suit in ADAPTATION_SUITS[geisha.charm], (geisha.name, suit)
+    assert len(set(suits)) == len(GEISHAS)  # one suit a geisha: the stars are left out
 
 
 # -- the command line ---------------------------------------------------------------------

@@ -12,8 +12,8 @@ its bot thinks, finished by the other instance; a player who reconnects to the o
 instance and finds the game as it was.
 
 Run where nginx (Debian: ``apt-get install nginx``, as .ci/run does) and PostgreSQL are
-(``HANAMIKOJI_TEST_POSTGRES_URL``, or the local default of tests/test_web_postgres.py);
-skipped otherwise, saying which is missing.
+(``HANAMIKOJI_TEST_POSTGRES_URL``, or the local default: tests/postgres_db.py); skipped
+otherwise, saying which is missing.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
+from conftest import DEPLOYMENT_NOT_RUN
+from postgres_db import URL, needs_postgres
 from stack import Stack, find_nginx
-from test_web_postgres import LOCAL_DEFAULT, URL
 from test_web_server import legal_texts
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
@@ -43,13 +44,10 @@ except pytest.skip.Exception:  # no Playwright: the browser test is skipped
 JSONDict = dict[str, Any]
 
 pytestmark = [
+    needs_postgres,
     pytest.mark.skipif(
-        URL is None,
-        reason=f"no PostgreSQL server at {LOCAL_DEFAULT.rsplit('@', 1)[-1]}"
-        " (set HANAMIKOJI_TEST_POSTGRES_URL to a database's SQLAlchemy URL)",
-    ),
-    pytest.mark.skipif(
-        find_nginx() is None, reason="nginx is not installed (Debian: apt-get install nginx)"
+        find_nginx() is None,
+        reason=f"{DEPLOYMENT_NOT_RUN}nginx is not installed (Debian: apt-get install nginx)",
     ),
 ]
 

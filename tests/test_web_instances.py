@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from postgres_db import DRIVER_MISSING, needs_postgres
 from sqlalchemy import update
 
 from hanamikoji.interfaces.web.bots import BotRunner
@@ -28,13 +29,9 @@ from hanamikoji.interfaces.web.hub import GameHub
 from hanamikoji.interfaces.web.live import Connection, LiveGame
 from hanamikoji.interfaces.web.storage import Store, instances
 
-pytest.importorskip("psycopg", reason="psycopg is not installed (the web extra)")
+pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 
-from test_web_migrations import POSTGRES, postgres_schemas
-
-needs_postgres = pytest.mark.skipif(
-    POSTGRES is None, reason="no PostgreSQL server (set HANAMIKOJI_TEST_POSTGRES_URL)"
-)
+from test_web_migrations import postgres_schemas
 
 Messages = list[dict[str, Any]]
 

@@ -17,6 +17,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
+from postgres_db import DRIVER_MISSING, needs_postgres
 from sqlalchemy import func, select, update
 
 from hanamikoji.interfaces.web.checks import Refused
@@ -29,14 +30,12 @@ from hanamikoji.interfaces.web.players import Accounts
 from hanamikoji.interfaces.web.schema import QuickMessage, SeekMessage
 from hanamikoji.interfaces.web.storage import games, instances
 
-pytest.importorskip("psycopg", reason="psycopg is not installed (the web extra)")
+pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 
 from test_web_instances import Page, instance
-from test_web_migrations import POSTGRES, postgres_schemas
+from test_web_migrations import postgres_schemas
 
-pytestmark = pytest.mark.skipif(
-    POSTGRES is None, reason="no PostgreSQL server (set HANAMIKOJI_TEST_POSTGRES_URL)"
-)
+pytestmark = needs_postgres
 
 Message = dict[str, Any]
 

@@ -9,8 +9,8 @@ refuses to start; on PostgreSQL the upgrade waits for the advisory lock, so serv
 starting at once migrate once.
 
 The PostgreSQL tests run in a schema of their own (dropped afterwards) in the database
-``HANAMIKOJI_TEST_POSTGRES_URL`` names, or the local default below when it answers;
-they are skipped otherwise.
+``HANAMIKOJI_TEST_POSTGRES_URL`` names, or the local default when it answers; they are
+skipped otherwise, saying why (``tests/postgres_db.py``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import random
 import secrets
 import shutil
@@ -38,6 +37,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from postgres_db import REASON, URL, needs_postgres
 from serving import app_client
 from sqlalchemy import Column, MetaData, String, create_engine, inspect, make_url, text
 from sqlalchemy.engine import Engine
@@ -63,32 +63,9 @@ MIGRATIONS_DIR = Path(storage.__file__).parent / "migrations"
 HEAD = "0008"
 """The newest revision in ``migrations/versions/``."""
 
-LOCAL_POSTGRES = "postgresql+psycopg://hanamikoji:hanamikoji@127.0.0.1:5432/hanamikoji_test"
-
-
-def _postgres_url() -> str | None:
-    """The PostgreSQL database to test on, or ``None`` (no server asked for or answering)."""
-    url = os.environ.get("HANAMIKOJI_TEST_POSTGRES_URL") or LOCAL_POSTGRES
-    try:
-        import psycopg  # noqa: F401
-
-        engine = create_engine(url)
-        with engine.connect():
-            pass
-        engine.dispose()
-    except Exception:
-        if os.environ.get("HANAMIKOJI_TEST_POSTGRES_URL"):
-            raise  # asked for and broken: that is a failure, not a skip
-        return None
-    return url
-
-
-POSTGRES = _postgres_url()
-NO_POSTGRES = (
-    f"no PostgreSQL server at {LOCAL_POSTGRES.rsplit('@', 1)[-1]} (or psycopg missing):"
-    " set HANAMIKOJI_TEST_POSTGRES_URL to a database's SQLAlchemy URL"
-)
-needs_postgres = pytest.mark.skipif(POSTGRES is None, reason=NO_POSTGRES)
+POSTGRES = URL
+"""The PostgreSQL database to test on, or ``None`` (``tests/postgres_db.py``)."""
+NO_POSTGRES = REASON
 
 
 # -- the code before migrations ---------------------------------------------------------

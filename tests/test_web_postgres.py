@@ -2,47 +2,23 @@
 
 Runs when ``HANAMIKOJI_TEST_POSTGRES_URL`` names a database (an SQLAlchemy URL such as
 ``postgresql+psycopg://user:password@127.0.0.1:5432/dbname``), or when the local default
-below answers; skipped otherwise. The tests only add rows with fresh random ids, so any
-scratch database will do.
+answers; skipped otherwise, saying why (``tests/postgres_db.py``). The tests only add rows
+with fresh random ids, so any scratch database will do.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from postgres_db import URL, needs_postgres
 
 from hanamikoji.interfaces.web.storage import Append, PlyTakenError, Store, new_game_row
 
-pytest.importorskip(
-    "psycopg", reason="psycopg is not installed (the web extra: pip install -e '.[web]')"
-)
-
-LOCAL_DEFAULT = "postgresql+psycopg://hanamikoji:hanamikoji@127.0.0.1:5432/hanamikoji_test"
-
-
-def _postgres_url() -> str | None:
-    url = os.environ.get("HANAMIKOJI_TEST_POSTGRES_URL") or LOCAL_DEFAULT
-    try:
-        store = Store(url)
-    except Exception:
-        if os.environ.get("HANAMIKOJI_TEST_POSTGRES_URL"):
-            raise  # asked for and broken: that is a failure, not a skip
-        return None
-    store.close()
-    return url
-
-
-URL = _postgres_url()
-pytestmark = pytest.mark.skipif(
-    URL is None,
-    reason=f"no PostgreSQL server at {LOCAL_DEFAULT.rsplit('@', 1)[-1]}"
-    " (set HANAMIKOJI_TEST_POSTGRES_URL to a database's SQLAlchemy URL)",
-)
+pytestmark = needs_postgres
 
 
 @pytest.fixture
