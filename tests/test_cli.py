@@ -32,6 +32,7 @@ from hanamikoji.interfaces.terminal import (
     PlaySession,
     Terminal,
     cards_inline,
+    move_words,
     outcome_text,
 )
 from hanamikoji.notation.names import LANGUAGES, Lang, action_name, card_label
@@ -41,6 +42,8 @@ ROOT = Path(__file__).resolve().parent.parent
 COMMAND = ROOT / ".venv" / "bin" / "hanamikoji"
 PLENTY = 3000
 """Scripted lines enough for any game here to end (a round takes at most 8 of them)."""
+PICK_FIRST = ["moves", "1"]
+"""The first legal decision: a number picks from the list 'moves' shows."""
 
 
 class ScriptedInput:
@@ -93,7 +96,7 @@ def test_a_scripted_person_plays_a_whole_game_against_the_random_bot(
 ) -> None:
     path = tmp_path / "game.hkr"
     argv = ["play", "--bot", "random", "--seed", "11", "--first", "you", "--lang", lang]
-    status, output, errors = run([*argv, "--save", str(path)], ["1"] * PLENTY)
+    status, output, errors = run([*argv, "--save", str(path)], PICK_FIRST * PLENTY)
     assert status == 0, errors
     assert errors == ""
     assert "Traceback" not in output
@@ -106,7 +109,7 @@ def test_a_scripted_person_plays_a_whole_game_against_the_random_bot(
         message("bot_player", lang, number=2, bot="random"),
     )
     assert " ".join(outcome_text(outcome, labels, lang).split()) in " ".join(output.split())
-    # "1" is the first legal decision each time the person decides.
+    # "1" after "moves" is the first legal decision each time the person decides.
     replayed = Game(game.variant, seed=game.seed, first_player=game.first_player)
     for entry in game.log():
         if entry.seat == 0:
@@ -122,7 +125,7 @@ def test_the_outcome_is_told_and_everything_is_revealed_at_the_end(tmp_path: Pat
     path = tmp_path / "game.hkr"
     status, output, _ = run(
         ["play", "--bot", "random", "--seed", "3", "--first", "bot", "--save", str(path)],
-        ["1"] * PLENTY,
+        PICK_FIRST * PLENTY,
     )
     assert status == 0
     game = read_record(path).replay()
@@ -138,7 +141,7 @@ def test_the_outcome_is_told_and_everything_is_revealed_at_the_end(tmp_path: Pat
 
 def test_bot_decisions_are_announced_with_hidden_cards_face_down() -> None:
     status, output, _ = run(
-        ["play", "--bot", "random", "--seed", "8", "--first", "bot"], ["1"] * PLENTY
+        ["play", "--bot", "random", "--seed", "8", "--first", "bot"], PICK_FIRST * PLENTY
     )
     assert status == 0
     played = before_game_over(output)
@@ -152,7 +155,9 @@ def test_the_board_shows_what_the_player_may_know() -> None:
     game = Game(seed=21, first_player=0)
     first = game.legal_moves()[0]
     assert first.kind == MoveKind.SECRET
-    status, output, _ = run(["play", "--bot", "random", "--seed", "21", "--first", "you"], ["1"])
+    status, output, _ = run(
+        ["play", "--bot", "random", "--seed", "21", "--first", "you"], PICK_FIRST
+    )
     assert status == EXIT_INPUT_ENDED
     for name in ("Ayane", "Iroha", "Tomoyo", "Yoko", "Chiharu", "Anju", "Ruri"):
         assert name in output
@@ -188,6 +193,7 @@ def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
         f"S:{missing}",
         "G>A",
         "S",
+        "moves",
         "0",
         "9999",
         "",
@@ -227,6 +233,60 @@ def test_help_moves_log_and_board_answer_and_reprompt() -> None:
     assert output.count("Round 1 · classic") >= 3  # the board, again, then after the move
     assert output.count("Player 1> ") == 7
     assert f"Player 1 (you) plays {legal[-1].kind.name.title()}" in output.replace("_", "-")
+
+
+def play_piped(argv: list[str], typed: Sequence[str]) -> str:
+    """What ``hanamikoji play`` writes when its input and output are pipes (the line
+    interface) and ``typed`` is typed."""
+    env = {
+        "PATH": "/usr/bin:/bin",
+        "NO_COLOR": "1",
+        "PYTHONIOENCODING": "utf-8",
+        "PYTHONPATH": str(ROOT / "src"),
+    }
+    result = subprocess.run(
+        [sys.executable, "-m", "hanamikoji", "play", *argv],
+        input="".join(line + "\n" for line in typed),
+        capture_output=True,
+        text=True,
+        env=env,
+        check=False,
+        timeout=120,
+    )
+    assert "Traceback" not in result.stderr, result.stderr
+    return " ".join(result.stdout.split())
+
+
+def test_answering_an_offer_through_a_pipe_each_message_answers_what_was_typed() -> None:
+    # Greedy offers a Gift of three different cards first with seed 1.
+    typed = ["foo", "-1", "4", "dd", "quit", "n"]
+    said = play_piped(["--bot", "greedy", "--seed", "1", "--first", "bot"], typed)
+    assert "offers Gift:" in said and "3) G>" in said, said
+    assert "'foo' is not an answer: type the letters of the cards you take (A to G)" in said
+    assert "There is no answer number -1: choose 1 to 3 (listed above)." in said
+    assert "There is no answer number 4: choose 1 to 3 (listed above)." in said
+    assert "Take 1 card from the offer ('dd' has 2)." in said
+    # Nothing quotes text the person never typed, or takes a number for a decision.
+    assert "G>foo" not in said and "G>dd" not in said
+    assert "a move starts with" not in said
+
+
+def test_a_number_on_ones_turn_means_a_listed_decision_through_a_pipe() -> None:
+    legal = Game(seed=1, first_player=0).legal_moves()
+    too_far = str(len(legal) + 1)
+    typed = ["1", "-1", "moves", "0", too_far, "1", "quit", "n"]
+    said = play_piped(["--bot", "greedy", "--seed", "1", "--first", "you"], typed)
+    unlisted = "a number picks a decision from the list 'moves' shows. Type 'moves' to see it"
+    listing = said.index("Legal decisions (type the number or the notation):")
+    assert said.index(f"'1': {unlisted}") < listing
+    assert said.index(f"'-1': {unlisted}") < listing
+    # Before 'moves' listed them, no number played a decision.
+    assert "(you) plays" not in said[:listing]
+    after = said[listing:]
+    count = len(legal)
+    assert f"There is no decision number 0: choose 1 to {count}" in after
+    assert f"There is no decision number {too_far}: choose 1 to {count}" in after
+    assert f"Player 1 (you) plays {move_words(legal[0], 'en')}" in after
 
 
 class OffersFirst(Bot):
@@ -285,7 +345,7 @@ def test_end_of_input_mid_game_exits_cleanly_and_the_saved_record_replays(tmp_pa
     path = tmp_path / "unfinished.hkr"
     status, output, errors = run(
         ["play", "--bot", "random", "--seed", "5", "--first", "you", "--save", str(path)],
-        ["1", "1", "1"],
+        PICK_FIRST * 3,
     )
     assert status == EXIT_INPUT_ENDED
     assert errors == ""
@@ -301,7 +361,7 @@ def test_end_of_input_mid_game_exits_cleanly_and_the_saved_record_replays(tmp_pa
 
 
 def test_end_of_input_without_save_says_the_record_is_not_saved() -> None:
-    status, output, _ = run(["play", "--bot", "random", "--seed", "5"], ["1", "1"])
+    status, output, _ = run(["play", "--bot", "random", "--seed", "5"], PICK_FIRST * 2)
     assert status == EXIT_INPUT_ENDED
     assert "The game record was not saved (use --save FILE to keep it)." in " ".join(output.split())
     assert "Save the game record?" not in output
@@ -310,7 +370,7 @@ def test_end_of_input_without_save_says_the_record_is_not_saved() -> None:
 def test_the_record_is_written_after_every_decision(tmp_path: Path) -> None:
     path = tmp_path / "live.json"
     game = Game(seed=2, first_player=0)
-    terminal = Terminal(ScriptedInput(["1", "1"]), io.StringIO())
+    terminal = Terminal(ScriptedInput(PICK_FIRST * 2), io.StringIO())
     lengths: list[int] = []
 
     class Watching(Bot):
@@ -331,7 +391,7 @@ def test_ctrl_c_offers_to_save_the_record(tmp_path: Path) -> None:
     path = tmp_path / "kept.hkr"
     game = Game(seed=5, first_player=0)
     stdout = io.StringIO()
-    terminal = Terminal(ScriptedInput(["1", KeyboardInterrupt, "y", str(path)]), stdout)
+    terminal = Terminal(ScriptedInput([*PICK_FIRST, KeyboardInterrupt, "y", str(path)]), stdout)
     players = (Player("Ann", "Player 1"), Player("random bot", "Player 2", make_bot("random")))
     assert PlaySession(game, players, terminal).run() == 130
     output = stdout.getvalue()
@@ -344,7 +404,7 @@ def test_ctrl_c_offers_to_save_the_record(tmp_path: Path) -> None:
 def test_ctrl_c_at_the_save_question_leaves_quietly() -> None:
     game = Game(seed=5, first_player=0)
     stdout = io.StringIO()
-    terminal = Terminal(ScriptedInput(["1", KeyboardInterrupt, KeyboardInterrupt]), stdout)
+    terminal = Terminal(ScriptedInput([*PICK_FIRST, KeyboardInterrupt, KeyboardInterrupt]), stdout)
     players = (Player("Ann", "Player 1"), Player("random bot", "Player 2", make_bot("random")))
     assert PlaySession(game, players, terminal).run() == 130
     assert "The game record was not saved" in stdout.getvalue()
@@ -352,7 +412,7 @@ def test_ctrl_c_at_the_save_question_leaves_quietly() -> None:
 
 def test_quit_then_no_leaves_without_saving(tmp_path: Path) -> None:
     status, output, _ = run(
-        ["play", "--bot", "random", "--seed", "5", "--first", "you"], ["1", "quit", "n"]
+        ["play", "--bot", "random", "--seed", "5", "--first", "you"], [*PICK_FIRST, "quit", "n"]
     )
     assert status == 0
     assert "Game stopped." in output
@@ -374,7 +434,7 @@ def test_an_unwritable_save_path_is_refused_before_the_game(tmp_path: Path) -> N
 def test_hotseat_shows_each_person_only_their_own_hand() -> None:
     seed = 31
     status, output, _ = run(
-        ["play", "--hotseat", "--seed", str(seed), "--first", "1"], ["1"] * PLENTY
+        ["play", "--hotseat", "--seed", str(seed), "--first", "1"], PICK_FIRST * PLENTY
     )
     assert status == 0
     game = Game(seed=seed, first_player=0)
@@ -558,7 +618,7 @@ def test_the_installed_command_plays_and_replays(tmp_path: Path) -> None:
     path = tmp_path / "game.hkr"
     played = run_installed(
         ["play", "--bot", "random", "--seed", "9", "--lang", "es", "--save", str(path)],
-        "1\n" * PLENTY,
+        "moves\n1\n" * PLENTY,
     )
     assert played.returncode == 0, played.stderr
     assert "Traceback" not in played.stderr
@@ -580,7 +640,7 @@ def test_the_installed_command_reports_a_broken_record(tmp_path: Path) -> None:
 
 def test_end_of_input_through_the_installed_command(tmp_path: Path) -> None:
     path = tmp_path / "game.hkr"
-    result = run_installed(["play", "--bot", "random", "--save", str(path)], "1\n")
+    result = run_installed(["play", "--bot", "random", "--save", str(path)], "moves\n1\n")
     assert result.returncode == EXIT_INPUT_ENDED
     assert "Traceback" not in result.stderr
     assert read_record(path).replay().move_stack

@@ -235,7 +235,7 @@ def test_an_engine_that_fails_during_the_game_forfeits_it_with_a_result() -> Non
 
 def test_a_working_engine_plays_to_the_end() -> None:
     argv = ["play", "--engine", FIRST_LEGAL, "--first", "you", "--seed", "4", "--budget", "5"]
-    status, out, err = run(argv, "1\n" * 3000)
+    status, out, err = run(argv, "moves\n1\n" * 3000)
     assert status == EXIT_OK, err
     assert "Game over" in out
 
@@ -256,7 +256,7 @@ def test_play_help_and_docs_list_every_exit_status() -> None:
 
 def test_quit_and_a_finished_game_exit_0_end_of_input_4() -> None:
     assert run(["play", "--bot", "random", "--seed", "5"], "quit\nn\n")[0] == EXIT_OK
-    assert run(["play", "--bot", "random", "--seed", "5"], "1\n" * 3000)[0] == EXIT_OK
+    assert run(["play", "--bot", "random", "--seed", "5"], "moves\n1\n" * 3000)[0] == EXIT_OK
     assert run(["play", "--bot", "random", "--seed", "5"], "1\n")[0] == EXIT_INPUT_ENDED
     assert run(["play", "--hotseat", "--seed", "5"], "")[0] == EXIT_INPUT_ENDED
 

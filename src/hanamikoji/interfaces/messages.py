@@ -94,6 +94,24 @@ MESSAGES = sentences(
         "no_such_number",
         "There is no decision number {number}: choose 1 to {count} ('moves' lists them).",
     ),
+    sentence(
+        "no_such_answer", "There is no answer number {number}: choose 1 to {count} (listed above)."
+    ),
+    sentence(
+        "number_not_listed",
+        "'{number}': a number picks a decision from the list 'moves' shows. Type 'moves' to"
+        " see it, or type the decision (such as S:D).",
+    ),
+    sentence(
+        "not_an_answer",
+        "'{text}' is not an answer: type the letters of the cards you take (A to G), or"
+        " their number in the list.",
+    ),
+    plural(
+        "answer_card_count",
+        "Take {n} card from the offer ('{text}' has {count}).",
+        "Take {n} cards from the offer ('{text}' has {count}).",
+    ),
     sentence("not_a_move", "Not a decision: {error}. Type 'help' for the notation."),
     # -- why a decision is not legal now (one per core.errors.Illegality; the web
     #    server sends them too, under these keys as its error codes)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import os
+import re
 import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -44,7 +45,7 @@ from hanamikoji.core import (
     Variant,
     View,
 )
-from hanamikoji.core.cards import letters
+from hanamikoji.core.cards import ITEM_LETTERS, letters
 from hanamikoji.interfaces.messages import command_for, illegality, is_yes, localized, message
 from hanamikoji.interfaces.rules import rules_markdown
 from hanamikoji.notation.names import (
@@ -700,6 +701,25 @@ class _Forfeit(Exception):
         self.reason = reason
 
 
+_NUMBER = re.compile(r"[+-]?\d+")
+"""What a person types to pick a listed decision by its number (or a wrong number)."""
+
+
+def listed_place(typed: str, count: int) -> int | None:
+    """The index in a numbered list of ``count`` entries (numbered from 1) that the number
+    ``typed`` picks, or ``None`` when it picks none.
+
+    >>> listed_place("2", 3), listed_place("０３", 3), listed_place("0", 3), listed_place("-1", 3)
+    (1, 2, None, None)
+    >>> listed_place("9" * 5000, 3) is None   # no int() of 5,000 digits
+    True
+    """
+    if len(typed.lstrip("+-").lstrip("0０")) > len(str(count)):
+        return None
+    number = int(typed)
+    return number - 1 if 1 <= number <= count else None
+
+
 class _Stop(Exception):
     """The person asked to stop (``quit``)."""
 
@@ -738,6 +758,9 @@ class PlaySession:
         self._seen_log = [0, 0]
         self._seen_rounds = [0, 0]
         self._save_failed = False
+        self._numbered = False
+        """Whether the decisions of this prompt were listed with numbers (by 'moves', or
+        the answers to an offer, which the board lists): only then does a number pick one."""
 
     @property
     def lang(self) -> Lang:
@@ -841,6 +864,9 @@ class PlaySession:
         self._show_news(seat, view.log, view.rounds)
         self.terminal.show(render_board(view, self.labels, self.lang, deck=self.deck))
         legal = view.legal_moves()
+        # The board lists the answers to an offer with their numbers; a turn's decisions
+        # are numbered only once 'moves' lists them.
+        self._numbered = view.pending is not None
         prompt = self.t("prompt", player=self.labels[seat])
         while True:
             text = self.terminal.ask(prompt)
@@ -897,6 +923,7 @@ class PlaySession:
             return None
         if command == "moves":
             self.terminal.show(render_moves(view, self.lang, deck=self.deck))
+            self._numbered = True
             return None
         if command == "log":
             self.terminal.show(render_log(view, self.labels, self.lang, deck=self.deck))
@@ -909,29 +936,53 @@ class PlaySession:
             return None
         if command == "quit":
             raise _Stop
-        if words.isdigit():
-            number = int(words)
-            if 1 <= number <= len(legal):
-                return legal[number - 1]
-            self.terminal.show(
-                Text(self.t("no_such_number", number=number, count=len(legal)), style="red")
-            )
-            return None
+        if _NUMBER.fullmatch(words):
+            return self._by_number(words, view, legal)
         compact = "".join(words.split())
         if view.pending is not None and compact.isalpha():
-            # Answering an offer, the cards alone are enough: "D" for G>D, "FG" for C>FG.
-            prefix = "G>" if view.pending.kind == MoveKind.GIFT else "C>"
-            compact = prefix + compact
-        try:
-            move = self.game.parse_move(compact)
-        except InvalidMoveError as error:
-            self.terminal.show(Text(self.t("not_a_move", error=str(error)), style="red"))
+            return self._by_cards(compact, view.pending)
+        return self._parsed(compact)
+
+    def _by_number(self, typed: str, view: View, legal: Sequence[Move]) -> Move | None:
+        """The listed decision numbered ``typed``, or ``None`` after saying which numbers
+        there are (none, before 'moves' lists a turn's decisions)."""
+        if not self._numbered:
+            self._refuse(self.t("number_not_listed", number=typed))
             return None
+        place = listed_place(typed, len(legal))
+        if place is not None:
+            return legal[place]
+        key = "no_such_answer" if view.pending is not None else "no_such_number"
+        self._refuse(self.t(key, number=typed, count=len(legal)))
+        return None
+
+    def _by_cards(self, typed: str, offer: Move) -> Move | None:
+        """The answer to ``offer`` taking the cards whose letters are ``typed`` (``D`` for
+        ``G>D``, ``FG`` for ``C>FG``), or ``None`` after saying why there is none."""
+        if any(letter.upper() not in ITEM_LETTERS for letter in typed):
+            self._refuse(self.t("not_an_answer", text=typed))
+            return None
+        taken = 1 if offer.kind == MoveKind.GIFT else 2
+        if len(typed) != taken:
+            self._refuse(self.t("answer_card_count", text=typed, n=taken, count=len(typed)))
+            return None
+        prefix = "G>" if offer.kind == MoveKind.GIFT else "C>"
+        return self._parsed(prefix + typed)
+
+    def _parsed(self, text: str) -> Move | None:
+        """The legal decision ``text`` is in the notation, or ``None`` after saying why
+        it is not one."""
+        try:
+            return self.game.parse_move(text)
+        except InvalidMoveError as error:
+            self._refuse(self.t("not_a_move", error=str(error)))
         except IllegalMoveError as error:
             key, fields = illegality(error)
-            self.terminal.show(Text(self.t(key, **localized(fields, self.lang)), style="red"))
-            return None
-        return move
+            self._refuse(self.t(key, **localized(fields, self.lang)))
+        return None
+
+    def _refuse(self, sentence: str) -> None:
+        self.terminal.show(Text(sentence, style="red"))
 
     # -- endings --------------------------------------------------------------------
 
