@@ -436,7 +436,7 @@ def test_a_player_that_fails_loses_the_game_with_the_reason(
         assert game.points_of(bad_seat) == 0
         record = GameRecord.from_text(game.record)  # the record still replays
         assert record.result == "*"
-        assert record.tag("ArenaResult") == game.result
+        assert record.tag("ForfeitResult") == game.result
         forfeit_tag = record.tag("Forfeit")
         assert forfeit_tag is not None and kind in forfeit_tag and bad in forfeit_tag
 

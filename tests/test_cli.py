@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+import shlex
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -11,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from hanamikoji.arena.games import MatchConfig, play_game
+from hanamikoji.arena.players import PlayerSpec
 from hanamikoji.bots import BOTS, Bot, make_bot
 from hanamikoji.bots.base import OPTION_MEANINGS, bot_option_defaults
 from hanamikoji.bots.levels import LEVELS
@@ -26,6 +29,7 @@ from hanamikoji.interfaces import cli
 from hanamikoji.interfaces.cli import Command, Streams, default_bot, register_command, run_command
 from hanamikoji.interfaces.messages import COMMANDS, command_for, message
 from hanamikoji.interfaces.terminal import (
+    EXIT_ENGINE,
     EXIT_ERROR,
     EXIT_INPUT_ENDED,
     Player,
@@ -36,7 +40,7 @@ from hanamikoji.interfaces.terminal import (
     outcome_text,
 )
 from hanamikoji.notation.names import LANGUAGES, Lang, action_name, card_label
-from hanamikoji.notation.records import GameRecord, read_record
+from hanamikoji.notation.records import FORFEIT_TAGS, STANDARD_TAGS, GameRecord, read_record
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMAND = ROOT / ".venv" / "bin" / "hanamikoji"
@@ -426,6 +430,36 @@ def test_an_unwritable_save_path_is_refused_before_the_game(tmp_path: Path) -> N
     assert status == EXIT_ERROR
     assert f"Could not save the record in {path}" in " ".join(output.split())
     assert "Player 1> " not in output
+
+
+# -- an engine's forfeit ---------------------------------------------------------------------
+
+ENGINES = ROOT / "tests" / "engines"
+
+
+def test_an_engines_forfeit_is_recorded_as_the_arena_records_one(tmp_path: Path) -> None:
+    command = shlex.join([sys.executable, str(ENGINES / "misbehaving_engine.py"), "crash", "1"])
+    path = tmp_path / "forfeit.hkr"
+    argv = ["play", "--engine", command, "--seed", "2", "--first", "bot", "--save", str(path)]
+    status, output, errors = run(argv, PICK_FIRST * 20)
+    assert status == EXIT_ENGINE, errors
+    assert "forfeits the game: crash:" in " ".join(output.split())
+    played = read_record(path)
+    # The same seats, seed and engine in the arena: seat 1 crashes at its second decision.
+    engine = PlayerSpec.engine_command("first-legal", command)
+    arena = play_game(MatchConfig(), (PlayerSpec.bot_named("random"), engine), 2)
+    assert arena.forfeit is not None and arena.forfeit.kind == "crash"
+    arena_record = GameRecord.from_text(arena.record)
+    for record in (played, arena_record):
+        assert record.result == "*"  # the rules did not end the game: it still replays
+        assert not record.replay().is_over()
+        names = [name for name, _ in record.tags if name not in STANDARD_TAGS]
+        assert names == list(FORFEIT_TAGS)
+        assert record.tag("ForfeitResult") == "1-0"
+        reason = record.tag("Forfeit")
+        assert reason is not None
+        assert re.fullmatch(r"Player 2 \(.+\) crash: the engine exited .*", reason)
+        assert "deliberate crash" in reason  # the engine's last words on stderr
 
 
 # -- hotseat -------------------------------------------------------------------------------

@@ -17,7 +17,9 @@ from hanamikoji.core.cards import FULL_SET, items
 from hanamikoji.core.rng import MAX_SEED, deal_for_round
 from hanamikoji.notation.names import card_table_text, describe_move
 from hanamikoji.notation.records import (
+    FORFEIT_TAGS,
     JSON_FORMAT,
+    Forfeit,
     GameRecord,
     RecordError,
     RecordRound,
@@ -701,6 +703,28 @@ def test_from_game_refuses_what_a_record_cannot_say() -> None:
         GameRecord.from_game(Game(seed=1), event="two\nlines")
     with pytest.raises(RecordError, match="is not a tag name"):
         GameRecord.from_game(Game(seed=1), extra_tags=[("Round 1", "x")])
+
+
+def test_a_forfeit_goes_in_its_own_tags_and_the_record_still_replays() -> None:
+    game = Game(seed=3)
+    game.push_text(str(game.legal_moves()[0]))
+    forfeit = Forfeit(1, "timeout", "no bestmove within  1000 ms\nand 1 s of grace")
+    record = GameRecord.from_game(game, players=("Ann", "stub"), forfeit=forfeit)
+    assert record.result == "*"
+    assert record.tags[-2:] == (
+        ("ForfeitResult", "1-0"),
+        ("Forfeit", "Player 2 (stub) timeout: no bestmove within 1000 ms and 1 s of grace"),
+    )
+    assert tuple(name for name, _ in record.tags[-2:]) == FORFEIT_TAGS
+    assert GameRecord.from_text(record.to_text()) == record
+    assert record.replay().move_stack == game.move_stack
+    # A seat without a name is named once; seat 0's forfeit gives 0-1.
+    unnamed = GameRecord.from_game(game, forfeit=Forfeit(0, "illegal", "G>A"))
+    assert unnamed.tag("ForfeitResult") == "0-1"
+    assert unnamed.tag("Forfeit") == "Player 1 illegal: G>A"
+    finished = play(Game("french", seed=4), random.Random(4))
+    with pytest.raises(RecordError, match="a game the rules ended is not lost by forfeit"):
+        GameRecord.from_game(finished, forfeit=forfeit)
 
 
 def test_a_capped_variant_keeps_its_name() -> None:

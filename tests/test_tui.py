@@ -294,7 +294,7 @@ def test_a_bot_thinks_off_the_ui_thread_with_a_spinner() -> None:
     run(play_app(table), script, SIZE)
 
 
-def test_an_engine_that_fails_forfeits_and_the_status_is_3() -> None:
+def test_an_engine_that_fails_forfeits_and_the_status_is_3(tmp_path: Path) -> None:
     class Broken(type(make_bot("random"))):  # type: ignore[misc]
         def choose(self, view: View, legal: Sequence[Move]) -> Move:
             raise EngineError(EngineFailure.CRASH, "the engine crashed")
@@ -302,7 +302,8 @@ def test_an_engine_that_fails_forfeits_and_the_status_is_3() -> None:
     def seating(draws: random.Random) -> tuple[Player, Player]:
         return (Player("Ann", "Ann (Player 1)"), Player("eng", "Player 2 (engine)", Broken()))
 
-    table = make_table(seating, first=1)
+    path = tmp_path / "forfeit.hkr"
+    table = make_table(seating, first=1, save=path)
 
     async def script(app: TableApp, pilot: Pilot[int]) -> None:
         await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
@@ -314,6 +315,11 @@ def test_an_engine_that_fails_forfeits_and_the_status_is_3() -> None:
     app = play_app(table)
     run(app, script, SIZE)
     assert app.return_value == EXIT_ENGINE
+    # The record says who forfeited, how and why, in the arena's tags.
+    record = GameRecord.from_text(path.read_text(encoding="utf-8"))
+    assert record.result == "*"
+    assert record.tag("ForfeitResult") == "1-0"
+    assert record.tag("Forfeit") == "Player 2 (eng) crash: the engine crashed"
 
 
 def test_rematch_the_other_player_starts_and_the_record_goes_to_a_new_file(

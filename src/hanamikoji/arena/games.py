@@ -35,8 +35,8 @@ from hanamikoji.arena.players import PlayerSpec, bot_seed
 from hanamikoji.bots import Bot
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
-from hanamikoji.notation.records import GameRecord
-from hanamikoji.protocol import EngineError, ExternalEngineBot, GameObserver
+from hanamikoji.notation.records import Forfeit, GameRecord
+from hanamikoji.protocol import ExternalEngineBot, GameObserver, forfeit_of
 
 __all__ = [
     "DEFAULT_CONFIG",
@@ -98,18 +98,6 @@ class Batch:
     pairing: int
     players: tuple[PlayerSpec, PlayerSpec]
     seeds: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Forfeit:
-    """Why ``seat`` lost: ``kind`` is ``error`` (the player raised), ``illegal`` (it
-    returned a decision that is not legal), ``timeout`` (it raised ``TimeoutError``, or
-    an engine did not answer in time), or an engine's ``crash`` or ``malformed`` answer
-    (:class:`~hanamikoji.protocol.EngineFailure`)."""
-
-    seat: int
-    kind: str
-    reason: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,7 +250,7 @@ def play_game(
             try:
                 bots.append(pool.bot(spec, bot_seed(seed, index), config.budget))
             except Exception as error:
-                failed = _forfeit(index, error)
+                failed = forfeit_of(index, error)
                 forfeit = Forfeit(index, failed.kind, f"could not start: {failed.reason}")
                 break
         while forfeit is None and not game.is_over():
@@ -277,7 +265,7 @@ def play_game(
             try:
                 move = bot.choose(view, legal)
             except Exception as error:
-                forfeit = _forfeit(seat, error)
+                forfeit = forfeit_of(seat, error)
                 break
             finally:
                 elapsed = time.perf_counter() - start
@@ -301,15 +289,6 @@ def play_game(
     return _result(config, seats, game, seed, forfeit, times, overtime, iterations)
 
 
-def _forfeit(seat: int, error: Exception) -> Forfeit:
-    if isinstance(error, EngineError):
-        # The engine bot enforces its own hard time limit and says how it failed.
-        return Forfeit(seat, error.reason, str(error).removeprefix(f"{error.reason}: "))
-    if isinstance(error, TimeoutError):
-        return Forfeit(seat, "timeout", _describe(error))
-    return Forfeit(seat, "error", _describe(error))
-
-
 def _tell_game_over(game: Game, bots: Sequence[Bot], forfeit: Forfeit | None) -> None:
     """Engines hear how each game ended before the next one starts."""
     for seat, bot in enumerate(bots):
@@ -321,13 +300,7 @@ def _tell_game_over(game: Game, bots: Sequence[Bot], forfeit: Forfeit | None) ->
             if forfeit is None:
                 bot.game_over(game.view(seat))
             else:
-                result = "1-0" if forfeit.seat == 1 else "0-1"
-                bot.game_over(game.view(seat), result=result, reason=forfeit.kind)
-
-
-def _describe(error: BaseException) -> str:
-    text = str(error)
-    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+                bot.game_over(game.view(seat), result=forfeit.result, reason=forfeit.kind)
 
 
 def _illegal(game: Game, move: object) -> str:
@@ -357,24 +330,16 @@ def _result(
     iterations: list[int | None],
 ) -> GameResult:
     labels = (seats[0].label, seats[1].label)
-    extra: list[tuple[str, str]] = []
     outcome = game.outcome
     if forfeit is not None:
         winner: int | None = 1 - forfeit.seat
         termination = FORFEIT
-        loser = f"Player {forfeit.seat + 1} ({labels[forfeit.seat]})"
-        # The game under the rules is unfinished (Result "*"), so the record still
-        # replays; the arena's verdict goes in tags of its own.
-        extra = [
-            ("ArenaResult", "1-0" if winner == 0 else "0-1"),
-            ("Forfeit", " ".join(f"{loser} {forfeit.kind}: {forfeit.reason}".split())),
-        ]
     else:
         assert outcome is not None
         winner = outcome.winner
         termination = outcome.termination.value
     record = GameRecord.from_game(
-        game, players=labels, date=config.date, event=EVENT, extra_tags=extra
+        game, players=labels, date=config.date, event=EVENT, forfeit=forfeit
     )
     return GameResult(
         pairing=0,

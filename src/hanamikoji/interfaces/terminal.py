@@ -60,7 +60,8 @@ from hanamikoji.notation.names import (
     item_name,
     term,
 )
-from hanamikoji.protocol import EngineError, GameObserver
+from hanamikoji.notation.records import Forfeit, GameRecord
+from hanamikoji.protocol import EngineError, GameObserver, forfeit_of
 
 __all__ = [
     "EXIT_ENGINE",
@@ -76,6 +77,7 @@ __all__ = [
     "action_label",
     "card_name",
     "cards_inline",
+    "forfeit_lines",
     "move_words",
     "outcome_text",
     "release_bots",
@@ -692,13 +694,12 @@ class Player:
     bot: Bot | None = None
 
 
-class _Forfeit(Exception):
+class _Forfeited(Exception):
     """An engine failed (timeout, crash, illegal answer): its seat loses the game."""
 
-    def __init__(self, seat: int, reason: str) -> None:
-        super().__init__(reason)
-        self.seat = seat
-        self.reason = reason
+    def __init__(self, forfeit: Forfeit) -> None:
+        super().__init__(forfeit.reason)
+        self.forfeit = forfeit
 
 
 _NUMBER = re.compile(r"[+-]?\d+")
@@ -758,6 +759,7 @@ class PlaySession:
         self._seen_log = [0, 0]
         self._seen_rounds = [0, 0]
         self._save_failed = False
+        self._forfeited: Forfeit | None = None
         self._numbered = False
         """Whether the decisions of this prompt were listed with numbers (by 'moves', or
         the answers to an offer, which the board lists): only then does a number pick one."""
@@ -782,8 +784,8 @@ class PlaySession:
             while not self.game.is_over():
                 self._decide()
             return self._finish()
-        except _Forfeit as forfeit:
-            return self._forfeit(forfeit)
+        except _Forfeited as forfeited:
+            return self._forfeit(forfeited.forfeit)
         except _Stop:
             return self._stop(_QUIT)
         except EOFError:
@@ -796,22 +798,16 @@ class PlaySession:
     def _release_bots(self) -> None:
         release_bots(self.players, self.game)
 
-    def _forfeit(self, forfeit: _Forfeit) -> int:
-        self.terminal.show(
-            Text(
-                self.t("engine_forfeit", player=self.labels[forfeit.seat], reason=forfeit.reason),
-                style="bold red",
-            )
-        )
-        winner = 1 - forfeit.seat
-        result = "1-0" if winner == 0 else "0-1"
-        self.terminal.show(
-            Text(self.t("forfeit_win", player=self.labels[winner], result=result), style="bold")
-        )
+    def _forfeit(self, forfeit: Forfeit) -> int:
+        self._forfeited = forfeit
+        for line, style in forfeit_lines(forfeit, self.labels, self.lang):
+            self.terminal.show(Text(line, style=style))
         bot = self.players[forfeit.seat].bot
         if isinstance(bot, GameObserver):
-            bot.game_over(self.game.view(forfeit.seat), result=result, reason="forfeit")
-        if self.save_path is not None and self._save(self.save_path):
+            bot.game_over(self.game.view(forfeit.seat), result=forfeit.result, reason=forfeit.kind)
+        if self.save_path is None:
+            self._offer_save()
+        elif self._save(self.save_path):
             self.terminal.show(Text(self.t("saved", path=str(self.save_path))))
         return EXIT_ENGINE
 
@@ -844,7 +840,7 @@ class PlaySession:
             try:
                 move = player.bot.choose(self.game.view(seat), self.game.legal_moves())
             except EngineError as error:
-                raise _Forfeit(seat, str(error)) from error
+                raise _Forfeited(forfeit_of(seat, error)) from error
             self.game.push(move)
         else:
             move = self._ask_person(seat)
@@ -1041,7 +1037,8 @@ class PlaySession:
 
     def _save(self, path: Path, *, quiet: bool = False) -> bool:
         try:
-            save_game(self.game, (self.players[0].name, self.players[1].name), path)
+            names = (self.players[0].name, self.players[1].name)
+            save_game(self.game, names, path, forfeit=self._forfeited)
         except OSError as error:
             if not quiet:
                 reason = error.strerror or str(error)
@@ -1050,6 +1047,17 @@ class PlaySession:
                 )
             return False
         return True
+
+
+def forfeit_lines(forfeit: Forfeit, labels: tuple[str, str], lang: Lang) -> list[tuple[str, str]]:
+    """What a forfeit is told as, each line with its style: who forfeits and why, then
+    who wins."""
+    loser, winner = labels[forfeit.seat], labels[1 - forfeit.seat]
+    reason = f"{forfeit.kind}: {forfeit.reason}"
+    return [
+        (message("engine_forfeit", lang, player=loser, reason=reason), "bold red"),
+        (message("forfeit_win", lang, player=winner, result=forfeit.result), "bold"),
+    ]
 
 
 def release_bots(players: Sequence[Player], game: Game) -> None:
@@ -1066,12 +1074,14 @@ def release_bots(players: Sequence[Player], game: Game) -> None:
             close()
 
 
-def save_game(game: Game, names: tuple[str, str], path: Path) -> None:
+def save_game(
+    game: Game, names: tuple[str, str], path: Path, *, forfeit: Forfeit | None = None
+) -> None:
     """Write the record of ``game`` so far to ``path`` (JSON when its name ends in
-    ``.json``, else the text form), dated today. Raises ``OSError``."""
-    from hanamikoji.notation.records import GameRecord
-
-    record = GameRecord.from_game(game, players=names, date=datetime.date.today().isoformat())
+    ``.json``, else the text form), dated today; a game lost by ``forfeit`` says so in
+    the record's tags, as the arena's do. Raises ``OSError``."""
+    today = datetime.date.today().isoformat()
+    record = GameRecord.from_game(game, players=names, date=today, forfeit=forfeit)
     text = record.to_json() if path.suffix.lower() == ".json" else record.to_text()
     # Written beside the file, then renamed over it: a Ctrl-C in the middle of a write
     # never leaves half a record where the last whole one was.

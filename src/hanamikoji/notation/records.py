@@ -72,11 +72,13 @@ from hanamikoji.core.view import LogEntry
 from hanamikoji.notation.outcomes import describe_outcome, seat_name
 
 __all__ = [
+    "FORFEIT_TAGS",
     "JSON_FORMAT",
     "JSON_VERSION",
     "RECORD_SUFFIX",
     "RESULTS",
     "STANDARD_TAGS",
+    "Forfeit",
     "GameRecord",
     "RecordError",
     "RecordRound",
@@ -107,6 +109,10 @@ STANDARD_TAGS = (
 """The tags :meth:`GameRecord.from_game` writes, in this order; any other tag is kept as given."""
 
 REQUIRED_TAGS = ("Variant", "FirstPlayer", "Result")
+
+FORFEIT_TAGS = ("ForfeitResult", "Forfeit")
+"""The tags of a game a player lost by forfeit, after the standard ones: the result the
+forfeit gives and who forfeited how and why (:class:`Forfeit`)."""
 
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _SEED = re.compile(r"(?:0|[1-9][0-9]*)")
@@ -156,6 +162,38 @@ class RecordError(ValueError):
 
 
 # -- the model ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """Why ``seat`` lost a game outside the rules: ``kind`` is one word (``error``: the
+    player raised; ``illegal``: it chose a decision that is not legal; ``timeout``; an
+    engine's ``crash`` or ``malformed`` answer), ``reason`` says what happened.
+
+    The game under the rules is unfinished, so its record says ``Result "*"`` and still
+    replays; the forfeit goes in the :data:`FORFEIT_TAGS` (:meth:`GameRecord.from_game`):
+
+    >>> Forfeit(1, "crash", "the engine exited").tags(("Ann", "stub"))
+    [('ForfeitResult', '1-0'), ('Forfeit', 'Player 2 (stub) crash: the engine exited')]
+    """
+
+    seat: int
+    kind: str
+    reason: str
+
+    @property
+    def result(self) -> str:
+        """The result in seat order: the other seat wins."""
+        return "0-1" if self.seat == 0 else "1-0"
+
+    def tags(self, players: tuple[str, str]) -> list[tuple[str, str]]:
+        """The record's tags of this forfeit, the loser named by seat and name."""
+        name = players[self.seat]
+        loser = seat_name(self.seat)
+        if name != loser:
+            loser = f"{loser} ({name})"
+        said = " ".join(f"{loser} {self.kind}: {self.reason}".split())
+        return [(FORFEIT_TAGS[0], self.result), (FORFEIT_TAGS[1], said)]
 
 
 @dataclass(frozen=True)
@@ -272,8 +310,10 @@ class GameRecord:
         date: str | None = None,
         event: str | None = None,
         extra_tags: Iterable[tuple[str, str]] = (),
+        forfeit: Forfeit | None = None,
     ) -> GameRecord:
-        """The record of ``game`` so far, finished or not.
+        """The record of ``game`` so far, finished or not; a game a player lost by
+        ``forfeit`` gets its :data:`FORFEIT_TAGS` after the ``extra_tags``.
 
         A round gets its deal written when the seed does not give it (or there is no
         seed). Deals the game was given for rounds not yet started are not part of it.
@@ -305,6 +345,10 @@ class GameRecord:
         if outcome is not None:
             tags.append(("Termination", outcome.termination.value))
         tags.extend(extra_tags)
+        if forfeit is not None:
+            if outcome is not None:
+                raise RecordError("a game the rules ended is not lost by forfeit")
+            tags.extend(forfeit.tags(players))
 
         deals = game.deals()
         moves: list[list[Move]] = [[] for _ in deals]

@@ -9,7 +9,13 @@ The specification is ``docs/protocol.md``.
 - :mod:`~hanamikoji.protocol.client`: an external engine as a bot.
 """
 
-from hanamikoji.protocol.client import EngineError, EngineFailure, ExternalEngineBot, GameObserver
+from hanamikoji.protocol.client import (
+    EngineError,
+    EngineFailure,
+    ExternalEngineBot,
+    GameObserver,
+    forfeit_of,
+)
 from hanamikoji.protocol.engine import serve
 from hanamikoji.protocol.messages import PROTOCOL_VERSION, ProtocolError
 from hanamikoji.protocol.narrator import NarrationError, Narrator
@@ -25,5 +31,6 @@ __all__ = [
     "NarrationError",
     "Narrator",
     "ProtocolError",
+    "forfeit_of",
     "serve",
 ]

@@ -33,6 +33,7 @@ from hanamikoji.bots.base import Bot
 from hanamikoji.core.errors import InvalidMoveError
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import Phase, View
+from hanamikoji.notation.records import Forfeit
 from hanamikoji.protocol.messages import PROTOCOL_VERSION, Go, format_event
 from hanamikoji.protocol.narrator import NarrationError, Narrator
 
@@ -41,6 +42,7 @@ __all__ = [
     "EngineFailure",
     "ExternalEngineBot",
     "GameObserver",
+    "forfeit_of",
 ]
 
 STDERR_LINES = 20
@@ -450,3 +452,20 @@ class ExternalEngineBot(Bot):
         for event in events:
             self._send(format_event(event))
         self._narrator = None
+
+
+def forfeit_of(seat: int, error: Exception) -> Forfeit:
+    """How ``seat`` lost when its player raised ``error`` deciding: ``timeout`` for a
+    ``TimeoutError``, an engine's own failure (:class:`~hanamikoji.protocol.EngineFailure`:
+    ``timeout``, ``crash``, ``malformed``, ``illegal``), else ``error``."""
+    if isinstance(error, EngineError):
+        # The engine bot enforces its own hard time limit and says how it failed.
+        return Forfeit(seat, error.reason, str(error).removeprefix(f"{error.reason}: "))
+    if isinstance(error, TimeoutError):
+        return Forfeit(seat, "timeout", _describe(error))
+    return Forfeit(seat, "error", _describe(error))
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__

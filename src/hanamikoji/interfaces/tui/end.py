@@ -17,6 +17,7 @@ from textual.widgets import Static
 from hanamikoji.interfaces.messages import message
 from hanamikoji.interfaces.terminal import (
     default_record_name,
+    forfeit_lines,
     outcome_text,
     render_reveal,
 )
@@ -35,15 +36,8 @@ def render_end(table: Table) -> RenderableType:
     game = table.game
     parts: list[RenderableType] = [Text(message("game_over", lang), "bold underline")]
     if table.forfeit is not None:
-        seat, reason = table.forfeit
-        winner = 1 - seat
-        result = "1-0" if winner == 0 else "0-1"
-        parts.append(
-            Text(message("engine_forfeit", lang, player=table.labels[seat], reason=reason), "red")
-        )
-        parts.append(
-            Text(message("forfeit_win", lang, player=table.labels[winner], result=result), "bold")
-        )
+        for line, style in forfeit_lines(table.forfeit, table.labels, lang):
+            parts.append(Text(line, style))
     outcome = game.outcome
     if outcome is not None:
         parts.append(Text(outcome_text(outcome, table.labels, lang), "bold green"))

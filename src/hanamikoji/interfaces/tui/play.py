@@ -49,7 +49,7 @@ from hanamikoji.interfaces.tui.modals import (
 from hanamikoji.interfaces.tui.panels import render_log
 from hanamikoji.interfaces.tui.prompt import PromptPanel, render_prompt, thinking_text
 from hanamikoji.interfaces.tui.session import Table
-from hanamikoji.protocol import EngineError
+from hanamikoji.protocol import EngineError, forfeit_of
 
 __all__ = ["PlayScreen"]
 
@@ -199,7 +199,7 @@ class PlayScreen(Screen[None]):
             error = worker.error
             if not isinstance(error, EngineError):
                 raise RuntimeError(f"the bot failed: {error}") from error
-            self.table.lose_by_forfeit(seat, str(error))
+            self.table.lose_by_forfeit(forfeit_of(seat, error))
             self.save_now()
             self.advance()
 

@@ -20,6 +20,7 @@ from hanamikoji.bots import Bot
 from hanamikoji.core import Game, Move, Variant, View
 from hanamikoji.interfaces.terminal import Player, release_bots, save_game
 from hanamikoji.notation.names import Deck, Lang
+from hanamikoji.notation.records import Forfeit
 from hanamikoji.protocol import GameObserver
 
 __all__ = ["Seating", "Table", "TableSettings"]
@@ -61,8 +62,8 @@ class Table:
         # Against a bot the one person faces the screen from the start; in a hotseat
         # game nobody does until the screen is passed.
         self.facing: int | None = people[0] if len(people) == 1 else None
-        self.forfeit: tuple[int, str] | None = None
-        """The seat whose engine failed and the reason, once it forfeits the game."""
+        self.forfeit: Forfeit | None = None
+        """How the seat whose engine failed lost the game, once it forfeits it."""
         self._released = False
 
     def rematch(self) -> Table:
@@ -115,18 +116,19 @@ class Table:
         """Play a decision (raises the core's errors when it is not legal now)."""
         self.game.push(move)
 
-    def lose_by_forfeit(self, seat: int, reason: str) -> None:
-        self.forfeit = (seat, reason)
-        bot = self.players[seat].bot
+    def lose_by_forfeit(self, forfeit: Forfeit) -> None:
+        self.forfeit = forfeit
+        bot = self.players[forfeit.seat].bot
         if isinstance(bot, GameObserver):
-            result = "1-0" if seat == 1 else "0-1"
-            bot.game_over(self.game.view(seat), result=result, reason="forfeit")
+            view = self.game.view(forfeit.seat)
+            bot.game_over(view, result=forfeit.result, reason=forfeit.kind)
 
     # -- the record -------------------------------------------------------------------
 
     def save(self, path: Path) -> None:
         """Write the record to ``path``; raises ``OSError``."""
-        save_game(self.game, (self.players[0].name, self.players[1].name), path)
+        names = (self.players[0].name, self.players[1].name)
+        save_game(self.game, names, path, forfeit=self.forfeit)
 
     def release(self) -> None:
         """Tell the bots the game is over (engines hear it) and let them go (once)."""
