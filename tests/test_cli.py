@@ -32,6 +32,7 @@ from hanamikoji.interfaces.terminal import (
     EXIT_ENGINE,
     EXIT_ERROR,
     EXIT_INPUT_ENDED,
+    EXIT_OK,
     Player,
     PlaySession,
     Terminal,
@@ -46,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 COMMAND = ROOT / ".venv" / "bin" / "hanamikoji"
 PLENTY = 3000
 """Scripted lines enough for any game here to end (a round takes at most 8 of them)."""
+ENGINES = ROOT / "tests" / "engines"
 PICK_FIRST = ["moves", "1"]
 """The first legal decision: a number picks from the list 'moves' shows."""
 
@@ -110,7 +112,7 @@ def test_a_scripted_person_plays_a_whole_game_against_the_random_bot(
     assert outcome is not None
     labels = (
         message("player", lang, number=1),
-        message("bot_player", lang, number=2, bot="random"),
+        message("named_player", lang, name="random", number=2),
     )
     assert " ".join(outcome_text(outcome, labels, lang).split()) in " ".join(output.split())
     # "1" after "moves" is the first legal decision each time the person decides.
@@ -149,10 +151,10 @@ def test_bot_decisions_are_announced_with_hidden_cards_face_down() -> None:
     )
     assert status == 0
     played = before_game_over(output)
-    assert "Player 2 (random) plays Secret (face down)" in played
-    assert "Player 2 (random) plays Trade-off (face down)" in played
-    assert not re.search(r"Player 2 \(random\) plays (Secret|Trade-off):", played)
-    assert re.search(r"Player 2 \(random\) plays (Gift|Competition):", played)
+    assert "random (Player 2) plays Secret (face down)" in played
+    assert "random (Player 2) plays Trade-off (face down)" in played
+    assert not re.search(r"random \(Player 2\) plays (Secret|Trade-off):", played)
+    assert re.search(r"random \(Player 2\) plays (Gift|Competition):", played)
 
 
 def test_the_board_shows_what_the_player_may_know() -> None:
@@ -167,7 +169,7 @@ def test_the_board_shows_what_the_player_may_know() -> None:
         assert name in output
     for item in ("flute", "fan", "scroll", "parasol", "shamisen", "tea set", "flower"):
         assert item in output
-    assert "Deck: 7 cards · in hand: Player 1 (you) 7, Player 2 (random) 6" in output
+    assert "Deck: 7 cards · in hand: Player 1 (you) 7, random (Player 2) 6" in output
     assert "Actions used by Player 1 (you): none" in output
     assert "Your turn. Actions left: Secret, Trade-off, Gift, Competition." in output
     assert f"Your hand: {cards.letters(game.view(0).hand, sort=True)} (7 cards)" in output
@@ -179,7 +181,7 @@ def test_the_board_shows_what_the_player_may_know() -> None:
 
 
 @pytest.mark.parametrize(
-    ("lang", "label"), [("en", "Player 2 (level 1)"), ("es", "Jugador 2 (nivel 1)")]
+    ("lang", "label"), [("en", "Bot level 1 (Player 2)"), ("es", "Bot nivel 1 (Jugador 2)")]
 )
 def test_a_level_is_named_in_the_players_language(lang: str, label: str) -> None:
     status, output, _ = run(["play", "--level", "1", "--lang", lang, "--seed", "5"], ["quit"])
@@ -432,9 +434,41 @@ def test_an_unwritable_save_path_is_refused_before_the_game(tmp_path: Path) -> N
     assert "Player 1> " not in output
 
 
-# -- an engine's forfeit ---------------------------------------------------------------------
+# -- names -------------------------------------------------------------------------------
 
-ENGINES = ROOT / "tests" / "engines"
+
+@pytest.mark.parametrize(
+    ("lang", "label"), [("en", "Bot level 1 (Player 2)"), ("fr", "Bot niveau 1 (Joueur 2)")]
+)
+def test_a_bot_has_one_name_at_the_table_in_the_record_and_in_replays(
+    lang: Lang, label: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "game.hkr"
+    argv = ["play", "--level", "1", "--seed", "5", "--first", "bot", "--lang", lang]
+    status, played, _ = run([*argv, "--save", str(path)], [*PICK_FIRST, "quit", "n"])
+    assert status == EXIT_OK
+    assert read_record(path).players == ("Player 1", "Bot level 1")
+    status, replayed, _ = run(["replay", str(path), "--lang", lang])
+    assert status == EXIT_OK
+    for output in (played, replayed):
+        assert label in output
+        # No other naming of the same bot anywhere.
+        assert output.count("level 1") == output.count("Bot level 1")
+        assert "(level" not in output and "(niveau" not in output
+
+
+def test_an_engine_is_named_by_its_id_name(tmp_path: Path) -> None:
+    command = shlex.join([sys.executable, str(ENGINES / "first_legal_engine.py")])
+    path = tmp_path / "engine.hkr"
+    argv = ["play", "--engine", command, "--seed", "3", "--first", "bot", "--save", str(path)]
+    status, output, _ = run(argv, [*PICK_FIRST, "quit", "n"])
+    assert status == EXIT_OK
+    assert "first-legal (Player 2) plays" in output
+    assert "(engine)" not in output and "engine bot" not in output
+    assert read_record(path).players == ("Player 1", "first-legal")
+
+
+# -- an engine's forfeit ---------------------------------------------------------------------
 
 
 def test_an_engines_forfeit_is_recorded_as_the_arena_records_one(tmp_path: Path) -> None:
@@ -458,7 +492,7 @@ def test_an_engines_forfeit_is_recorded_as_the_arena_records_one(tmp_path: Path)
         assert record.tag("ForfeitResult") == "1-0"
         reason = record.tag("Forfeit")
         assert reason is not None
-        assert re.fullmatch(r"Player 2 \(.+\) crash: the engine exited .*", reason)
+        assert re.fullmatch(r"Player 2 \(first-legal\) crash: the engine exited .*", reason)
         assert "deliberate crash" in reason  # the engine's last words on stderr
 
 

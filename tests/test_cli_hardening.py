@@ -229,7 +229,7 @@ def test_an_engine_that_fails_during_the_game_forfeits_it_with_a_result() -> Non
     assert status == EXIT_ENGINE
     assert err == ""
     flat = " ".join(out.split())
-    assert "Player 2 (engine) forfeits the game: crash:" in flat
+    assert "first-legal (Player 2) forfeits the game: crash:" in flat
     assert "Player 1 wins by forfeit · 1-0" in flat
 
 

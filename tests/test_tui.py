@@ -52,6 +52,7 @@ from hanamikoji.interfaces.tui.modals import (
 from hanamikoji.interfaces.tui.play import PlayScreen
 from hanamikoji.interfaces.tui.replay import ReplayScreen
 from hanamikoji.notation.names import Lang
+from hanamikoji.notation.outcomes import level_bot_name
 from hanamikoji.notation.records import GameRecord, write_record
 from hanamikoji.protocol import EngineError, EngineFailure, ExternalEngineBot
 
@@ -100,7 +101,7 @@ def run(
 def bot_seating(level: int) -> Callable[[random.Random], tuple[Player, Player]]:
     def seating(draws: random.Random) -> tuple[Player, Player]:
         bot = make_level_bot(level, seed=draws.getrandbits(64))
-        return (Player("Ann", "Ann (Player 1)"), Player("bot", f"Player 2 (level {level})", bot))
+        return (Player.seated("Ann", 0, "en"), Player.seated(level_bot_name(level), 1, "en", bot))
 
     return seating
 
@@ -631,7 +632,14 @@ def test_play_and_replay_open_the_app_on_a_terminal_only(
     (table,) = opened
     assert isinstance(table, Table)
     assert table.settings.lang == "fr" and table.game.seed == 4
-    assert table.labels[1] == "Joueur 2 (niveau 1)"
+    # One naming: the table's, the record's (Player2 tag) and the replay's.
+    assert table.labels == ("Joueur 1", "Bot niveau 1 (Joueur 2)")
+    assert (table.players[0].name, table.players[1].name) == ("Player 1", "Bot level 1")
+    named = tmp_path / "bot.hkr"
+    table.save(named)
+    assert run_command(["replay", str(named), "--lang", "fr"], terminal) == 0
+    assert opened[-1] == (0, table.labels, "fr")
+    del opened[-1]
     # --plain, or a pipe on either side, keeps the line interface.
     piped = Streams(io.StringIO("quit\n"), Tty(), io.StringIO())
     assert run_command(["play", "--seed", "4"], piped) == 0

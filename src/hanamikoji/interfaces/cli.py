@@ -49,12 +49,13 @@ from hanamikoji.interfaces.terminal import (
     Player,
     PlaySession,
     Terminal,
+    player_label,
     render_rules,
     replay_game,
     variant_description,
 )
 from hanamikoji.notation.names import LANGUAGES, Deck, Lang, check_lang
-from hanamikoji.notation.outcomes import seat_name
+from hanamikoji.notation.outcomes import level_bot_name, seat_name
 from hanamikoji.protocol import EngineError, ExternalEngineBot
 
 if TYPE_CHECKING:
@@ -420,9 +421,6 @@ PLAY_EPILOG = f"""exit status:
 
 
 def _opponent(args: argparse.Namespace, bot_name: str, seed: int) -> Bot:
-    if args.engine is not None:
-        budget = ENGINE_BUDGET if args.budget is None else args.budget
-        return ExternalEngineBot(args.engine, budget_seconds=budget)
     if args.level is not None:
         return make_level_bot(args.level, seed=seed)
     return make_bot(bot_name, seed=seed)
@@ -446,11 +444,9 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
             f"argument --name: given {len(names)} times; this game has {people} people"
         )
     bot_name = None
-    if args.engine is not None:
-        bot_name = "engine"
-    elif args.level is not None:
-        bot_name = f"level {args.level}"
-    elif not args.hotseat:
+    if args.level is not None:
+        bot_name = level_bot_name(args.level)
+    elif args.engine is None and not args.hotseat:
         bot_name = args.bot if args.bot is not None else default_bot()
     seed = args.seed if args.seed is not None else secrets.randbelow(1 << 32)
     draws = random.Random(seed)
@@ -459,24 +455,20 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
         first = draws.randrange(2)
     game = Game(variant, seed=seed, first_player=first)
 
-    def seating(draws: random.Random) -> tuple[Player, Player]:
+    def seating(draws: random.Random, *, strict: bool = False) -> tuple[Player, Player]:
         return (
-            _seat(args, lang, names, bot_name, 0, draws),
-            _seat(args, lang, names, bot_name, 1, draws),
+            _seat(args, lang, names, bot_name, 0, draws, strict=strict),
+            _seat(args, lang, names, bot_name, 1, draws, strict=strict),
         )
 
     try:
-        players = seating(draws)
+        # A missing or broken engine is told now, not after the person's first decision.
+        players = seating(draws, strict=True)
     except ValueError as error:  # an unknown bot, or options it does not take
         return fail(streams, str(error), lang=lang)
-    engine = players[1].bot
-    if isinstance(engine, ExternalEngineBot):
-        # A missing or broken engine is told now, not after the person's first decision.
-        try:
-            engine.start()
-        except EngineError as error:
-            text = message("engine_not_started", lang, command=args.engine, reason=str(error))
-            return fail(streams, text, EXIT_ENGINE, lang)
+    except EngineError as error:
+        text = message("engine_not_started", lang, command=args.engine, reason=str(error))
+        return fail(streams, text, EXIT_ENGINE, lang)
     if full_screen(args, streams):
         return _play_full_screen(args, streams, game, players, seating)
     session = PlaySession(
@@ -496,29 +488,29 @@ def _seat(
     bot_name: str | None,
     seat: int,
     draws: random.Random,
+    *,
+    strict: bool,
 ) -> Player:
-    """The player of ``seat``: a person, or for seat 1 the bot (seeded from ``draws``).
-    Raises ``ValueError`` for a bot that cannot be made."""
-    number = seat + 1
+    """The player of ``seat``: a person, or for seat 1 the bot (seeded from ``draws``),
+    named as in records: a level's bot ``Bot level 3``, a bot by its spec, an engine by
+    its ``id name`` (else its command), which needs it started. Raises ``ValueError`` for
+    a bot that cannot be made and, when ``strict``, ``EngineError`` for an engine that
+    does not start (else it forfeits at its first decision, saying why)."""
     if seat < len(names) and names[seat]:
-        name = names[seat]
-        label = message("named_player", lang, name=name, number=number)
-    elif bot_name is not None and seat == 1:
-        name = f"{bot_name} bot"
-        label = message("bot_player", lang, number=number, bot=_bot_label(args, bot_name, lang))
-    else:
-        name = seat_name(seat)
-        label = message("player", lang, number=number)
-    bot = _opponent(args, bot_name, draws.getrandbits(64)) if bot_name and seat == 1 else None
-    return Player(name, label, bot)
-
-
-def _bot_label(args: argparse.Namespace, bot_name: str, lang: Lang) -> str:
-    """How the bot is named beside its seat: its level in the player's language, else the
-    bot's name."""
-    if args.engine is None and args.level is not None:
-        return message("bot_level", lang, level=args.level)
-    return bot_name
+        return Player.seated(names[seat], seat, lang)
+    if seat == 1 and args.engine is not None:
+        budget = ENGINE_BUDGET if args.budget is None else args.budget
+        engine = ExternalEngineBot(args.engine, budget_seconds=budget)
+        try:
+            engine.start()
+        except EngineError:
+            if strict:
+                raise
+        return Player.seated(engine.name, seat, lang, engine)
+    if seat == 1 and bot_name is not None:
+        bot = _opponent(args, bot_name, draws.getrandbits(64))
+        return Player.seated(bot_name, seat, lang, bot)
+    return Player.seated(seat_name(seat), seat, lang)
 
 
 def _play_full_screen(
@@ -565,10 +557,7 @@ def _run_replay(args: argparse.Namespace, streams: Streams) -> int:
         return fail(streams, str(error), EXIT_ERROR, lang)
     game = record.replay()
     names = record.players
-    labels = (
-        _replay_label(names[0], 0, lang),
-        _replay_label(names[1], 1, lang),
-    )
+    labels = (player_label(names[0], 0, lang), player_label(names[1], 1, lang))
     header = [
         message("replay_players", lang, first=labels[0], second=labels[1]),
         message("replay_variant", lang, variant=record.variant, seed=record.seed),
@@ -580,13 +569,6 @@ def _run_replay(args: argparse.Namespace, streams: Streams) -> int:
         return replay_in_app(game, labels, lang, header, deck=args.deck)
     terminal = _terminal(streams, lang, args.deck)
     return replay_game(game, labels, terminal, step=args.step, header=header)
-
-
-def _replay_label(name: str, seat: int, lang: Lang) -> str:
-    number = seat + 1
-    if name == seat_name(seat):
-        return message("player", lang, number=number)
-    return message("named_player", lang, name=name, number=number)
 
 
 # -- listings -----------------------------------------------------------------------------

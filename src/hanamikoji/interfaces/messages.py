@@ -34,8 +34,7 @@ MESSAGES = sentences(
     # -- players and the board
     sentence("player", "Player {number}"),
     sentence("named_player", "{name} (Player {number})"),
-    sentence("bot_player", "Player {number} ({bot})"),
-    sentence("bot_level", "level {level}"),
+    sentence("bot_level_name", "Bot level {level}"),
     sentence("you_label", "{player} (you)"),
     sentence("board_title", "Round {round} · {variant}"),
     sentence("col_geisha", "Geisha"),

@@ -60,6 +60,7 @@ from hanamikoji.notation.names import (
     item_name,
     term,
 )
+from hanamikoji.notation.outcomes import level_of_bot_name, seat_name
 from hanamikoji.notation.records import Forfeit, GameRecord
 from hanamikoji.protocol import EngineError, GameObserver, forfeit_of
 
@@ -80,6 +81,7 @@ __all__ = [
     "forfeit_lines",
     "move_words",
     "outcome_text",
+    "player_label",
     "release_bots",
     "render_board",
     "render_reveal",
@@ -685,6 +687,26 @@ def render_log(
 # -- playing --------------------------------------------------------------------------
 
 
+def player_label(name: str, seat: int, lang: Lang) -> str:
+    """How the player of ``seat`` named ``name`` (in the record) is shown: at the table,
+    in the line interface and in replays alike. A seat without a name of its own is
+    ``Player 2``; any other name comes with its seat, and a level's bot is named in the
+    language.
+
+    >>> player_label("Player 1", 0, "fr"), player_label("Ann", 0, "en")
+    ('Joueur 1', 'Ann (Player 1)')
+    >>> player_label("Bot level 3", 1, "es"), player_label("first-legal", 1, "en")
+    ('Bot nivel 3 (Jugador 2)', 'first-legal (Player 2)')
+    """
+    number = seat + 1
+    if name == seat_name(seat):
+        return message("player", lang, number=number)
+    level = level_of_bot_name(name)
+    if level is not None:
+        name = message("bot_level_name", lang, level=level)
+    return message("named_player", lang, name=name, number=number)
+
+
 @dataclass(frozen=True, slots=True)
 class Player:
     """One seat: its name in the game record, its label on screen, and its bot if any."""
@@ -692,6 +714,11 @@ class Player:
     name: str
     label: str
     bot: Bot | None = None
+
+    @classmethod
+    def seated(cls, name: str, seat: int, lang: Lang, bot: Bot | None = None) -> Player:
+        """The player of ``seat`` named ``name``, labelled by :func:`player_label`."""
+        return cls(name, player_label(name, seat, lang), bot)
 
 
 class _Forfeited(Exception):

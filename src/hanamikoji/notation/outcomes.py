@@ -7,8 +7,8 @@ player names, the messages of a broken record), the research environments (their
 their one English describer. The interfaces say the same in each language from their
 catalogs (``interfaces/messages.py``).
 
->>> seat_name(1)
-'Player 2'
+>>> seat_name(1), level_bot_name(3), level_of_bot_name("Bot level 3")
+('Player 2', 'Bot level 3', 3)
 >>> describe_outcome(Outcome(0, Termination.CHARM, (12, 9), (3, 4), 2))
 'Player 1 wins with 11 or more charm (charm 12-9, geishas 3-4, after 2 round(s)).'
 >>> describe_outcome(Outcome(None, Termination.NO_WINNER, (10, 10), (3, 3), 3))
@@ -17,14 +17,29 @@ catalogs (``interfaces/messages.py``).
 
 from __future__ import annotations
 
+import re
+
 from hanamikoji.core.outcome import Outcome, Termination
 
-__all__ = ["describe_outcome", "seat_name"]
+__all__ = ["describe_outcome", "level_bot_name", "level_of_bot_name", "seat_name"]
+
+_LEVEL_BOT = re.compile(r"Bot level ([1-9][0-9]{0,2})")
 
 
 def seat_name(seat: int) -> str:
     """``Player 1`` for seat 0, ``Player 2`` for seat 1."""
     return f"Player {seat + 1}"
+
+
+def level_bot_name(level: int) -> str:
+    """The name of a difficulty level's bot in records: ``Bot level 3``."""
+    return f"Bot level {level}"
+
+
+def level_of_bot_name(name: str) -> int | None:
+    """The level whose bot :func:`level_bot_name` names ``name``, or ``None``."""
+    match = _LEVEL_BOT.fullmatch(name)
+    return None if match is None else int(match.group(1))
 
 
 def describe_outcome(outcome: Outcome) -> str:
