@@ -43,9 +43,10 @@ def main() -> None:
 
     print(f"{label} vs {args.opponent}, {args.variant}, {len(results)} games in {elapsed:.0f} s")
     for result in results:
+        rounds = "1 round" if result.rounds == 1 else f"{result.rounds} rounds"
         print(
             f"  seed {result.seed} {' vs '.join(result.players)}: {result.result}"
-            f" ({result.termination}, {result.rounds} round(s))"
+            f" ({result.termination}, {rounds})"
         )
         if result.forfeit is not None:
             print(f"    forfeit: {result.forfeit}")

@@ -468,6 +468,24 @@ def test_an_engine_is_named_by_its_id_name(tmp_path: Path) -> None:
     assert read_record(path).players == ("Player 1", "first-legal")
 
 
+def test_a_taking_is_told_in_a_sentence_and_lists_are_the_languages() -> None:
+    # Greedy's first decision with seed 1 is a Gift of a fan, a scroll and a shamisen.
+    argv = ["play", "--bot", "greedy", "--seed", "1", "--first", "bot"]
+    _, english, _ = run(argv, ["1", "log", "quit", "n"])
+    assert "Player 1 (you) takes from the Gift: fan (Iroha)" in english
+    assert "Takes" not in before_listing(english)  # only the list of answers begins so
+    _, japanese, _ = run([*argv, "--lang", "ja"], ["1", "log", "quit", "n"])
+    assert "贈呈：扇 (Iroha)、巻物 (Tomoyo)、三味線 (Chiharu)" in japanese
+    assert "残りのアクション：密約、破棄、贈呈、競争。" in japanese
+    assert "プレイヤー1（あなた）：贈呈から取る：扇 (Iroha)" in japanese
+    assert ", " not in japanese
+
+
+def before_listing(output: str) -> str:
+    """``output`` without the numbered answers to an offer (``  1) G>B   Takes from ...``)."""
+    return "\n".join(line for line in output.splitlines() if not re.match(r" +\d\) ", line))
+
+
 # -- an engine's forfeit ---------------------------------------------------------------------
 
 
@@ -649,6 +667,22 @@ def test_bad_options_are_refused_without_a_traceback() -> None:
     assert "unknown variant 'checkers'" in errors
     status, _, errors = run(["play", "--name", "A", "--name", "B"])
     assert status == 2
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--name", "A", "--name", "B"], "given 2 times; you play alone here"),
+        (["--hotseat", *["--name", "A"] * 3], "given 3 times; a --hotseat game has two people"),
+    ],
+)
+def test_too_many_names_are_refused_in_words(
+    argv: list[str], said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, _ = run(["play", *argv])
+    assert status == 2
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last == f"hanamikoji play: error: argument --name: {said}"
 
 
 def test_another_module_can_add_a_subcommand(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -307,7 +307,13 @@ def _rate_with_interval(rate: float, low: float, high: float) -> str:
 
 
 def _elo(value: float) -> str:
-    return f"{value:+.0f}"
+    """An Elo difference to the point, signed; one that rounds to nothing is ``0``.
+
+    >>> [_elo(value) for value in (-0.4, 0.3, -12.6, 7.5)]
+    ['0', '0', '-13', '+8']
+    """
+    points = round(value)
+    return f"{points:+d}" if points else "0"
 
 
 def _rate(per_second: float) -> str:

@@ -440,9 +440,8 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
     names: list[str] = [_one_line(name) for name in args.name]
     people = 2 if args.hotseat else 1
     if len(names) > people:
-        raise UsageError(
-            f"argument --name: given {len(names)} times; this game has {people} people"
-        )
+        who = "a --hotseat game has two people" if args.hotseat else "you play alone here"
+        raise UsageError(f"argument --name: given {len(names)} times; {who}")
     bot_name = None
     if args.level is not None:
         bot_name = level_bot_name(args.level)

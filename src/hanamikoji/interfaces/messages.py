@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from hanamikoji.core.errors import Illegality, IllegalMoveError
 from hanamikoji.core.moves import MoveKind
 from hanamikoji.interfaces.i18n import plural, say, sentence, sentences
-from hanamikoji.notation.names import Lang, action_name, card_label
+from hanamikoji.notation.names import Lang, action_name, card_label, join_list
 
 __all__ = [
     "COMMANDS",
@@ -57,7 +57,8 @@ MESSAGES = sentences(
     sentence("answer_gift", "{player} offers {offer}. Take one card:"),
     sentence("answer_competition", "{player} offers {offer}. Take one pair:"),
     sentence("announce_action", "{player} plays {move}"),
-    sentence("announce_response", "{player}: {move}"),
+    sentence("announce_take_gift", "{player} takes from the {action}: {cards}"),
+    sentence("announce_take_competition", "{player} takes from the {action}: {cards}"),
     sentence("last_round", "Round {round} scored. Secrets: {secrets}. {tally}"),
     plural("n_geishas", "{n} geisha", "{n} geishas"),
     sentence("tally", "{player}: {charm} {charm_term}, {geishas}"),
@@ -328,7 +329,7 @@ def illegality(error: IllegalMoveError) -> tuple[str, dict[str, Field]]:
         fields["n"] = error.count
     if error.cards:
         cards = error.cards
-        fields["cards"] = lambda lang: ", ".join(card_label(card, lang) for card in cards)
+        fields["cards"] = lambda lang: join_list((card_label(card, lang) for card in cards), lang)
     return _ILLEGALITY_KEYS[error.reason], fields
 
 

@@ -56,8 +56,10 @@ from hanamikoji.notation.names import (
     card_table_geisha,
     card_table_item,
     card_table_text,
+    describe_cards,
     describe_move,
     item_name,
+    join_list,
     term,
 )
 from hanamikoji.notation.outcomes import level_of_bot_name, seat_name
@@ -257,7 +259,7 @@ def cards_inline(cards: Iterable[int], lang: Lang, *, deck: Deck = "boxed") -> s
     for card, count in _grouped(cards):
         times = f" x{count}" if count > 1 else ""
         parts.append(card_name(card, lang, deck) + times)
-    return ", ".join(parts)
+    return join_list(parts, lang)
 
 
 def _seat_label(labels: tuple[str, str], seat: int, viewer: int | None, lang: Lang) -> str:
@@ -273,11 +275,21 @@ def describe_decision(
     *,
     deck: Deck = "boxed",
 ) -> str:
-    """One logged decision in words, for the log and the announcements."""
+    """One logged decision in words, for the log and the announcements: ``Ann plays
+    Gift: ...``, ``Bo takes from the Gift: ...``."""
     player = _seat_label(labels, entry.seat, viewer, lang)
-    described = move_words(entry.move, lang, deck)
-    key = "announce_response" if entry.move.is_response else "announce_action"
-    return message(key, lang, player=player, move=described)
+    move = entry.move
+    if not move.is_response:
+        return message("announce_action", lang, player=player, move=move_words(move, lang, deck))
+    gift = move.kind == MoveKind.GIFT_RESPONSE
+    said = message(
+        "announce_take_gift" if gift else "announce_take_competition",
+        lang,
+        player=player,
+        action=action_name(MoveKind.GIFT if gift else MoveKind.COMPETITION, lang),
+        cards=describe_cards(move, lang),
+    )
+    return f"{said} [{card_table_text(move)}]" if deck == "card-table" else said
 
 
 def _marker(favor: int | None, left: int, left_name: str, right_name: str, lang: Lang) -> Text:
@@ -328,7 +340,7 @@ def _geisha_table(
 
 def _used_actions(view: View, seat: int, label: str, lang: Lang, deck: Deck) -> str:
     used = [action_label(kind, lang, deck) for kind in ACTIONS if kind in view.used[seat]]
-    listed = ", ".join(used) if used else message("none", lang)
+    listed = join_list(used, lang) if used else message("none", lang)
     return message("used_actions", lang, player=label, actions=listed)
 
 
@@ -479,7 +491,7 @@ def render_board(
         parts.extend(response_options(view, lang, deck=deck))
     elif view.my_turn:
         left = [action_label(kind, lang, deck) for kind in ACTIONS if kind not in view.used[me]]
-        parts.append(Text(message("your_turn", lang, actions=", ".join(left)), style="bold"))
+        parts.append(Text(message("your_turn", lang, actions=join_list(left, lang)), style="bold"))
     return Group(*parts)
 
 
@@ -1216,5 +1228,5 @@ def _show_deal(
             )
         )
     faces = [with_face(card_table_item(card), GEISHAS[card].letter, deck) for card in deal.deck]
-    order = (", " if deck == "card-table" else " ").join(faces)
+    order = join_list(faces, lang) if deck == "card-table" else " ".join(faces)
     terminal.show(Text(message("deck_order", lang, cards=order)))

@@ -11,10 +11,13 @@ Japanese ones (docs/rules.md, "Names in each edition").
 'Échange : Flûte (Ayane) + Éventail (Iroha) / Service à thé (Anju) + Fleur (Ruri)'
 >>> describe_move(Move.from_text("G>D"), "es")
 'Toma del Regalo: Sombrilla (Yoko)'
+>>> describe_move(Move.from_text("G:DDG"), "ja")
+'贈呈：和傘 (Yoko)、和傘 (Yoko)、花かんざし (Ruri)'
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Literal, get_args
 
@@ -27,8 +30,10 @@ __all__ = [
     "action_name",
     "card_label",
     "check_lang",
+    "describe_cards",
     "describe_move",
     "item_name",
+    "join_list",
     "term",
 ]
 
@@ -61,6 +66,7 @@ _TERMS: dict[Lang, dict[str, str]] = {
         "take_competition": "Takes from the Competition",
         "hidden": "face down",
         "colon": ": ",
+        "list": ", ",
     },
     "en-2018": {
         "charm": "Charm Points",
@@ -69,6 +75,7 @@ _TERMS: dict[Lang, dict[str, str]] = {
         "take_competition": "Takes from the Competition",
         "hidden": "face down",
         "colon": ": ",
+        "list": ", ",
     },
     "es": {
         "charm": "Puntos de Carisma",
@@ -77,6 +84,7 @@ _TERMS: dict[Lang, dict[str, str]] = {
         "take_competition": "Toma de la Competición",
         "hidden": "boca abajo",
         "colon": ": ",
+        "list": ", ",
     },
     "fr": {
         "charm": "points Art",
@@ -85,6 +93,7 @@ _TERMS: dict[Lang, dict[str, str]] = {
         "take_competition": "Prend dans l’Échange",
         "hidden": "face cachée",
         "colon": " : ",
+        "list": ", ",
     },
     "ja": {
         "charm": "魅力ポイント",
@@ -93,6 +102,7 @@ _TERMS: dict[Lang, dict[str, str]] = {
         "take_competition": "競争から取る",
         "hidden": "裏向き",
         "colon": "：",
+        "list": "、",
     },
     "zh-Hant": {
         "charm": "魅力值",
@@ -101,6 +111,7 @@ _TERMS: dict[Lang, dict[str, str]] = {
         "take_competition": "從競爭中拿取",
         "hidden": "蓋牌",
         "colon": "：",
+        "list": "、",
     },
 }
 
@@ -127,8 +138,14 @@ def item_name(card: int, lang: Lang = "en") -> str:
 
 def term(key: str, lang: Lang = "en") -> str:
     """Another term of the game: ``charm``, ``marker``, ``take_gift``, ``take_competition``,
-    ``hidden``."""
+    ``hidden``; and the punctuation that goes with them, ``colon`` and ``list`` (what
+    separates the items of a list: ``、`` in Japanese and Chinese)."""
     return _TERMS[lang][key]
+
+
+def join_list(words: Iterable[str], lang: Lang = "en") -> str:
+    """Words listed in the language's way: ``Secret, Gift``, ``密約、贈呈``."""
+    return _TERMS[lang]["list"].join(words)
 
 
 def card_label(card: int, lang: Lang = "en") -> str:
@@ -136,8 +153,20 @@ def card_label(card: int, lang: Lang = "en") -> str:
     return f"{item_name(card, lang)} ({GEISHAS[card].name})"
 
 
-def _cards(cards: tuple[int, ...], lang: Lang) -> str:
-    return ", ".join(card_label(c, lang) for c in cards)
+def describe_cards(move: Move, lang: Lang = "en") -> str:
+    """The cards of a decision that shows them, in words: a list, a Competition's two
+    pairs, or the pair taken from one.
+
+    >>> describe_cards(Move.from_text("C>FG"), "en")
+    'tea set (Anju) + flower (Ruri)'
+    """
+    kind = move.kind
+    if kind == MoveKind.COMPETITION_RESPONSE:
+        return " + ".join(card_label(c, lang) for c in move.cards)
+    if kind == MoveKind.COMPETITION and move.pairs:
+        halves = [" + ".join(card_label(c, lang) for c in pair) for pair in move.pairs]
+        return f"{halves[0]} / {halves[1]}"
+    return join_list((card_label(c, lang) for c in move.cards), lang)
 
 
 def describe_move(move: Move, lang: Lang = "en") -> str:
@@ -145,19 +174,13 @@ def describe_move(move: Move, lang: Lang = "en") -> str:
     colon = _TERMS[lang]["colon"]
     kind = require_move(move, "describe_move").kind
     if kind == MoveKind.GIFT_RESPONSE:
-        return f"{term('take_gift', lang)}{colon}{_cards(move.cards, lang)}"
+        return f"{term('take_gift', lang)}{colon}{describe_cards(move, lang)}"
     if kind == MoveKind.COMPETITION_RESPONSE:
-        return f"{term('take_competition', lang)}{colon}" + " + ".join(
-            card_label(c, lang) for c in move.cards
-        )
+        return f"{term('take_competition', lang)}{colon}{describe_cards(move, lang)}"
     name = action_name(kind, lang)
     if move.hidden:
         return f"{name} ({term('hidden', lang)})"
-    if kind == MoveKind.COMPETITION and move.pairs:
-        first, second = move.pairs
-        halves = [" + ".join(card_label(c, lang) for c in pair) for pair in (first, second)]
-        return f"{name}{colon}{halves[0]} / {halves[1]}"
-    return f"{name}{colon}{_cards(move.cards, lang)}"
+    return f"{name}{colon}{describe_cards(move, lang)}"
 
 
 # -- the card-table deck (docs/rules.md, "The card-table deck") ------------------------------

@@ -10,9 +10,11 @@ catalogs (``interfaces/messages.py``).
 >>> seat_name(1), level_bot_name(3), level_of_bot_name("Bot level 3")
 ('Player 2', 'Bot level 3', 3)
 >>> describe_outcome(Outcome(0, Termination.CHARM, (12, 9), (3, 4), 2))
-'Player 1 wins with 11 or more charm (charm 12-9, geishas 3-4, after 2 round(s)).'
+'Player 1 wins with 11 or more charm (charm 12-9, geishas 3-4, after 2 rounds).'
 >>> describe_outcome(Outcome(None, Termination.NO_WINNER, (10, 10), (3, 3), 3))
-'Nobody wins: charm is tied after the last round (charm 10-10, geishas 3-3, after 3 round(s)).'
+'Nobody wins: charm is tied after the last round (charm 10-10, geishas 3-3, after 3 rounds).'
+>>> describe_outcome(Outcome(1, Termination.GEISHAS, (5, 9), (2, 4), 1))
+'Player 2 wins with 4 or more geishas (charm 5-9, geishas 2-4, after 1 round).'
 """
 
 from __future__ import annotations
@@ -45,7 +47,8 @@ def level_of_bot_name(name: str) -> int | None:
 def describe_outcome(outcome: Outcome) -> str:
     """One English sentence: who won and why, with the tally."""
     c, g = outcome.charm, outcome.geishas
-    tally = f"charm {c[0]}-{c[1]}, geishas {g[0]}-{g[1]}, after {outcome.rounds} round(s)"
+    rounds = "1 round" if outcome.rounds == 1 else f"{outcome.rounds} rounds"
+    tally = f"charm {c[0]}-{c[1]}, geishas {g[0]}-{g[1]}, after {rounds}"
     who = seat_name(outcome.winner) if outcome.winner is not None else ""
     reasons = {
         Termination.CHARM: f"{who} wins with 11 or more charm",

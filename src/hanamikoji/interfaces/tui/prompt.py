@@ -20,7 +20,7 @@ from hanamikoji.interfaces.messages import message
 from hanamikoji.interfaces.terminal import action_label, move_words
 from hanamikoji.interfaces.tui.cards import letters_with_glyphs
 from hanamikoji.interfaces.tui.decision import Draft, Refusal
-from hanamikoji.notation.names import Deck, Lang, action_name, card_label
+from hanamikoji.notation.names import Deck, Lang, action_name, card_label, join_list
 
 __all__ = ["SPINNER", "Prompt", "PromptPanel", "refusal_text", "render_prompt"]
 
@@ -91,7 +91,7 @@ def _answer(
 def _turn(draft: Draft, lang: Lang, lines: list[Text], deck: Deck) -> tuple[int, int]:
     kind = draft.kind
     if kind is None:
-        left = ", ".join(action_label(k, lang, deck) for k in draft.actions_left())
+        left = join_list((action_label(k, lang, deck) for k in draft.actions_left()), lang)
         lines.append(Text(message("your_turn", lang, actions=left), style="bold"))
         lines.append(Text(message("tui_how_to_act", lang), style="dim"))
         return 0, 0
