@@ -321,6 +321,7 @@ def test_a_correspondence_game_is_lost_after_its_days(tmp_path: Path) -> None:
         assert state_of(client, game)["outcome"] == {
             "winner": 1,
             "termination": "time",
+            "reason": "outcome_time",
             "charm": other["charm"],
             "geishas": other["geishas"],
             "rounds": 1,

@@ -69,6 +69,22 @@ class Outcome:
             return "1/2-1/2"
         return "1-0" if self.winner == 0 else "0-1"
 
+    @property
+    def charm_over_geishas(self) -> bool:
+        """Whether the winner's 11 charm beat the other player's 4 geishas, reached in
+        the same scoring (the rule that says why such a game went to charm).
+
+        >>> Outcome(1, Termination.CHARM, (9, 12), (4, 3), 1).charm_over_geishas
+        True
+        >>> Outcome(0, Termination.CHARM, (15, 6), (4, 3), 2).charm_over_geishas
+        False
+        """
+        return (
+            self.termination is Termination.CHARM
+            and self.winner is not None
+            and self.geishas[1 - self.winner] >= WIN_GEISHAS
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class RoundSummary:

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 
 from hanamikoji.core.errors import Illegality, IllegalMoveError
 from hanamikoji.core.moves import MoveKind
+from hanamikoji.core.outcome import Outcome
 from hanamikoji.interfaces.i18n import plural, say, sentence, sentences
 from hanamikoji.notation.names import Lang, action_name, card_label, join_list
 
@@ -28,6 +29,7 @@ __all__ = [
     "is_yes",
     "localized",
     "message",
+    "outcome_key",
 ]
 
 MESSAGES = sentences(
@@ -67,6 +69,10 @@ MESSAGES = sentences(
     sentence("rounds_played", "rounds played: {rounds}"),
     # -- outcomes ({charm_term} is the edition's word for charm)
     sentence("outcome_charm", "{winner} wins with 11 or more {charm_term}."),
+    sentence(
+        "outcome_charm_over_geishas",
+        "{winner} wins with 11 or more {charm_term}, which beats the other player's 4 geishas.",
+    ),
     sentence("outcome_geishas", "{winner} wins with 4 or more geishas."),
     sentence("outcome_most_geishas", "{winner} wins with more geishas after the last round."),
     sentence("outcome_most_charm", "{winner} wins with more {charm_term} after the last round."),
@@ -280,6 +286,23 @@ def message(key: str, lang: Lang, **fields: object) -> str:
     """The sentence ``key`` in ``lang`` with its fields filled in (a counted sentence
     chooses its form by ``n``). Raises ``KeyError`` for an unknown key."""
     return say(MESSAGES[key], lang, **fields)
+
+
+def outcome_key(outcome: Outcome) -> str:
+    """The key of the sentence that says who won ``outcome`` and why: one per
+    :class:`~hanamikoji.core.outcome.Termination`, and ``outcome_charm_over_geishas``
+    when 11 charm beat the other player's 4 geishas in the same scoring. Every interface
+    chooses its end sentence here.
+
+    >>> from hanamikoji.core.outcome import Termination
+    >>> outcome_key(Outcome(1, Termination.CHARM, (9, 12), (4, 3), 1))
+    'outcome_charm_over_geishas'
+    >>> outcome_key(Outcome(None, Termination.SHARED_WIN, (4, 4), (2, 2), 3))
+    'outcome_shared_win'
+    """
+    if outcome.charm_over_geishas:
+        return "outcome_charm_over_geishas"
+    return "outcome_" + outcome.termination.value.replace("-", "_")
 
 
 def command_for(text: str) -> str | None:

@@ -41,12 +41,18 @@ from hanamikoji.core import (
     Phase,
     Reveal,
     RoundSummary,
-    Termination,
     Variant,
     View,
 )
 from hanamikoji.core.cards import ITEM_LETTERS, letters
-from hanamikoji.interfaces.messages import command_for, illegality, is_yes, localized, message
+from hanamikoji.interfaces.messages import (
+    command_for,
+    illegality,
+    is_yes,
+    localized,
+    message,
+    outcome_key,
+)
 from hanamikoji.interfaces.rules import rules_markdown
 from hanamikoji.notation.names import (
     Deck,
@@ -537,23 +543,10 @@ def render_round_summary(
     )
 
 
-_OUTCOME_KEYS = {
-    Termination.CHARM: "outcome_charm",
-    Termination.GEISHAS: "outcome_geishas",
-    Termination.MOST_GEISHAS: "outcome_most_geishas",
-    Termination.MOST_CHARM: "outcome_most_charm",
-    Termination.SHARED_WIN: "outcome_shared_win",
-    Termination.NO_WINNER: "outcome_no_winner",
-    Termination.ROUND_CAP: "outcome_round_cap",
-}
-
-
 def outcome_text(outcome: Outcome, labels: tuple[str, str], lang: Lang) -> str:
     """Who won and why, with both players' totals, in the language's edition terms."""
     winner = labels[outcome.winner] if outcome.winner is not None else ""
-    reason = message(
-        _OUTCOME_KEYS[outcome.termination], lang, winner=winner, charm_term=term("charm", lang)
-    )
+    reason = message(outcome_key(outcome), lang, winner=winner, charm_term=term("charm", lang))
     tally = _tally(outcome.charm, outcome.geishas, labels, None, lang)
     rounds = message("rounds_played", lang, rounds=outcome.rounds)
     return f"{reason} {tally} · {rounds} · {outcome.result()}"

@@ -9,8 +9,11 @@ catalogs (``interfaces/messages.py``).
 
 >>> seat_name(1), level_bot_name(3), level_of_bot_name("Bot level 3")
 ('Player 2', 'Bot level 3', 3)
->>> describe_outcome(Outcome(0, Termination.CHARM, (12, 9), (3, 4), 2))
-'Player 1 wins with 11 or more charm (charm 12-9, geishas 3-4, after 2 rounds).'
+>>> describe_outcome(Outcome(0, Termination.CHARM, (15, 6), (4, 3), 2))
+'Player 1 wins with 11 or more charm (charm 15-6, geishas 4-3, after 2 rounds).'
+>>> print(describe_outcome(Outcome(0, Termination.CHARM, (12, 9), (3, 4), 2)))
+Player 1 wins with 11 or more charm, which beats the other player's 4 geishas
+(charm 12-9, geishas 3-4, after 2 rounds).
 >>> describe_outcome(Outcome(None, Termination.NO_WINNER, (10, 10), (3, 3), 3))
 'Nobody wins: charm is tied after the last round (charm 10-10, geishas 3-3, after 3 rounds).'
 >>> describe_outcome(Outcome(1, Termination.GEISHAS, (5, 9), (2, 4), 1))
@@ -50,8 +53,11 @@ def describe_outcome(outcome: Outcome) -> str:
     rounds = "1 round" if outcome.rounds == 1 else f"{outcome.rounds} rounds"
     tally = f"charm {c[0]}-{c[1]}, geishas {g[0]}-{g[1]}, after {rounds}"
     who = seat_name(outcome.winner) if outcome.winner is not None else ""
+    charm = f"{who} wins with 11 or more charm"
+    if outcome.charm_over_geishas:
+        charm += ", which beats the other player's 4 geishas"
     reasons = {
-        Termination.CHARM: f"{who} wins with 11 or more charm",
+        Termination.CHARM: charm,
         Termination.GEISHAS: f"{who} wins with 4 or more geishas",
         Termination.MOST_GEISHAS: f"{who} wins with more geishas after the last round",
         Termination.MOST_CHARM: f"{who} wins with more charm after the last round",

@@ -525,6 +525,7 @@ _REUSED_MESSAGES = (
     "round_scored",
     "secrets_revealed",
     "outcome_charm",
+    "outcome_charm_over_geishas",
     "outcome_geishas",
     "outcome_most_geishas",
     "outcome_most_charm",

@@ -24,6 +24,7 @@ from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move, MoveKind, response_moves
 from hanamikoji.core.outcome import Outcome, RoundSummary
 from hanamikoji.core.view import LogEntry, Phase, Reveal, View
+from hanamikoji.interfaces.messages import outcome_key
 
 __all__ = [
     "JSON",
@@ -117,9 +118,13 @@ def _summary_json(summary: RoundSummary) -> JSON:
 
 
 def outcome_json(outcome: Outcome) -> JSON:
+    """The outcome for the page; ``reason`` is the key of the sentence that says who
+    won and why (:func:`~hanamikoji.interfaces.messages.outcome_key`, as the terminal
+    says it)."""
     return {
         "winner": outcome.winner,
         "termination": outcome.termination.value,
+        "reason": outcome_key(outcome),
         "charm": list(outcome.charm),
         "geishas": list(outcome.geishas),
         "rounds": outcome.rounds,
@@ -202,8 +207,9 @@ def seat_state(view: View, public: PublicGame) -> JSON:
 
 def _outcome_or_ended(view: View, ended: tuple[str, str] | None) -> JSON | None:
     """The outcome under the rules or, for a game a clock ended, one in the same shape:
-    ``termination`` ``time`` (``winner`` the other seat) or ``aborted`` (no winner); the
-    scores are those when it ended, and no hidden card is shown."""
+    ``termination`` ``time`` (``winner`` the other seat) or ``aborted`` (no winner),
+    ``reason`` that termination's sentence; the scores are those when it ended, and no
+    hidden card is shown."""
     if view.outcome is not None:
         return outcome_json(view.outcome)
     if ended is None:
@@ -213,6 +219,7 @@ def _outcome_or_ended(view: View, ended: tuple[str, str] | None) -> JSON | None:
     return {
         "winner": winner,
         "termination": termination,
+        "reason": f"outcome_{termination}",
         "charm": [view.charm(0), view.charm(1)],
         "geishas": [view.geishas(0), view.geishas(1)],
         "rounds": view.round,

@@ -134,10 +134,10 @@ export function seatName(state, seat, { you = true } = {}) {
   return t("player", { number: seat + 1 });
 }
 
+// Who won and why: the sentence the server chose (`reason`, the terminal's too).
 export function outcomeSentence(state) {
   const outcome = state.outcome;
-  const key = `outcome_${outcome.termination.replace("-", "_")}`;
   // The outcome sentences speak of the winner in the third person: "Player 1 wins ...".
   const winner = outcome.winner === null ? "" : seatName(state, outcome.winner, { you: false });
-  return t(key, { winner, charm_term: term("charm") });
+  return t(outcome.reason, { winner, charm_term: term("charm") });
 }
