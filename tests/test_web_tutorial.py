@@ -123,6 +123,15 @@ def test_each_step_shows_the_states_since_the_step_before_once_each() -> None:
             assert learner_views()[ply].to_move == LEARNER
 
 
+def test_each_step_carries_its_own_state_for_a_page_that_resumes_there() -> None:
+    seen: list[JSONDict] = []
+    for index, ply in enumerate(step_plies()):
+        step = tutorial_step(index, "en")
+        seen += step["frames"]
+        assert step["state"]["ply"] == ply
+        assert step["state"] == seen[-1]
+
+
 def frames(index: int) -> list[JSONDict]:
     found: list[JSONDict] = tutorial_step(index, "en")["frames"]
     return found
@@ -143,12 +152,12 @@ def test_the_learner_never_receives_a_card_hidden_from_their_seat() -> None:
     texts = [text for step in SCRIPT for text in step.decisions()]
     for index in range(len(SCRIPT)):
         step = tutorial_step(index, "en")
-        for frame in step["frames"]:
+        for frame in [*step["frames"], step["state"]]:
             replayed = tutorial_game()
             for text in texts[: frame["ply"]]:
                 replayed.push_text(text)
             audit_frame(frame, replayed)
-        rest = {key: value for key, value in step.items() if key not in ("frames", "move")}
+        rest = {key: value for key, value in step.items() if key not in ("frames", "state", "move")}
         assert not HIDDEN_TEXT.search(json.dumps(rest)), rest
         if step["move"] is not None:
             assert step["move"]["text"] == Move.from_text(SCRIPT[index].decision or "").text()
@@ -374,3 +383,75 @@ def test_the_lesson_restarts_and_reads_in_spanish(browser: Any, server: Server) 
     finally:
         context.close()
     assert not errors, errors
+
+
+@e2e
+@pytest.mark.e2e
+def test_a_reload_resumes_the_lesson_at_its_step(page: Page, server: Server) -> None:
+    page.goto(server.url + "/learn")
+    take_the_lesson(page, until=2)
+    assert page.url == server.url + "/learn?step=3"
+    assert page.inner_text(".lesson-progress") == "Step 3 of 10"
+    before = table_now(page)
+    page.reload()
+    wait_for_step(page, 2)
+    assert page.url == server.url + "/learn?step=3"
+    assert page.inner_text("#lesson-title") == tutorial_step(2, "en")["title"]
+    assert table_now(page) == before
+    # The lesson goes on from there, and a reload after the scoring comes back to it too.
+    take_the_lesson(page, 2, until=8)
+    before = table_now(page)
+    page.reload()
+    wait_for_step(page, 8)
+    assert table_now(page) == before and page.locator("dialog[open]").count() == 0
+    take_the_lesson(page, 8)
+    assert page.inner_text("#lesson-title") == "What wins"
+
+
+@e2e
+@pytest.mark.e2e
+def test_an_unknown_step_starts_the_lesson_from_the_beginning(browser: Any, server: Server) -> None:
+    """An address edited by hand (the server refuses the step: the console says so)."""
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        page.goto(server.url + "/learn?step=99")
+        wait_for_step(page, 0)
+        assert page.url == server.url + "/learn"
+        assert page.locator("#toast:visible").count() == 0
+    finally:
+        context.close()
+
+
+def table_now(page: Page) -> tuple[str | None, list[str], str]:
+    """The ply, the hand and the log the table shows."""
+    hand: list[str] = page.eval_on_selector_all(
+        ".hand button.card", "els => els.map(e => e.dataset.card)"
+    )
+    return page.get_attribute(".game", "data-ply"), hand, page.inner_text("[data-testid=log]")
+
+
+@e2e
+@pytest.mark.e2e
+def test_the_status_line_says_what_the_lesson_says(page: Page, server: Server) -> None:
+    page.goto(server.url + "/learn")
+    wait_for_step(page, 0)
+    status = page.locator("#status-text")
+    # A step that is only read: press Next, no action on offer, the number keys do nothing.
+    assert (
+        status.inner_text()
+        == tutorial_step(0, "en")["hint"]
+        == ("Read this first, then press Next.")
+    )
+    assert "action" not in status.inner_text()
+    assert page.locator("button.action-marker").count() == 0
+    assert page.locator("#confirm").count() == 0
+    page.keyboard.press("1")
+    assert page.locator(".action-marker.selected").count() == 0
+    page.click("#lesson-next")
+    wait_for_step(page, 1)
+    assert status.inner_text() == "Your turn: choose an action, then its cards."
+    assert page.locator("button.action-marker").count() == 4
+    take_the_lesson(page, 1)
+    assert status.inner_text() == tutorial_step(len(SCRIPT) - 1, "en")["hint"]
+    assert page.locator("#confirm").count() == 0

@@ -9,8 +9,9 @@ dealt with every favor marker where it was, and the last step says what wins.
 
 A step is served on its own (:func:`tutorial_step`, ``GET /api/tutorial?step=N``): the
 learner's seat states since the step before (``payload.seat_state`` of the learner's
-:class:`~hanamikoji.core.view.View`, nothing else), the decision expected, and the
-step's sentences in the learner's language. So the page holds, at every step, only what
+:class:`~hanamikoji.core.view.View`, nothing else) and at the step itself (for a page
+that resumes there), the decision expected, and the step's sentences in the learner's
+language. So the page holds, at every step, only what
 the learner's seat knows then; it refuses any other decision with the step's hint.
 
 >>> step = tutorial_step(1, "en")
@@ -276,8 +277,9 @@ def parse_step(value: str) -> int:
 def tutorial_step(index: int, lang: Lang) -> JSON:
     """Step ``index`` of the lesson for the page: the learner's states since the step
     before (``frames``, one per decision, oldest first; the step's own state last, none
-    if it is unchanged), the decision expected (``move``, ``None`` for a read step), and
-    the step's sentences and the page's labels in ``lang``."""
+    if it is unchanged), the step's own state (``state``: a page that resumes the lesson
+    at this step shows it alone), the decision expected (``move``, ``None`` for a read
+    step), and the step's sentences and the page's labels in ``lang``."""
     views, plies = _lesson()
     first = plies[index - 1] + 1 if index else 0
     step = SCRIPT[index]
@@ -287,6 +289,7 @@ def tutorial_step(index: int, lang: Lang) -> JSON:
         "steps": len(SCRIPT),
         "last": index == len(SCRIPT) - 1,
         "frames": [_state(views[ply], ply) for ply in range(first, plies[index] + 1)],
+        "state": _state(views[plies[index]], plies[index]),
         "move": None if step.decision is None else move_json(Move.from_text(step.decision)),
         **{part: _say(f"tutorial_{step.name}_{part}", lang, fields) for part in _PARTS},
         "hint": _say(_hint_key(index), lang, fields),

@@ -28,9 +28,11 @@ function actionKey(kind) {
 
 export class TableView {
   // transport(handlers) makes what carries decisions: the game's WebSocket unless given
-  // (the lesson at /learn passes its script, which answers with states and errors).
-  constructor(root, { gameId, token, navigate, setConnection, transport }) {
+  // (the lesson at /learn passes its script, which answers with states and errors, and
+  // `lesson`, whose status() says what the status line says while a step is only read).
+  constructor(root, { gameId, token, navigate, setConnection, transport, lesson = null }) {
     this.root = root;
+    this.lesson = lesson;
     this.gameId = gameId;
     this.token = token;
     this.navigate = navigate;
@@ -118,7 +120,12 @@ export class TableView {
 
   myTurn() {
     const s = this.state;
-    return s && !s.outcome && !this.watching() && s.to_move === s.seat;
+    return s && !s.outcome && !this.watching() && s.to_move === s.seat && !this.lessonStatus();
+  }
+
+  // The lesson's own status line (a step that is only read), or null.
+  lessonStatus() {
+    return this.lesson ? this.lesson.status() : null;
   }
 
   // A spectator's page (/w/ID): the state has no seat, no hand and no controls; the table
@@ -313,6 +320,7 @@ export class TableView {
     const opponent = 1 - s.seat;
     const name = seatName(s, opponent);
     if (s.outcome) return t("status_over");
+    if (this.lessonStatus()) return this.lessonStatus();
     if (this.watching()) return t("watch_status", { player: seatName(s, s.to_move) });
     if (s.to_move === s.seat) {
       if (s.phase === "gift-response") return t("status_answer_gift", { player: name, action: actionName("gift") });

@@ -3,6 +3,9 @@
 // the step before, the decision expected and the step's sentences. The table is driven by
 // this script instead of a socket: a decision is checked against the step's, anything
 // else is refused with the step's hint, and the right one plays the states that follow.
+// The address keeps the step (/learn?step=N, N as the lesson counts them), so a reload
+// resumes it; while a step is only read, the table's status line says what the lesson
+// says (press Next) and offers no action.
 
 import { h, toast } from "./dom.js";
 import { api } from "./net.js";
@@ -21,6 +24,19 @@ export function canonical(text) {
   return `${match[1].toUpperCase()}${match[2]}${parts.sort().join("/")}`;
 }
 
+// The step the address asks for (/learn?step=N, N from 1), as the server counts (from 0).
+function requestedStep() {
+  const asked = new URLSearchParams(location.search).get("step");
+  return asked && /^[1-9][0-9]{0,2}$/.test(asked) ? Number(asked) - 1 : 0;
+}
+
+// The address of the step shown, replaced (not pushed): Back leaves the lesson, a reload
+// comes back to this step.
+function keepStep(step) {
+  if (!/^\/learn\/?$/.test(location.pathname)) return;
+  history.replaceState(history.state, "", step.step > 0 ? `/learn?step=${step.step + 1}` : "/learn");
+}
+
 export class TutorialView {
   constructor(root, { navigate }) {
     this.root = root;
@@ -34,7 +50,7 @@ export class TutorialView {
   }
 
   start() {
-    this.restart();
+    this.restart(requestedStep());
   }
 
   // The state on the table, as a game's page has it (the page's Rules marks its variant).
@@ -60,7 +76,9 @@ export class TutorialView {
     if (this.table) this.table.setLang();
   }
 
-  async restart() {
+  // The lesson from step `index` (0: its start); a step the server does not know (an
+  // address edited by hand) starts it from the beginning.
+  async restart(index = 0) {
     this.stop();
     const run = this.run;
     this.step = null;
@@ -68,7 +86,8 @@ export class TutorialView {
     this.panel = h("section", { class: "lesson", "aria-labelledby": "lesson-title", "data-testid": "lesson" });
     const tableRoot = h("div", { class: "lesson-table" });
     this.root.replaceChildren(h("div", { class: "learn" }, this.panel, tableRoot));
-    const first = await this.load(0, run);
+    let first = await this.load(index, run, { quiet: index > 0 });
+    if (!first && index > 0 && run === this.run) first = await this.load(0, run);
     if (!first) return;
     this.table = new TableView(tableRoot, {
       gameId: "tutorial",
@@ -76,9 +95,16 @@ export class TutorialView {
       navigate: this.navigate,
       setConnection: () => {},
       transport: (handlers) => this.transport(handlers),
+      lesson: { status: () => this.status() },
     });
     this.table.start();
-    await this.show(first, run);
+    await this.show(first, run, { resume: first.step > 0 });
+  }
+
+  // What the table's status line says instead of its own while a step is only read (the
+  // step's hint: press Next, or the lesson is over); null on a step that asks a decision.
+  status() {
+    return this.step && !this.step.move ? this.step.hint : null;
   }
 
   // What the table sends decisions through: this script, always "online".
@@ -95,26 +121,33 @@ export class TutorialView {
     };
   }
 
-  async load(index, run) {
+  async load(index, run, { quiet = false } = {}) {
     try {
       const step = await api(`/api/tutorial?step=${index}`);
       return run === this.run ? step : null;
     } catch (error) {
-      if (run === this.run) toast(error.message);
+      if (run === this.run && !quiet) toast(error.message);
       return null;
     }
   }
 
-  // The step's states, one decision at a time, then its sentences.
-  async show(step, run) {
-    for (const [index, state] of step.frames.entries()) {
+  // The step's states, one decision at a time, then its sentences; resumed (a reload, an
+  // address with its step), the step's own state at once. The first step shown is the
+  // step of its states: the table's status line speaks for it from the start.
+  async show(step, run, { resume = false } = {}) {
+    if (!this.step) this.step = step;
+    const frames = resume ? [step.state] : step.frames;
+    for (const [index, state] of frames.entries()) {
       if (index > 0) await pause(PAUSE_MS);
       if (run !== this.run) return;
       this.handlers.onMessage(state);
     }
+    if (run !== this.run) return;
     this.step = step;
     this.hintShown = false;
     this.moving = false;
+    keepStep(step);
+    if (this.table && this.table.state) this.table.render();
     this.renderPanel();
     // The new step's words, wherever the last decision left the page scrolled.
     if (step.step > 0) this.panel.scrollIntoView({ block: "nearest" });
