@@ -320,6 +320,7 @@ UI = sentences(
     sentence("last_decision", "Last decision: {moves}"),
     sentence("tip_last_theirs", "Part of {player}'s last decision."),
     sentence("tip_last_mine", "Part of your last decision."),
+    sentence("tip_last_watch", "Part of the last decisions."),
     sentence(
         "tip_action_secret",
         "{action} (1 card): its player puts one card face down. At the end of the round it is "
@@ -392,6 +393,11 @@ UI = sentences(
         "only if you have more of {geisha}'s items at a scoring.",
     ),
     sentence(
+        "tip_favor_watch",
+        "Her {marker} is on {player}'s side. It stays there from round to round, and moves "
+        "only if {other} has more of {geisha}'s items at a scoring.",
+    ),
+    sentence(
         "tip_favor_neutral",
         "Her {marker} is in the middle: at a scoring, the player with more of {geisha}'s "
         "items wins it; a tie leaves it where it is. Once won, it stays from round to round.",
@@ -409,6 +415,11 @@ UI = sentences(
         "tracker_hint",
         "Cards you have not seen this round: in your opponent's hand, Secret or"
         " Trade-off, in the deck, or the removed card.",
+    ),
+    sentence(
+        "tracker_hint_watch",
+        "Cards not shown face up yet this round: in either player's hand, {secret} or"
+        " {tradeoff}, in the deck, or the removed card.",
     ),
     sentence("tracker_toggle", "Show"),
     sentence("log_move", "{player}: {move}"),

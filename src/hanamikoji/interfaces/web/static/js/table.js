@@ -347,9 +347,11 @@ export class TableView {
 
   // -- the last decisions ----------------------------------------------------------------
 
-  // The sentence a marked element's explanation ends with: whose last decision moved it.
-  lastTip(mark) {
+  // The sentence a marked element's explanation ends with: whose last decision moved it
+  // (`seat`, when the element says; a spectator's page names that player, or none).
+  lastTip(mark, seat = null) {
     if (!mark) return "";
+    if (this.watching()) return seat === null ? t("tip_last_watch") : t("tip_last_theirs", { player: seatName(this.state, seat) });
     return mark.by === "theirs" ? t("tip_last_theirs", { player: seatName(this.state, 1 - this.state.seat) }) : t("tip_last_mine");
   }
 
@@ -369,11 +371,11 @@ export class TableView {
 
   // -- the sides ---------------------------------------------------------------------------
 
-  markerTip(kind, used, mark) {
+  markerTip(kind, used, mark, seat) {
     return joinTips(
       t(`tip_action_${kind.replace("-", "_")}`, { action: actionName(kind) }),
       used ? t("tip_action_used") : t("tip_action_free"),
-      this.lastTip(mark));
+      this.lastTip(mark, seat));
   }
 
   renderMarkers(seat) {
@@ -404,7 +406,7 @@ export class TableView {
             onclick: () => this.chooseAction(kind),
           }, content)
           : h("span", { class: classes, role: "img", dataset: { kind, fkey: `marker-${seat}-${kind}` }, "aria-label": label }, content);
-        return tip(marker, this.markerTip(kind, used, mark));
+        return tip(marker, this.markerTip(kind, used, mark, seat));
       }));
   }
 
@@ -450,7 +452,7 @@ export class TableView {
       const about = t(`tip_${mine ? "my" : "their"}_${kind.replace("-", "_")}`, { action, player });
       const shown = mine ? itemCard(card, { small: true, badge: action }) : cardBack(action);
       if (mark) shown.className += this.lastClass(mark);
-      return tip(shown, mine ? this.cardTip(card, about, this.lastTip(mark)) : joinTips(about, this.lastTip(mark)));
+      return tip(shown, mine ? this.cardTip(card, about, this.lastTip(mark, seat)) : joinTips(about, this.lastTip(mark, seat)));
     };
     const cards = [];
     if (mine) {
@@ -495,6 +497,8 @@ export class TableView {
     const s = this.state;
     const fields = { marker: term("marker"), player: seatName(s, 1 - s.seat), geisha: geishaName(card) };
     if (favor === null) return t("tip_favor_neutral", fields);
+    // A spectator's page has no "you": it names who holds her and who could take her.
+    if (this.watching()) return t("tip_favor_watch", { ...fields, player: seatName(s, favor), other: seatName(s, 1 - favor) });
     return favor === s.seat ? t("tip_favor_you", fields) : t("tip_favor_them", fields);
   }
 
@@ -622,7 +626,7 @@ export class TableView {
         const content = option.kind === "gift-response"
           ? itemCard(option.cards[0], { small: true })
           : h("span", { class: "pair" }, option.cards.map((card) => itemCard(card, { small: true })));
-        const about = joinTips(...[...new Set(option.cards)].map((card) => this.cardTip(card)), where, this.lastTip(mark));
+        const about = joinTips(...[...new Set(option.cards)].map((card) => this.cardTip(card)), where, this.lastTip(mark, pending.by));
         if (!choosable) return tip(h("div", { class: "option", role: "img", "aria-label": describeMove(option), dataset: { fkey: `option-${index}` } }, content), about);
         return tip(h("button", {
           type: "button",
@@ -679,7 +683,10 @@ export class TableView {
     return h("section", { class: "tracker", "aria-labelledby": "tracker-title" },
       h("h2", { id: "tracker-title" }, t("tracker_title")),
       toggle,
-      h("p", { class: "hint" }, t("tracker_hint")),
+      // What "not seen" means depends on who reads it: a player, or a spectator.
+      h("p", { class: "hint", "data-testid": "tracker-hint" }, this.watching()
+        ? t("tracker_hint_watch", { secret: actionName("secret"), tradeoff: actionName("trade-off") })
+        : t("tracker_hint")),
       h("ul", { class: "tracker-list" }, ROW.map((card) => h("li", { class: s.unseen[card] ? "" : "none", "aria-label": `${cardLabel(card)}: ${s.unseen[card]}` },
         tile(card), h("span", { class: "name", "aria-hidden": "true" }, itemName(card)), h("b", { "aria-hidden": "true" }, `${s.unseen[card]}/${charmOf(card)}`)))));
   }
