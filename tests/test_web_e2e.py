@@ -10,6 +10,7 @@ are skipped only where ``/usr/bin/chromium`` or Playwright is missing. With
 from __future__ import annotations
 
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +20,8 @@ import httpx2 as httpx
 import pytest
 from serving import Server, free_port
 
+from hanamikoji.core.moves import Move
+from hanamikoji.notation.names import describe_move, item_name
 from hanamikoji.notation.records import GameRecord
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -298,7 +301,7 @@ def test_a_whole_game_against_a_bot_through_the_page(page: Page, server: Server)
     page.click("#replay")
     page.wait_for_selector("dialog.replay [data-testid=replay-removed]")
     first_removed = page.locator("[data-testid=replay-removed]").inner_text()
-    assert first_removed.strip().endswith("ABCDEFG"[record.replay().deals()[0].removed])
+    assert first_removed.strip() == item_name(record.replay().deals()[0].removed, "en")
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
     assert "Decision 2 of" in page.locator("#replay-position").inner_text()
@@ -428,7 +431,7 @@ def test_the_analysis_of_a_finished_game(page: Page, tmp_path: Path) -> None:
         progress = end.locator(".analysis-progress")
         progress.wait_for()
         assert progress.inner_text().startswith("Analysing the game: 0 of ")
-        page.wait_for_selector("[data-testid=end] [data-testid=analysis-graph]", timeout=30_000)
+        page.wait_for_selector("[data-testid=end] [data-testid=analysis-graph]", timeout=120_000)
         assert progress.count() == 0
         game_id = page.url.split("/g/")[1].split("#")[0]
         token = page.url.split("#t=")[1]
@@ -447,9 +450,20 @@ def test_the_analysis_of_a_finished_game(page: Page, tmp_path: Path) -> None:
         for point, decision in zip(points.all(), judged, strict=True):
             name = point.get_attribute("aria-label") or ""
             assert name.startswith(f"R{decision['round']} T{decision['turn']} ")
-            assert decision["played"] in name and (decision["label"] in name)
+            assert in_words(decision["played"]) in name and (decision["label"] in name)
+            if decision["label"]:
+                assert f"best {in_words(decision['best'])}" in name
         rows = end.locator("[data-testid=analysis-list] button")
         assert rows.count() == len(decisions)
+        # Each round after the first begins at its marker on the graph, and under its
+        # heading in the list.
+        rounds = max(d["round"] for d in decisions)
+        markers = end.locator("[data-testid=analysis-graph] .round-marker")
+        assert markers.evaluate_all("els => els.map(e => Number(e.dataset.round))") == list(
+            range(2, rounds + 1)
+        )
+        headings = end.locator("[data-testid=analysis-list] .round-heading").all_inner_texts()
+        assert headings == [f"Round {n}" for n in range(1, rounds + 1)]
         # A decision chosen on the graph: its position from the mover's side, the best
         # decision's cards starred (in the mover's hand, or among the offer's answers).
         chosen = max(judged, key=lambda d: d["cost"])
@@ -462,7 +476,9 @@ def test_the_analysis_of_a_finished_game(page: Page, tmp_path: Path) -> None:
         assert detail.locator(".tile.best").count() == (
             len(chosen["best_move"]["cards"]) if better else 0
         )
-        assert chosen["played"] in detail.locator(".analysis-verdict").inner_text()
+        assert in_words(chosen["played"]) in detail.locator(".analysis-verdict").inner_text()
+        # Words and cards, never the notation, on the end screen and in the analysis.
+        assert_no_notation(end.inner_text())
         end.locator("[data-testid=analysis]").scroll_into_view_if_needed()
         shoot_element(page, end.locator("[data-testid=analysis]"), "analysis")
         # In the replay: the stored analysis at once, a decision steps the replay to it.
@@ -471,8 +487,25 @@ def test_the_analysis_of_a_finished_game(page: Page, tmp_path: Path) -> None:
         dialog.locator("button.analyse").click()
         dialog.locator("[data-testid=analysis-list] button").nth(2).click()
         assert "Decision 2 of" in page.locator("#replay-position").inner_text()
+        for key in ("Home", *["ArrowRight"] * len(decisions)):
+            page.keyboard.press(key)
+            assert_no_notation(dialog.inner_text())
     finally:
         own.stop()
+
+
+# A decision in the notation (S:D, C:AB/FG, G>D) or cards as letters (BEFGGG).
+NOTATION = re.compile(r"\b[STGC][:>][A-G/]*|\b[A-G]{2,}\b")
+
+
+def assert_no_notation(text: str) -> None:
+    found = NOTATION.findall(text)
+    assert not found, found
+
+
+def in_words(notation: str) -> str:
+    """A decision as the page says it in English (the table's words)."""
+    return describe_move(Move.from_text(notation), "en")
 
 
 def still_running(route: Any) -> None:

@@ -140,19 +140,34 @@ export class AnalysisView {
       summary,
       this.renderGraph(judged),
       this.renderLegend(),
-      h("ol", { class: "analysis-list", "data-testid": "analysis-list" }, this.analysis.decisions.map((d) => this.renderRow(d))),
+      h("ol", { class: "analysis-list", "data-testid": "analysis-list" }, this.renderRows()),
       h("div", { class: "analysis-detail", "data-testid": "analysis-detail", "aria-live": "polite" }),
     ];
   }
 
-  // "R1 T3 You: G:ABC — mistake (−12%) · best C:AB/DE"
+  // "R1 T3 You: Gift: flute (Ayane), ... — mistake (−12%) · best Competition: ...": the
+  // decisions in words, as the table and its log say them.
   describe(d) {
-    const head = t("analysis_decision", { round: d.round, turn: d.turn, player: seatName(this.state, d.seat - 1), move: d.played });
+    const head = t("analysis_decision", { round: d.round, turn: d.turn, player: seatName(this.state, d.seat - 1), move: describeMove(d.played_move) });
     if (d.forced) return `${head} — ${t("analysis_forced")}`;
     const chance = t("analysis_chance", { chance: percent(d.played_value) });
     if (!d.label) return `${head} — ${chance}`;
     const cost = t("analysis_cost", { label: t(`label_${d.label}`), cost: percent(d.cost) });
-    return `${head} — ${cost} · ${t("analysis_best", { move: d.best })}`;
+    return `${head} — ${cost} · ${t("analysis_best", { move: describeMove(d.best_move) })}`;
+  }
+
+  // The decisions, each round under its heading (as the table's log has them).
+  renderRows() {
+    const rows = [];
+    let round = 0;
+    for (const d of this.analysis.decisions) {
+      if (d.round !== round) {
+        round = d.round;
+        rows.push(h("li", { class: "round-heading" }, t("round_of", { round })));
+      }
+      rows.push(this.renderRow(d));
+    }
+    return rows;
   }
 
   renderRow(d) {
@@ -189,8 +204,24 @@ export class AnalysisView {
         graph.append(svg("polyline", { points, class: `line seat${seat}` }));
       }
     }
+    this.renderRounds(graph, x, innerH);
     for (const d of judged) graph.append(this.renderPoint(d, x(d.ply), y(d.played_value)));
     return h("div", { class: "analysis-graph-box" }, graph);
+  }
+
+  // Where each round after the first begins: a line between its first decision and the
+  // last of the round before, named at the top ("Round 2").
+  renderRounds(graph, x, innerH) {
+    const decisions = this.analysis.decisions;
+    decisions.forEach((d, index) => {
+      if (index === 0 || d.round === decisions[index - 1].round) return;
+      const at = (x(decisions[index - 1].ply) + x(d.ply)) / 2;
+      const label = t("round_of", { round: d.round });
+      const name = svg("text", { x: at + 3, y: PAD.top + 9, class: "round-label" });
+      name.textContent = label;
+      graph.append(svg("g", { class: "round-marker", "data-round": d.round, role: "img", "aria-label": label },
+        svg("line", { x1: at, x2: at, y1: PAD.top, y2: PAD.top + innerH }), name));
+    });
   }
 
   renderPoint(d, px, py) {

@@ -127,6 +127,17 @@ export function describeMove(move) {
   return `${name}${colon()}${cards(move.cards)}`;
 }
 
+// Cards in words, in their order, a run of copies counted: "fan, flower ×2, tea set".
+export function cardsInWords(list) {
+  const runs = [];
+  for (const card of list) {
+    const last = runs[runs.length - 1];
+    if (last && last.card === card) last.n += 1;
+    else runs.push({ card, n: 1 });
+  }
+  return runs.map(({ card, n }) => (n > 1 ? `${itemName(card)} ×${n}` : itemName(card))).join(", ");
+}
+
 // "You", "Player 2", "Bot (level 3)": how a seat is named on this page.
 export function seatName(state, seat, { you = true } = {}) {
   if (you && seat === state.seat) return t("you");

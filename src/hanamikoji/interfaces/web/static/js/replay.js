@@ -3,7 +3,7 @@
 
 import { h, toast } from "./dom.js";
 import { favorText, geishaCard, tile } from "./cards.js";
-import { actionName, cardLabel, describeMove, letterOf, seatName, t } from "./i18n.js";
+import { actionName, cardLabel, cardsInWords, describeMove, seatName, t } from "./i18n.js";
 import { api } from "./net.js";
 import { renderSummary } from "./summary.js";
 
@@ -81,7 +81,8 @@ function scoredBefore(frames, index) {
   return [null, null, null, null, null, null, null];
 }
 
-// Tiles of `list`, those of `marked` (a multiset of cards) starred: the best decision's.
+// Tiles of `list` and their names, those of `marked` (a multiset of cards) starred: the
+// best decision's.
 function cards(list, marked = []) {
   const left = [...marked];
   const drawn = list.map((card) => {
@@ -94,7 +95,7 @@ function cards(list, marked = []) {
     }
     return one;
   });
-  return list.length ? h("span", { class: "tiles" }, drawn, h("span", { class: "letters" }, ` ${list.map(letterOf).join("")}`)) : "—";
+  return list.length ? h("span", { class: "tiles" }, drawn, h("span", { class: "words" }, ` ${cardsInWords(list)}`)) : "—";
 }
 
 // A position with every card shown, `bottom`'s side below (the page's seat unless said),

@@ -5,7 +5,7 @@
 import { h, hideToast, store, toast } from "./dom.js";
 import { actionFace, cardBack, favorText, geishaCard, itemCard, tile } from "./cards.js";
 import {
-  CARDS_PER_ACTION, KINDS, KIND_LETTERS, actionName, cardLabel, charmOf, describeMove,
+  CARDS_PER_ACTION, KINDS, KIND_LETTERS, actionName, cardLabel, cardsInWords, charmOf, describeMove,
   geishaName, itemName, letterOf, outcomeSentence, seatName, t, tCount, term, variantName,
 } from "./i18n.js";
 import { GameSocket, api } from "./net.js";
@@ -784,7 +784,7 @@ function joinTips(...parts) {
 }
 
 function cardsLine(cards) {
-  return cards.length ? h("span", { class: "tiles" }, cards.map((card) => tile(card)), " ", cards.map(letterOf).join("")) : "—";
+  return cards.length ? h("span", { class: "tiles" }, cards.map((card) => tile(card)), h("span", { class: "words" }, ` ${cardsInWords(cards)}`)) : "—";
 }
 
 function renderReveal(s) {
