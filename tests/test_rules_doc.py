@@ -1,10 +1,12 @@
 """docs/rules.md against the engine: its tables, its worked examples, its links, and the
-map of rules to code in docs/architecture.md.
+map of rules to code in docs/architecture.md (docs/rules-notes.md says how for
+developers).
 
 The worked examples are read from the page itself: each round table gives the cards on
 each side at scoring and the markers after it; the test plays rounds that end with
-exactly those cards and compares every marker, starting player and verdict. Editing an
-example in the page without the engine agreeing (or the other way round) fails here.
+exactly those cards and compares every marker, starting player and verdict (the sentence
+the apps say at the end of such a game). Editing an example in the page without the
+engine agreeing (or the other way round) fails here.
 """
 
 from __future__ import annotations
@@ -34,8 +36,10 @@ from hanamikoji.core.cards import FULL_SET, TOTAL_CHARM, counts
 from hanamikoji.core.game import TURNS_PER_ROUND
 from hanamikoji.core.moves import CARDS_PER_ACTION
 from hanamikoji.core.rng import DECK_SIZE, HAND_SIZE
+from hanamikoji.interfaces.messages import message, outcome_key
+from hanamikoji.interfaces.web.catalog import text as page_text
 from hanamikoji.notation.names import LANGUAGES, action_name, item_name, term
-from hanamikoji.notation.outcomes import describe_outcome
+from hanamikoji.notation.outcomes import seat_name
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -152,11 +156,23 @@ def play_example(title: str, variant: str = "classic") -> Game:
     return game
 
 
-def assert_verdict(game: Game, text: str) -> None:
-    """``text`` quotes the engine's verdict, or says which round follows and who starts it."""
+def variant_names() -> dict[str, str]:
+    """Each variant by the name the page gives it in English ("three rounds")."""
+    return {page_text(f"variant_name_{v.replace('-', '_')}", "en"): v for v in VARIANTS}
+
+
+def verdict(game: Game) -> str:
+    """The sentence the apps say at the end of ``game``, in English."""
     outcome = game.outcome
-    if outcome is not None:
-        assert f"`{describe_outcome(outcome)}`" in text
+    assert outcome is not None
+    winner = "" if outcome.winner is None else seat_name(outcome.winner)
+    return message(outcome_key(outcome), "en", winner=winner, charm_term=term("charm", "en"))
+
+
+def assert_verdict(game: Game, text: str) -> None:
+    """``text`` quotes the apps' verdict, or says which round follows and who starts it."""
+    if game.outcome is not None:
+        assert f'"{verdict(game)}"' in " ".join(text.split())
         return
     match = re.search(r"round (\d) follows, and Player ([12]) starts it", text)
     assert match is not None, f"no verdict and no next round in {text!r}"
@@ -215,13 +231,21 @@ def test_the_starter_alternates_whatever_the_rounds_gave(first_player: int) -> N
 
 
 def test_example_d_the_variants_decide_the_last_round_differently() -> None:
-    verdicts = {row[0].strip("`"): row[1] for row in tables(section(RULES, EXAMPLE_D))[-1][1:]}
+    names = variant_names()
+    verdicts = {names[row[0]]: row[1] for row in tables(section(RULES, EXAMPLE_D))[-1][1:]}
     assert set(verdicts) == set(VARIANTS)
-    for variant, verdict in verdicts.items():
-        assert_verdict(play_example(EXAMPLE_D, variant), verdict)
+    for variant, said in verdicts.items():
+        assert_verdict(play_example(EXAMPLE_D, variant), said)
 
 
-def test_round_caps_as_the_variants_section_says() -> None:
+def test_example_a_says_why_charm_won() -> None:
+    game = play_example(EXAMPLE_A)
+    assert verdict(game) == (
+        "Player 2 wins with 11 or more charm, which beats the other player's 4 geishas."
+    )
+
+
+def test_round_caps_as_the_developer_notes_say() -> None:
     capped = play_example(EXAMPLE_D, "classic/cap=3").outcome
     assert capped is not None and capped.winner is None
     assert capped.termination == Termination.ROUND_CAP and capped.result() == "1/2-1/2"
@@ -290,12 +314,15 @@ def test_answers_as_the_page_describes_them() -> None:
 
 
 def test_variants_table_lists_every_variant_with_its_rounds() -> None:
+    """One row per variant, named as the page names it, in the order of VARIANTS (the web
+    page marks a game's variant by its row's place)."""
     (table,) = tables(section(RULES, "Variants"))
-    rounds = {row[0].strip("`"): row[1] for row in table[1:]}
-    assert set(rounds) == set(VARIANTS)
-    for name, variant in VARIANTS.items():
+    names = variant_names()
+    assert [names.get(row[0]) for row in table[1:]] == list(VARIANTS)
+    for row in table[1:]:
+        variant = VARIANTS[names[row[0]]]
         expected = "no limit" if variant.max_rounds is None else str(variant.max_rounds)
-        assert rounds[name] == expected
+        assert row[1] == expected
 
 
 KINDS = {"Secret": 0, "Trade-off": 1, "Gift": 2, "Competition": 3}

@@ -15,13 +15,16 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from serving import app_client
 from starlette.testclient import TestClient
+from test_rules_doc import EXAMPLE_A, EXAMPLE_D, play_example
 
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.cli import Streams, run_command
+from hanamikoji.interfaces.messages import message, outcome_key
 from hanamikoji.interfaces.rules import DOCS, rules_markdown, rules_page
 from hanamikoji.interfaces.terminal import EXIT_INPUT_ENDED
+from hanamikoji.interfaces.web.catalog import text
 from hanamikoji.interfaces.web.rules_page import END_ID, rules_html, slug
-from hanamikoji.notation.names import LANGUAGES, Lang
+from hanamikoji.notation.names import LANGUAGES, Lang, term
 
 ROOT = Path(__file__).resolve().parents[1]
 TRANSLATIONS = sorted({rules_page(lang) for lang in LANGUAGES} - {"rules.md"})
@@ -183,17 +186,86 @@ def test_the_rules_page_of_each_language(client: TestClient, lang: Lang) -> None
     assert f">{title(lang)}</h1>" in fragment
 
 
+def variant_name(variant: str, lang: Lang) -> str:
+    """The name a player reads for ``variant`` in ``lang`` (the page's start form's)."""
+    return text(f"variant_name_{variant.replace('-', '_')}", lang)
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_variants_end_is_marked(client: TestClient, lang: Lang) -> None:
     for variant in VARIANTS:
+        name = variant_name(variant, lang)
         for route in (f"/rules/{lang}", f"/api/rules/{lang}"):
             html = client.get(route, params={"variant": variant}).text
             assert html.count(f'id="{END_ID}"') == 1, (lang, variant)
             row = html.split(f'id="{END_ID}"')[1].split("</tr>")[0]
             assert row.startswith(' class="rules-end" aria-current="true">')
-            assert f"<td><code>{variant}</code></td>" in row, (lang, variant, row)
+            assert f"<td>{name}</td>" in row, (lang, variant, row)
             note = html.split('<p class="rules-note">')[1].split("</p>")[0]
-            assert note.startswith(f'<a href="#{END_ID}">') and variant in note
+            assert note.startswith(f'<a href="#{END_ID}">') and name in note
+            assert f">{variant}<" not in note or name == variant
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_variants_are_named_as_players_read_them(lang: Lang) -> None:
+    """The Variants table (and example (d)'s) name each variant as the page's start form
+    does in that language, never by its name in the code; the first table's rows are in
+    the order of VARIANTS, which the web page marks them by."""
+    source = rules_markdown(lang)
+    tables = [t for t in markdown_tables(source) if len(t) == 1 + len(VARIANTS)]
+    variants, verdicts = tables[0], tables[-1]
+    assert [row[0] for row in variants[1:]] == [variant_name(v, lang) for v in VARIANTS]
+    assert {row[0] for row in verdicts[1:]} == {variant_name(v, lang) for v in VARIANTS}
+    for variant in ("three-rounds", "french"):
+        assert f"`{variant}`" not in source, (lang, variant)
+
+
+def markdown_tables(source: str) -> list[list[list[str]]]:
+    """Every table of ``source``: rows of cells (the header first)."""
+    found: list[list[list[str]]] = []
+    rows: list[list[str]] = []
+    for token in PARSER.parse(source):
+        if token.type == "tr_open":
+            rows.append([])
+        elif token.type == "inline" and rows and token.level > 0:
+            rows[-1].append(token.content)
+        elif token.type == "table_close":
+            found.append(rows)
+            rows = []
+    return found
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGUAGES if lang != "en-2018"])
+def test_the_examples_verdicts_are_the_apps_sentences(lang: Lang) -> None:
+    """Each worked example that ends a game quotes the sentence the apps show at its end,
+    in the page's language (en-2018 reads the English page)."""
+    games = [play_example(EXAMPLE_A), *(play_example(EXAMPLE_D, v) for v in VARIANTS)]
+    flat = " ".join(rules_markdown(lang).split())
+    for game in games:
+        outcome = game.outcome
+        if outcome is None:
+            continue
+        seat = outcome.winner
+        winner = "" if seat is None else message("player", lang, number=seat + 1)
+        said = message(outcome_key(outcome), lang, winner=winner, charm_term=term("charm", lang))
+        assert said in flat, (lang, said)
+
+
+DEVELOPER = re.compile(r"src/|tests/|\.py\b|cap=")
+"""What only developers need: source and test paths, Python files, round caps."""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rules_players_read_hold_no_developer_notes(client: TestClient, lang: Lang) -> None:
+    served = [
+        rules_markdown(lang),
+        client.get(f"/rules/{lang}").text,
+        client.get(f"/api/rules/{lang}", params={"variant": "classic"}).text,
+        run(["rules", "--lang", lang])[1],
+    ]
+    for page in served:
+        assert DEVELOPER.findall(page) == [], lang
+    assert DEVELOPER.findall("see `src/hanamikoji/core/` and `classic/cap=10`") != []
 
 
 def test_unknown_languages_and_variants_are_refused(client: TestClient) -> None:

@@ -196,8 +196,10 @@ def test_the_rules_panel_and_a_hint_at_the_table(page: Page, server: Server) -> 
     panel = page.locator("dialog.rules-panel[open]")
     panel.wait_for()
     end = panel.locator("#rules-end")
-    assert "french" in end.inner_text() and end.get_attribute("aria-current") == "true"
-    assert in_view(page, "#rules-end", "dialog.rules-panel .rules-body")
+    assert end.inner_text().startswith("French") and end.get_attribute("aria-current") == "true"
+    # The panel opens at how to play; the note at its top leads to the variant's end.
+    assert in_view(page, "dialog.rules-panel h1", "dialog.rules-panel .rules-body")
+    assert not in_view(page, "#rules-end", "dialog.rules-panel .rules-body")
     assert page.evaluate("document.activeElement.id") == "rules-close"
     shoot_both_schemes(page, "desktop")
     page.set_viewport_size(e2e.PHONE)

@@ -1,5 +1,6 @@
 """What the page says, in Chromium, to whoever reads it: a spectator's page speaks to a
-spectator (the card tracker, whose favor a marker is, whose decision a mark is).
+spectator (the card tracker, whose favor a marker is, whose decision a mark is); the
+Rules panel a player opens from a game starts at how to play.
 
 The game socket is scripted (Playwright's ``route_web_socket``): the page gets the very
 states the server would send (``payload.spectator_state`` of a real game's view)."""
@@ -13,7 +14,7 @@ from typing import Any
 
 import pytest
 from serving import Server, free_port
-from test_web_e2e import (  # noqa: F401  (fixtures)
+from test_web_e2e import (
     DESKTOP,
     PHONE,
     Page,
@@ -21,6 +22,7 @@ from test_web_e2e import (  # noqa: F401  (fixtures)
     page,
     pytestmark,
     shoot,
+    start_game,
 )
 
 from hanamikoji.core import Game
@@ -121,3 +123,30 @@ def test_a_spectators_markers_name_who_holds_them(page: Page, server: Server) ->
     for fkey, said in marks:
         seat = int(fkey.split("-")[1])
         assert f"Part of Player {seat + 1}'s last decision." in said, (fkey, said)
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_rules_panel_opens_at_how_to_play(browser: Any, server: Server, viewport: Any) -> None:
+    """From a game: at the top of the rules, with the note that links to how a game of
+    its variant ends (named as the player reads it), not scrolled to that row."""
+    context = browser.new_context(viewport=viewport, locale="en-GB")
+    try:
+        game = context.new_page()
+        start_game(game, server, opponent="bot", level="1", variant="french", first="me")
+        game.click("#rules-button")
+        body = game.locator("dialog.rules-panel .rules-body")
+        body.locator("h1").wait_for()
+        assert body.evaluate("el => el.scrollTop") == 0
+        assert body.evaluate("el => el.scrollHeight > el.clientHeight")  # it could scroll
+        note = body.locator(".rules-note a")
+        assert note.inner_text() == "How a game of French ends is marked ▶."
+        assert body.locator("h1").is_visible()
+        top = body.evaluate("el => el.getBoundingClientRect().top")
+        assert body.locator("h1").evaluate("el => el.getBoundingClientRect().top") >= top
+        shoot(game, f"rules-panel-{viewport['width']}")
+        # The note still leads to the row of the game's variant.
+        note.click()
+        assert body.evaluate("el => el.scrollTop") > 0
+        assert body.locator("#rules-end").inner_text().startswith("French")
+    finally:
+        context.close()

@@ -7,12 +7,14 @@ the heading's slug, as GitHub makes it), and the page's own links to its heading
 links to other files of the repository, which the server does not serve, become plain
 text. With a variant, the row of the Variants table that says how a game of that variant
 ends is marked (``id="rules-end"``, class ``rules-end``) and a note before the rules
-points to it. The section is found by position, the same in every language: the
-translations keep the English page's headings in order (``tests/test_rules_pages.py``).
+points to it, naming the variant as the page does. The section and the row are found by
+position, the same in every language: the translations keep the English page's headings
+in order, and the table's rows are in the order of ``VARIANTS`` (each named in the page's
+language; ``tests/test_rules_pages.py``, docs/rules-notes.md).
 
 >>> html, marked = rules_html(rules_markdown("en"), "french")
 >>> row = html.split('id="rules-end"')[1].split("</tr>")[0]
->>> marked, html.count('id="rules-end"'), "<td><code>french</code></td>" in row
+>>> marked, html.count('id="rules-end"'), "<td>French</td>" in row
 (True, 1, True)
 >>> '<h2 id="rules-variants">Variants</h2>' in html
 True
@@ -148,23 +150,19 @@ def _variants_ordinal() -> int:
 
 
 def _mark_end(tokens: list[Token], variant: str) -> bool:
-    """Mark the row of the variants table that names ``variant`` in its first cell;
-    whether there was one."""
+    """Mark the row of the variants table that says how ``variant`` ends (the rows are in
+    the order of ``VARIANTS``); whether there was one."""
     section = _section(tokens, _variants_ordinal())
-    row: Token | None = None
-    for index, token in enumerate(section):
-        if token.type == "table_close":
-            break
-        if token.type == "tr_open":
-            row = token
-        elif token.type == "td_open" and section[index - 1] is row and row is not None:
-            cell = section[index + 1].children or []
-            if [(c.type, c.content) for c in cell] == [("code_inline", variant)]:
-                row.attrSet("id", END_ID)
-                row.attrSet("class", "rules-end")
-                row.attrSet("aria-current", "true")
-                return True
-    return False
+    end = next((i for i, token in enumerate(section) if token.type == "table_close"), 0)
+    rows = [token for token in section[:end] if token.type == "tr_open"][1:]  # no header
+    place = list(VARIANTS).index(variant) if variant in VARIANTS else len(rows)
+    if place >= len(rows):
+        return False
+    row = rows[place]
+    row.attrSet("id", END_ID)
+    row.attrSet("class", "rules-end")
+    row.attrSet("aria-current", "true")
+    return True
 
 
 def rules_html(source: str, variant: str | None = None) -> tuple[str, bool]:
@@ -188,7 +186,8 @@ def rules_fragment(lang: Lang, variant: str | None = None) -> str:
     body, marked = rules_html(rules_markdown(lang), variant)
     note = ""
     if marked:
-        sentence = escape(text("rules_variant_marked", lang, variant=variant))
+        name = text(f"variant_name_{variant.replace('-', '_')}", lang)
+        sentence = escape(text("rules_variant_marked", lang, variant=name))
         note = f'<p class="rules-note"><a href="#{END_ID}">{sentence}</a></p>\n'
     return f'<div class="rules" lang="{_html_lang(lang)}">\n{note}{body}</div>\n'
 

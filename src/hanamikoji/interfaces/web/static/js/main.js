@@ -163,10 +163,10 @@ async function boot() {
   deck.value = preferredDeck();
   setDeck(deck.value);
   deck.addEventListener("change", () => setDeck(deck.value));
-  // The rules: from a game, its variant's end is marked and scrolled to; from the start
-  // page, the variant chosen there is marked.
+  // The rules, open at their top: from a game, its variant's end is marked (the note at
+  // the top links to it); from the start page, the variant chosen there.
   document.getElementById("rules-button").addEventListener("click", () => openRules(table
-    ? { variant: table.state && table.state.variant, scroll: true }
+    ? { variant: table.state && table.state.variant }
     : { variant: (document.querySelector(".start-form input[name=variant]:checked") || {}).value }));
   translateChrome();
   window.addEventListener("popstate", route);

@@ -1,14 +1,15 @@
 // The rules at hand: a panel (a modal dialog) with the rules in the page's language. The
 // server turns docs/rules.md (or its translation) into HTML, raw HTML switched off, and
-// marks the row that says how a game of the given variant ends (#rules-end); from a game
-// the panel opens scrolled to it. Esc or the close button closes it; Tab stays inside.
+// marks the row that says how a game of the given variant ends (#rules-end), which a note
+// at the top links to. The panel opens at the top, at how to play. Esc or the close
+// button closes it; Tab stays inside.
 
 import { h, toast } from "./dom.js";
 import { currentLang, t } from "./i18n.js";
 
 const FOCUSABLE = "a[href], button:not([disabled]), [tabindex]:not([tabindex='-1'])";
 
-export async function openRules({ variant = null, scroll = false } = {}) {
+export async function openRules({ variant = null } = {}) {
   const lang = currentLang();
   const query = variant ? `?variant=${encodeURIComponent(variant)}` : "";
   let html;
@@ -39,8 +40,7 @@ export async function openRules({ variant = null, scroll = false } = {}) {
   document.body.append(dialog);
   dialog.showModal();
   close.focus();
-  const end = body.querySelector("#rules-end");
-  if (scroll && end) end.scrollIntoView({ block: "center" });
+  body.scrollTop = 0;
   return dialog;
 }
 
