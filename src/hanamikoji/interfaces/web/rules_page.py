@@ -185,7 +185,7 @@ def rules_fragment(lang: Lang, variant: str | None = None) -> str:
         raise ValueError(f"unknown variant {variant!r}; known: {', '.join(VARIANTS)}")
     body, marked = rules_html(rules_markdown(lang), variant)
     note = ""
-    if marked:
+    if marked and variant is not None:
         name = text(f"variant_name_{variant.replace('-', '_')}", lang)
         sentence = escape(text("rules_variant_marked", lang, variant=name))
         note = f'<p class="rules-note"><a href="#{END_ID}">{sentence}</a></p>\n'
