@@ -119,3 +119,6 @@ def test_the_end_screen_says_that_charm_beat_geishas(page: Page, tmp_path: Any) 
         page.wait_for_function(
             "() => document.querySelector('[data-testid=end] .why').textContent.includes('芸者4人')"
         )
+        # The cards of the reveal listed as Japanese lists them.
+        reveal = page.locator(".reveal").inner_text()
+        assert "、" in reveal and ", " not in reveal

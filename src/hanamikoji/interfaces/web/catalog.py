@@ -587,6 +587,14 @@ def client_catalog(lang: Lang) -> dict[str, Any]:
         "deck": card_table_faces(),
         "terms": {
             key: term(key, lang)
-            for key in ("charm", "marker", "take_gift", "take_competition", "hidden", "colon")
+            for key in (
+                "charm",
+                "marker",
+                "take_gift",
+                "take_competition",
+                "hidden",
+                "colon",
+                "list",
+            )
         },
     }

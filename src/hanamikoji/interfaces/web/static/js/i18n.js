@@ -111,9 +111,15 @@ function colon() {
   return term("colon");
 }
 
+// Words listed as the language lists them ("、" in Japanese and Chinese), as
+// notation/names.py join_list does.
+export function joinList(words) {
+  return words.join(term("list"));
+}
+
 // A decision in words, as notation/names.py describe_move says it.
 export function describeMove(move) {
-  const cards = (list) => list.map(cardLabel).join(", ");
+  const cards = (list) => joinList(list.map(cardLabel));
   if (move.kind === "gift-response") return `${term("take_gift")}${colon()}${cards(move.cards)}`;
   if (move.kind === "competition-response") {
     return `${term("take_competition")}${colon()}${move.cards.map(cardLabel).join(" + ")}`;
@@ -135,7 +141,7 @@ export function cardsInWords(list) {
     if (last && last.card === card) last.n += 1;
     else runs.push({ card, n: 1 });
   }
-  return runs.map(({ card, n }) => (n > 1 ? `${itemName(card)} ×${n}` : itemName(card))).join(", ");
+  return joinList(runs.map(({ card, n }) => (n > 1 ? `${itemName(card)} ×${n}` : itemName(card))));
 }
 
 // "You", "Player 2", "Bot (level 3)": how a seat is named on this page.
