@@ -65,10 +65,11 @@ def descendants(pid: int) -> list[int]:
 
 class Server:
     """``hanamikoji serve`` in its own process, on loopback; ``options`` go to it (by
-    default bots think in threads and act at once). Its stderr is kept in a file."""
+    default bots think in threads and act at once). Its stderr is kept in a file (named
+    after ``db_path``, the SQLite file, unless ``db_url`` names another database)."""
 
-    def __init__(self, db_path: Path, port: int, *options: str) -> None:
-        self.db_url = f"sqlite:///{db_path}"
+    def __init__(self, db_path: Path, port: int, *options: str, db_url: str | None = None) -> None:
+        self.db_url = db_url or f"sqlite:///{db_path}"
         self.port = port
         self.url = f"http://127.0.0.1:{port}"
         self.options = options or ("--bot-delay", "0", "--bot-processes", "0")

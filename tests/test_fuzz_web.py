@@ -355,7 +355,7 @@ def test_a_real_server_survives_a_burst_of_malformed_traffic(tmp_path: Path) -> 
             assert response.status_code in (201, 400, 413, 429)
         answered = asyncio.run(_socket_burst(server.url.replace("http", "ws"), games[1], messages))
         assert answered > 0
-        assert httpx.get(f"{server.url}/healthz").json() == {"ok": True}
+        assert httpx.get(f"{server.url}/healthz").json() == {"ok": True, "database": "ok"}
     finally:
         server.stop()
     assert "Traceback" not in server.stderr, server.stderr

@@ -46,7 +46,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from starlette.applications import Starlette
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -54,8 +54,8 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.types import ASGIApp, ExceptionHandler, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.bots.levels import LEVELS
@@ -73,8 +73,14 @@ from hanamikoji.interfaces.web.guards import (
     read_body,
     receive_message,
 )
+from hanamikoji.interfaces.web.health import (
+    CLOSE_TRY_AGAIN,
+    QUIET_OUTAGES,
+    RETRY_AFTER_SECONDS,
+    UNREACHABLE,
+)
 from hanamikoji.interfaces.web.hints import Hints
-from hanamikoji.interfaces.web.hub import GameHub, error_message
+from hanamikoji.interfaces.web.hub import GameHub, error_message, unavailable_message
 from hanamikoji.interfaces.web.live import SPECTATOR, Connection, LiveGame, SeatTap
 from hanamikoji.interfaces.web.lobby_routes import lobby_routes, open_lobby, run_pairings
 from hanamikoji.interfaces.web.payload import encode
@@ -120,11 +126,15 @@ CLOSE_BAD_SEAT = 4401
 CLOSE_NO_GAME = 4404
 CLOSE_SERVER_ERROR = 1011
 
+HEALTH_TIMEOUT = 2.0
+"""Seconds ``/healthz`` waits for the database's answer to ``SELECT 1``."""
+
 STATUS = {
     "err_too_long": 413,
     "err_content_type": 415,
     "err_rate_limited": 429,
     "err_hint_late": 503,
+    "err_unavailable": 503,
     "err_csrf": 403,
     "err_rated_needs_account": 403,
 }
@@ -194,6 +204,8 @@ def create_app(config: ServerConfig) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        for name in ("hanamikoji.web", "uvicorn.error"):
+            logging.getLogger(name).addFilter(QUIET_OUTAGES)  # one line per outage
         store = await asyncio.to_thread(Store, config.db_url)
         bots = BotRunner(config.bot_processes)
         hub = GameHub(
@@ -260,7 +272,10 @@ def create_app(config: ServerConfig) -> Starlette:
         WebSocketRoute("/ws/{game_id}/watch", _watch_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    # One answer wherever a route or a socket finds the database unreachable.
+    # (Starlette types a handler for requests or for sockets; this one serves both.)
+    handlers = dict.fromkeys(UNREACHABLE, cast(ExceptionHandler, _database_unreachable))
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     app.state.allowed_origins = frozenset(o.rstrip("/") for o in config.allowed_origins)
     app.state.rates = rates
     app.state.cookies = cookies
@@ -297,7 +312,7 @@ def _hub(connection: HTTPConnection) -> GameHub:
     return hub
 
 
-def _request_lang(request: Request) -> Lang:
+def _request_lang(request: HTTPConnection) -> Lang:
     wanted = request.query_params.get("lang") or request.headers.get("x-hanamikoji-lang", "")
     if wanted in LANGUAGES:
         return parse_lang(wanted)
@@ -363,7 +378,35 @@ async def _page(request: Request) -> Response:
 
 
 async def _health(request: Request) -> Response:
-    return JSONResponse({"ok": True})
+    """200 while the database answers ``SELECT 1`` within :data:`HEALTH_TIMEOUT`;
+    503 (``"database": "unreachable"``) otherwise."""
+    store = _hub(request).store
+    if await store.health.check(store.ping, HEALTH_TIMEOUT):
+        return JSONResponse({"ok": True, "database": "ok"}, headers={"Cache-Control": "no-store"})
+    return JSONResponse(
+        {"ok": False, "database": "unreachable"},
+        status_code=503,
+        headers={"Cache-Control": "no-store", "Retry-After": str(RETRY_AFTER_SECONDS)},
+    )
+
+
+async def _database_unreachable(connection: HTTPConnection, error: Exception) -> Response | None:
+    """A route or a socket found the database unreachable: 503 ``err_unavailable`` with
+    ``Retry-After``; a socket is told so and closed with 1013 (try again later), and its
+    page reconnects. The outage is logged once (``health.py``), not here."""
+    _hub(connection).store.health.failed(error)
+    if isinstance(connection, WebSocket):
+        await _close_unavailable(connection)
+        return None
+    lang = _request_lang(connection)
+    return _refused(Refused("err_unavailable", seconds=RETRY_AFTER_SECONDS), lang)
+
+
+async def _close_unavailable(websocket: WebSocket) -> None:
+    if websocket.application_state == WebSocketState.CONNECTING:
+        await websocket.close(code=CLOSE_TRY_AGAIN)  # refuses the handshake
+        return
+    await _send_and_close(websocket, unavailable_message(_query_lang(websocket)), CLOSE_TRY_AGAIN)
 
 
 async def _catalog(request: Request) -> Response:
@@ -567,6 +610,8 @@ async def _game_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     try:
         await _open_seat(websocket)
+    except UNREACHABLE:
+        raise  # the app's handler tells the page (err_unavailable) and closes with 1013
     except Exception:  # a defect of ours: say so to the page, keep serving the others
         log.exception("WebSocket of game %s failed", websocket.path_params.get("game_id"))
         with contextlib.suppress(Exception):
@@ -634,6 +679,9 @@ async def _serve_seat(
             hub.send(live, seat, connection, error_message(refusal, connection.lang))
             if refusal.key == "err_stale":
                 await hub.resend(live, seat, connection)
+        except UNREACHABLE as error:  # the page stays: its next message may get through
+            _hub(websocket).store.health.failed(error)
+            hub.send(live, seat, connection, unavailable_message(connection.lang))
 
 
 async def _watch_socket(websocket: WebSocket) -> None:
@@ -654,6 +702,8 @@ async def _watch_socket(websocket: WebSocket) -> None:
         return
     try:
         await _serve_spectator(websocket, live, connection)
+    except UNREACHABLE:
+        raise  # the app's handler tells the page (err_unavailable) and closes with 1013
     except Exception:
         log.exception("spectator socket of game %s failed", live.id)
         with contextlib.suppress(Exception):

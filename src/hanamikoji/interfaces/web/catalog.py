@@ -79,6 +79,10 @@ UI = sentences(
     ),
     sentence("err_conflict", "Another decision was recorded first; here is the current table."),
     sentence("err_storage", "The decision could not be saved; nothing changed. Try again."),
+    sentence(
+        "err_unavailable",
+        "The server cannot reach its database just now; nothing changed. Try again in {seconds} s.",
+    ),
     sentence("err_not_over", "Only available once the game is over."),
     sentence("err_no_game", "There is no such game."),
     # -- spectators (watch.js, the table read-only)

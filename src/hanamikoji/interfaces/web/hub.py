@@ -44,6 +44,7 @@ from hanamikoji.interfaces.web.clock import (
 )
 from hanamikoji.interfaces.web.cluster import Cluster, PresenceRow, away_since
 from hanamikoji.interfaces.web.events import Event, Listener
+from hanamikoji.interfaces.web.health import RETRY_AFTER_SECONDS, unreachable
 from hanamikoji.interfaces.web.live import (
     SPECTATOR,
     Connection,
@@ -85,7 +86,7 @@ from hanamikoji.interfaces.web.writer import DecisionWriter
 from hanamikoji.notation.names import Lang
 from hanamikoji.notation.records import GameRecord
 
-__all__ = ["GameHub", "error_message"]
+__all__ = ["GameHub", "error_message", "unavailable_message"]
 
 log = logging.getLogger("hanamikoji.web")
 
@@ -276,6 +277,7 @@ class GameHub:
             future.set_result(live)
         except BaseException as error:
             future.set_exception(error)
+            future.exception()  # the waiters (if any) get it; asyncio need not log it
             raise
         finally:
             del self._loading[game_id]
@@ -479,8 +481,10 @@ class GameHub:
         except PlyTakenError:
             await self._reload(live)
             raise Refused("err_conflict") from None
-        except Exception:
+        except Exception as error:
             game.pop()
+            if unreachable(error):  # logged once for the whole outage (health.py)
+                raise Refused("err_unavailable", seconds=RETRY_AFTER_SECONDS) from None
             log.exception("game %s: could not store ply %d", live.id, ply)
             raise Refused("err_storage") from None
         live.stored = replace(live.stored, owner=owner)
@@ -923,6 +927,11 @@ class GameHub:
             live.stored = replace(live.stored, rematch_id=new_id)
             self._announce(live)
         return new_id
+
+
+def unavailable_message(lang: Lang) -> JSON:
+    """The message a page gets while the database cannot be reached (``health.py``)."""
+    return error_message(Refused("err_unavailable", seconds=RETRY_AFTER_SECONDS), lang)
 
 
 def error_message(refusal: Refused, lang: Lang) -> JSON:

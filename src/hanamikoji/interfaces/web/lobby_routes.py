@@ -29,7 +29,8 @@ from hanamikoji.interfaces.web.guards import (
     origin_allowed,
     receive_message,
 )
-from hanamikoji.interfaces.web.hub import GameHub, error_message
+from hanamikoji.interfaces.web.health import CLOSE_TRY_AGAIN, UNREACHABLE
+from hanamikoji.interfaces.web.hub import GameHub, error_message, unavailable_message
 from hanamikoji.interfaces.web.live import Connection
 from hanamikoji.interfaces.web.lobby import Lobby, LobbyClient, LobbyPlayer, Pairing, Seat
 from hanamikoji.interfaces.web.payload import encode
@@ -120,19 +121,25 @@ async def _lobby_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     wanted = websocket.query_params.get("lang", "en")
     lang: Lang = parse_lang(wanted) if wanted in LANGUAGES else "en"
+    player = await _lobby_player(websocket)  # before the connection's writer task starts
     connection = Connection(websocket.send_text, lang)
-    client = LobbyClient(await _lobby_player(websocket), connection.push)
+    client = LobbyClient(player, connection.push)
     lobby = _lobby(websocket)
     lobby.join(client)
+    code = 1000
     try:
         await _serve(websocket, lobby, client, connection)
+    except UNREACHABLE:  # the page is told, and reconnects after a while
+        code = CLOSE_TRY_AGAIN
+        with contextlib.suppress(Exception):
+            await websocket.send_text(encode(unavailable_message(connection.lang)))
     except Exception:
         log.exception("lobby socket failed")
     finally:
         lobby.leave(client)
         await connection.close()
         with contextlib.suppress(Exception):
-            await websocket.close()
+            await websocket.close(code)
 
 
 async def _serve(

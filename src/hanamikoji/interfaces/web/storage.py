@@ -66,6 +66,7 @@ from sqlalchemy.pool import StaticPool
 
 from hanamikoji.interfaces.web.clock import UNTIMED, TimeControl, datetime_to_ms
 from hanamikoji.interfaces.web.events import Event, notify
+from hanamikoji.interfaces.web.health import DatabaseHealth
 
 __all__ = [
     "FINISHED",
@@ -460,6 +461,8 @@ def new_game_row(
 
 
 WAL_SAFETY_PAGES = 20_000
+CONNECT_TIMEOUT_SECONDS = 5
+"""How long a new connection to PostgreSQL may take before it counts as failed."""
 BUSY_SECONDS = 5.0
 """How long a connection waits for another process's lock on the SQLite file."""
 
@@ -513,6 +516,9 @@ class Store:
         """This server's id among the instances on the database (``cluster.py``): the
         origin of the events its writes send."""
         self.engine: Engine = _make_engine(url)
+        self.health = DatabaseHealth()
+        """Whether the database answers (``health.py``), from every connection's fate."""
+        self.health.watch(self.engine)
         # An in-memory database is one connection, which threads must take in turn.
         in_memory = url in ("sqlite://", "sqlite:///:memory:")
         self._serial: contextlib.AbstractContextManager[Any] = (
@@ -532,6 +538,12 @@ class Store:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def ping(self) -> None:
+        """Ask the database the cheapest question (``SELECT 1``); raises what the
+        database raises when it cannot be reached."""
+        with self._connect() as connection:
+            connection.execute(text("SELECT 1"))
 
     @property
     def needs_checkpoints(self) -> bool:
@@ -852,6 +864,11 @@ def _make_engine(url: str) -> Engine:
         if not in_memory:
             event.listen(engine, "connect", _enable_sqlite_wal)
         return engine
+    if url.startswith("postgresql"):
+        # A server that does not answer at all (cut off, not stopped) fails a new
+        # connection within seconds rather than the system's TCP timeout (minutes).
+        timeout = {"connect_timeout": CONNECT_TIMEOUT_SECONDS}
+        return create_engine(url, pool_pre_ping=True, connect_args=timeout)
     return create_engine(url, pool_pre_ping=True)
 
 
