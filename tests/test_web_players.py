@@ -22,11 +22,18 @@ from test_web_migrations import NO_POSTGRES, POSTGRES, postgres_schemas
 from test_web_server import bearer, create, hello, play_to_the_end, receive_error, receive_state
 
 from hanamikoji.interfaces import web_cli
+from hanamikoji.interfaces.web.app import ServerConfig, create_app
 from hanamikoji.interfaces.web.catalog import text
-from hanamikoji.interfaces.web.guards import RateGuard, parse_rate
 from hanamikoji.interfaces.web.players import Passwords, check_nickname, is_reserved
 from hanamikoji.interfaces.web.schema import DEFAULT_LEVEL
-from hanamikoji.interfaces.web.storage import game_seats, hash_token, players, sessions
+from hanamikoji.interfaces.web.storage import (
+    Store,
+    attempt_key,
+    game_seats,
+    hash_token,
+    players,
+    sessions,
+)
 
 try:
     from test_web_e2e import (
@@ -407,12 +414,66 @@ def test_sign_in_attempts_are_limited_per_address() -> None:
 
 
 def test_sign_in_attempts_are_limited_per_account_name() -> None:
-    guard = RateGuard(None, None, parse_rate("2/minute"))
-    assert guard.allow_login("10.0.0.1", "ann") is None
-    assert guard.allow_login("10.0.0.2", "ann") is None
-    assert guard.allow_login("10.0.0.3", "ann") is not None  # another address, same name
-    assert guard.allow_login("10.0.0.3", "bob") is None
-    assert RateGuard(None, None, None).allow_login("10.0.0.1", "ann") is None
+    store = Store("sqlite://")
+    ann, bob = (attempt_key("sign-in-account", name) for name in ("ann", "bob"))
+    address = [attempt_key("sign-in-address", f"10.0.0.{n}") for n in range(4)]
+    minute = 60_000
+    assert store.count_attempt([address[1], ann], 0, 2, minute) is None
+    assert store.count_attempt([address[2], ann], 1_000, 2, minute) is None
+    # Another address, the same name: refused until the first attempt leaves the window.
+    assert store.count_attempt([address[3], ann], 2_000, 2, minute) == 58_000
+    assert store.count_attempt([address[3], bob], 2_000, 2, minute) is None
+    assert store.count_attempt([address[0], ann], 60_001, 2, minute) is None
+    store.close()
+
+
+def _instance(url: str, address: str, login_rate: str) -> TestClient:
+    """An instance of the app on the database at ``url``, its requests from ``address``."""
+    config = ServerConfig(
+        url,
+        bot_processes=0,
+        gc_freeze_interval=0,
+        allowed_hosts=("testserver",),
+        login_rate=login_rate,
+    )
+    return TestClient(create_app(config), base_url="http://testserver", client=(address, 5000))
+
+
+@pytest.fixture(
+    params=[
+        "sqlite",
+        pytest.param("postgresql", marks=pytest.mark.skipif(not POSTGRES, reason=NO_POSTGRES)),
+    ]
+)
+def shared_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """The URL of a new database that several instances may share."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+        return
+    with postgres_schemas() as new_schema:
+        yield new_schema()
+
+
+def test_the_sign_in_limit_is_shared_by_every_instance_on_the_database(
+    shared_database: str,
+) -> None:
+    """Two instances on one database: one account's wrong passwords are counted once,
+    whichever instance they reach (each counted its own before: twice the limit)."""
+    url = shared_database
+    with (
+        _instance(url, "10.0.0.1", "3/minute") as one,
+        _instance(url, "10.0.0.2", "3/minute") as two,
+    ):
+        wrong = {"name": "Ann", "password": "wrong password"}
+        refusal(one.post("/api/me/login", json=wrong), 401, "err_login_failed")
+        refusal(one.post("/api/me/login", json=wrong), 401, "err_login_failed")
+        refusal(two.post("/api/me/login", json=wrong), 401, "err_login_failed")
+        limited = two.post("/api/me/login", json={**wrong, "name": "ANN"})
+        refusal(limited, 429, "err_login_rate")
+        assert 1 <= int(limited.headers["Retry-After"]) <= 60
+        refusal(one.post("/api/me/login", json=wrong), 429, "err_login_rate")
+        # Another name from the second instance's address is still allowed there.
+        refusal(two.post("/api/me/login", json={**wrong, "name": "Bob"}), 401, "err_login_failed")
 
 
 # -- seats ----------------------------------------------------------------------------------

@@ -9,11 +9,12 @@ answers, bodies read with their limit, and rate limits.
   ``Host`` with the server's scheme) or an origin named by ``--allow-origin``.
 * **Bodies** are read as they stream in, and refused as soon as they pass the limit;
   socket messages are taken as they come, text or binary, for ``schema.py`` to decode.
-* **Rates.** New games per client address, messages per socket, and sign-in attempts
-  per client address and per account name are limited (``limits``' moving window); what
-  goes over is refused, and nothing else is harmed. A socket over its message rate is
-  told once per window, and the rest of that window is dropped unread
-  (:class:`MessageBudget`, the game's socket's and the lobby's).
+* **Rates.** New games per client address and messages per socket are limited
+  (``limits``' moving window, in memory); sign-in attempts per client address and per
+  account name too, counted in the database every instance shares; what goes over is
+  refused, and nothing else is harmed. A socket over its message rate is told once per
+  window, and the rest of that window is dropped unread (:class:`MessageBudget`, the
+  game's socket's and the lobby's).
 
 >>> loopback_hosts("0.0.0.0")[:3]
 ('localhost', '127.0.0.1', '[::1]')
@@ -147,7 +148,9 @@ def parse_rate(text: str) -> RateLimitItem | None:
 
 
 class RateGuard:
-    """Counts new games per client address, messages per socket, and sign-in attempts.
+    """Counts new games per client address and messages per socket, in this instance's
+    memory; holds the sign-in limit, which is counted in the database that every
+    instance shares (``Store.count_attempt``).
 
     Args:
         create: new games one address may create (``None``: no limit).
@@ -176,16 +179,6 @@ class RateGuard:
         """``None`` if the socket may send a message now (counting it), else the
         seconds to wait."""
         return self._hit(self.messages, "message", socket_key)
-
-    def allow_login(self, address: str, account: str | None = None) -> float | None:
-        """``None`` if a sign-in attempt from ``address`` (to the account whose
-        case-folded name is ``account``) may go on now, counting it against both; else
-        the seconds to wait."""
-        waits = [self._hit(self.login, "login-address", address)]
-        if account is not None:
-            waits.append(self._hit(self.login, "login-account", account))
-        refused = [wait for wait in waits if wait is not None]
-        return max(refused) if refused else None
 
     def _hit(self, rate: RateLimitItem | None, *key: str) -> float | None:
         if rate is None or self._limiter.hit(rate, *key):

@@ -30,7 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from hanamikoji.interfaces.web.checks import Refused
-from hanamikoji.interfaces.web.guards import RateGuard, origin_allowed, read_body
+from hanamikoji.interfaces.web.guards import origin_allowed, read_body
 from hanamikoji.interfaces.web.hub import GameHub, error_message
 from hanamikoji.interfaces.web.live import LiveGame, clock_json, rebuild, stored_clocks
 from hanamikoji.interfaces.web.player_store import (
@@ -46,7 +46,7 @@ from hanamikoji.interfaces.web.schema import (
     decode_credentials,
     decode_guest,
 )
-from hanamikoji.interfaces.web.storage import FINISHED, PLAYING, Store
+from hanamikoji.interfaces.web.storage import FINISHED, PLAYING, Store, attempt_key
 from hanamikoji.notation.names import Lang
 
 __all__ = [
@@ -253,13 +253,23 @@ async def _json_body(request: Request) -> bytes:
     return await read_body(request, MAX_BODY_BYTES)
 
 
-def _limit_sign_in(request: Request, account: str | None = None) -> None:
-    """Count a sign-in attempt against the client's address (and the account name)."""
-    rates: RateGuard = request.app.state.rates
+async def _limit_sign_in(request: Request, account: str | None = None) -> None:
+    """Count a sign-in attempt against the client's address (and the account name) in
+    the database, so that every instance on it counts the same attempts."""
+    rate = request.app.state.rates.login
+    if rate is None:
+        return
     address = request.client.host if request.client is not None else ""
-    wait = rates.allow_login(address, account)
-    if wait is not None:
-        raise Refused("err_login_rate", seconds=max(1, round(wait)))
+    keys = [attempt_key("sign-in-address", address)]
+    if account is not None:
+        keys.append(attempt_key("sign-in-account", account))
+    hub = _hub(request)
+    window_ms = rate.get_expiry() * 1000
+    wait_ms = await hub.writer.call(
+        lambda: hub.store.count_attempt(keys, hub.now(), rate.amount, window_ms)
+    )
+    if wait_ms is not None:
+        raise Refused("err_login_rate", seconds=max(1, round(wait_ms / 1000)))
 
 
 async def _me(request: Request) -> Response:
@@ -278,7 +288,7 @@ async def _me(request: Request) -> Response:
 async def _register(request: Request) -> Response:
     session = await _changing(request)
     credentials = decode_credentials(await _json_body(request))
-    _limit_sign_in(request)
+    await _limit_sign_in(request)
     made = await _accounts(request).register(credentials.name, credentials.password, session)
     return _signed_in(request, made, status=201)
 
@@ -286,7 +296,7 @@ async def _register(request: Request) -> Response:
 async def _login(request: Request) -> Response:
     session = await _changing(request)
     credentials = decode_credentials(await _json_body(request))
-    _limit_sign_in(request, name_key(credentials.name))
+    await _limit_sign_in(request, name_key(credentials.name))
     signed = await _accounts(request).log_in(credentials.name, credentials.password, session)
     return _signed_in(request, signed)
 
@@ -294,7 +304,7 @@ async def _login(request: Request) -> Response:
 async def _guest(request: Request) -> Response:
     session = await _changing(request)
     wanted = decode_guest(await _json_body(request))
-    _limit_sign_in(request)
+    await _limit_sign_in(request)
     guest = await _accounts(request).guest(wanted.nickname, session)
     return _signed_in(request, guest, status=201 if session is None else 200)
 

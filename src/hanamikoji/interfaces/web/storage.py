@@ -53,6 +53,7 @@ from sqlalchemy import (
     Text,
     bindparam,
     create_engine,
+    delete,
     event,
     insert,
     inspect,
@@ -81,6 +82,7 @@ __all__ = [
     "alembic_config",
     "analyses",
     "analysis_runs",
+    "attempt_key",
     "decisions",
     "game_seats",
     "games",
@@ -98,6 +100,7 @@ __all__ = [
     "seat_presence",
     "server_secrets",
     "sessions",
+    "sign_in_attempts",
     "token_matches",
     "upgrade_schema",
 ]
@@ -320,6 +323,21 @@ lobby_queue = Table(
     Column("since_ms", BigInteger, nullable=False),
     Index("ix_lobby_queue_instance", "instance_id"),
 )
+
+sign_in_attempts = Table(
+    # Revision 0009: sign-in attempts per client address and per account name, counted
+    # in the database so that every instance on it shares one limit (issue 46).
+    "sign_in_attempts",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("attempts", Text, nullable=False),
+    Column("expires_ms", BigInteger, nullable=False),
+    Index("ix_sign_in_attempts_expires", "expires_ms"),
+)
+"""One row per counted key (:func:`attempt_key`: the SHA-256 of what is counted, so no
+address or name is kept): the times (ms) of its latest attempts within the window,
+oldest first, comma-separated; the row goes once its newest attempt is out of the window
+(``expires_ms``)."""
 
 server_secrets = Table(
     "server_secrets",
@@ -663,6 +681,26 @@ class Store:
         with self._connect() as connection:
             return len(connection.execute(select(games.c.id)).all())
 
+    # -- limits shared by every instance ----------------------------------------------
+
+    def count_attempt(
+        self, keys: Sequence[str], now_ms: int, limit: int, window_ms: int
+    ) -> int | None:
+        """Count an attempt against each of ``keys`` (from :func:`attempt_key`) that has
+        had fewer than ``limit`` attempts in the ``window_ms`` before ``now_ms``, in the
+        table every instance shares (a moving window, as ``limits``' in memory): ``None``
+        when every key allowed it, else the ms until the most loaded key allows one more.
+        The keys' rows are locked in order, so two instances counting the same key at
+        once count one after the other."""
+        waits = []
+        with self._begin() as connection:
+            _forget_expired_attempts(connection, now_ms)
+            for key in sorted(set(keys)):
+                wait = _count_attempt(connection, key, now_ms, limit, window_ms)
+                if wait is not None:
+                    waits.append(wait)
+        return max(waits) if waits else None
+
     # -- analyses ---------------------------------------------------------------------
 
     def save_analysis(self, game_id: str, analysis: StoredAnalysis) -> bool:
@@ -870,6 +908,57 @@ def _make_engine(url: str) -> Engine:
         timeout = {"connect_timeout": CONNECT_TIMEOUT_SECONDS}
         return create_engine(url, pool_pre_ping=True, connect_args=timeout)
     return create_engine(url, pool_pre_ping=True)
+
+
+def attempt_key(kind: str, value: str) -> str:
+    """The key under which attempts of ``kind`` (``sign-in-address``,
+    ``sign-in-account``) by ``value`` are counted: a hash, so the table keeps no address
+    or name."""
+    return hashlib.sha256(f"{kind}\0{value}".encode()).hexdigest()
+
+
+def _forget_expired_attempts(connection: Connection, now_ms: int) -> None:
+    """Delete the rows whose attempts are all out of their window (those another
+    instance is counting right now are left to the next look)."""
+    expired = (
+        select(sign_in_attempts.c.key)
+        .where(sign_in_attempts.c.expires_ms < now_ms)
+        .limit(100)
+        .with_for_update(skip_locked=True)
+    )
+    keys = list(connection.execute(expired).scalars())
+    if keys:
+        connection.execute(delete(sign_in_attempts).where(sign_in_attempts.c.key.in_(keys)))
+
+
+def _count_attempt(
+    connection: Connection, key: str, now_ms: int, limit: int, window_ms: int
+) -> int | None:
+    """One key of :meth:`Store.count_attempt`, its row locked: ``None`` (counted) or the
+    ms to wait."""
+    locked = select(sign_in_attempts.c.attempts).where(sign_in_attempts.c.key == key)
+    stored = connection.execute(locked.with_for_update()).scalar_one_or_none()
+    if stored is None:
+        try:
+            with connection.begin_nested():  # another instance may insert it first
+                connection.execute(
+                    insert(sign_in_attempts).values(
+                        key=key, attempts=str(now_ms), expires_ms=now_ms + window_ms
+                    )
+                )
+            return None
+        except IntegrityError:
+            stored = connection.execute(locked.with_for_update()).scalar_one()
+    times = [int(t) for t in stored.split(",") if t and int(t) > now_ms - window_ms]
+    if len(times) >= limit:
+        return times[len(times) - limit] + window_ms - now_ms
+    times = [*times, now_ms][-limit:]
+    connection.execute(
+        update(sign_in_attempts)
+        .where(sign_in_attempts.c.key == key)
+        .values(attempts=",".join(map(str, times)), expires_ms=now_ms + window_ms)
+    )
+    return None
 
 
 def _ply_taken(item: Append) -> PlyTakenError:
