@@ -85,6 +85,8 @@ def test_a_bad_port_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None
         ("--analysis-worlds", "0"),
         ("--analysis-worlds", "many"),
         ("--analysis-limit", "0"),
+        ("--header-timeout", "0"),
+        ("--connections-per-address", "0"),
     ],
 )
 def test_every_number_serve_takes_is_checked(

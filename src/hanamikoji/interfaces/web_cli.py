@@ -129,6 +129,22 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         " (default: 10/minute; off: no limit)",
     )
     parser.add_argument(
+        "--header-timeout",
+        type=whole_number(1, 3600, "a number of seconds"),
+        default=10,
+        metavar="S",
+        help="seconds a connection has to send a request's headers, from its start or the"
+        " server's last answer, before it is closed (default: 10)",
+    )
+    parser.add_argument(
+        "--connections-per-address",
+        type=whole_number(1, 100_000, "a number of connections"),
+        default=64,
+        metavar="N",
+        help="connections one client address may hold open (HTTP and sockets); one more is"
+        " closed at once; a --trusted-proxy's own address is exempt (default: 64)",
+    )
+    parser.add_argument(
         "--secure-cookies",
         action="store_true",
         help="mark session cookies Secure (the server is reached over https, e.g. behind a proxy)",
@@ -178,9 +194,11 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 def _run(args: argparse.Namespace, streams: Streams) -> int:
     try:
         import uvicorn
+        from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
         from hanamikoji.interfaces.web.app import ServerConfig, create_app
         from hanamikoji.interfaces.web.cluster import SecondInstanceError, hold_sqlite
+        from hanamikoji.interfaces.web.connections import ConnectionGuard, guarded
         from hanamikoji.interfaces.web.guards import loopback_hosts
     except ImportError as error:
         streams.stderr.write(
@@ -218,10 +236,14 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
         f"Hanamikoji: open http://{args.host}:{args.port}/ (games in {shown}; Ctrl-C stops)\n"
     )
     streams.stdout.flush()
+    # uvicorn times idle connections only between requests: each connection is wrapped
+    # to time its headers and count it against its address (connections.py).
+    guard = ConnectionGuard(args.connections_per_address, args.header_timeout, args.trusted_proxy)
     uvicorn.run(
         create_app(config),
         host=args.host,
         port=args.port,
+        http=guarded(AutoHTTPProtocol, guard),
         log_level=args.log_level,
         ws_max_size=64 * 1024,
         # States are small; compressing each one costs more CPU than it saves on a LAN.
