@@ -145,6 +145,14 @@ def _configure(parser: argparse.ArgumentParser) -> None:
         " closed at once; a --trusted-proxy's own address is exempt (default: 64)",
     )
     parser.add_argument(
+        "--sockets-per-address",
+        type=whole_number(1, 100_000, "a number of sockets"),
+        default=32,
+        metavar="N",
+        help="WebSockets (games, spectators, the lobby) one client address may have open;"
+        " one more is refused (default: 32)",
+    )
+    parser.add_argument(
         "--secure-cookies",
         action="store_true",
         help="mark session cookies Secure (the server is reached over https, e.g. behind a proxy)",
@@ -228,6 +236,7 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
         session_days=args.session_days,
         abort_timeout=float(args.abort_timeout),
         abandon_timeout=float(args.abandon_timeout),
+        sockets_per_address=args.sockets_per_address,
     )
     if args.analysis_worlds is not None:
         config = replace(config, analysis_worlds=args.analysis_worlds)

@@ -68,6 +68,8 @@ from hanamikoji.interfaces.web.guards import (
     LOOPBACK_HOSTS,
     MessageBudget,
     RateGuard,
+    SeatSockets,
+    SocketCap,
     origin_allowed,
     parse_rate,
     read_body,
@@ -124,6 +126,8 @@ HELLO_TIMEOUT = 10.0
 CLOSE_POLICY = 4403
 CLOSE_BAD_SEAT = 4401
 CLOSE_NO_GAME = 4404
+CLOSE_REPLACED = 4409
+"""A newer page opened the same seat (more than :data:`~.guards.SEAT_SOCKETS`)."""
 CLOSE_SERVER_ERROR = 1011
 
 HEALTH_TIMEOUT = 2.0
@@ -171,6 +175,8 @@ class ServerConfig:
             decision before the game is aborted, unrated (``ratings.py``).
         abandon_timeout: seconds a player of an untimed rated game may be away, once
             each side has decided, before losing it.
+        sockets_per_address: WebSockets (games, spectators, the lobby) one client
+            address may have open at once; one more is refused (``err_too_many_sockets``).
     """
 
     db_url: str
@@ -190,6 +196,7 @@ class ServerConfig:
     session_days: int = 30
     abort_timeout: float = DEFAULT_ABORT_SECONDS
     abandon_timeout: float = DEFAULT_ABANDON_SECONDS
+    sockets_per_address: int = 32
 
 
 def create_app(config: ServerConfig) -> Starlette:
@@ -279,6 +286,8 @@ def create_app(config: ServerConfig) -> Starlette:
     app.state.allowed_origins = frozenset(o.rstrip("/") for o in config.allowed_origins)
     app.state.rates = rates
     app.state.cookies = cookies
+    app.state.seat_sockets = SeatSockets[WebSocket]()
+    app.add_middleware(SocketCap, per_address=config.sockets_per_address, refusal=_too_many_sockets)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts))
     app.add_middleware(_SecurityHeaders)
     return app
@@ -646,12 +655,21 @@ async def _open_seat(websocket: WebSocket) -> None:
             await websocket.close(code=CLOSE_BAD_SEAT)
         return
     _, seat = found
+    seats: SeatSockets[WebSocket] = websocket.app.state.seat_sockets
+    for oldest in seats.opened((game_id, seat), websocket):
+        # A fifth page at the seat: the oldest stops (its page says so, and does not
+        # reconnect by itself), so a reload always gets its seat.
+        replaced = error_message(Refused("err_replaced"), lang)
+        await _send_and_close(oldest, replaced, CLOSE_REPLACED)
     connection = Connection(websocket.send_text, lang)
-    live = await hub.attach(game_id, seat, connection)
     try:
-        await _serve_seat(websocket, live, seat, connection)
+        live = await hub.attach(game_id, seat, connection)
+        try:
+            await _serve_seat(websocket, live, seat, connection)
+        finally:
+            await hub.detach(live, seat, connection)
     finally:
-        await hub.detach(live, seat, connection)
+        seats.closed((game_id, seat), websocket)
 
 
 async def _serve_seat(
@@ -710,6 +728,12 @@ async def _watch_socket(websocket: WebSocket) -> None:
             await websocket.close(code=CLOSE_SERVER_ERROR)
     finally:
         await hub.unwatch(live, connection)
+
+
+def _too_many_sockets(lang: str, most: int) -> str:
+    """What a socket over ``--sockets-per-address`` is told before it is closed."""
+    chosen = parse_lang(lang) if lang in LANGUAGES else "en"
+    return encode(error_message(Refused("err_too_many_sockets", max=most), chosen))
 
 
 def _query_lang(connection: HTTPConnection) -> Lang:

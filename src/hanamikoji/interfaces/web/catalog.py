@@ -84,6 +84,16 @@ UI = sentences(
         "The server cannot reach its database just now; nothing changed. Try again in {seconds} s.",
     ),
     sentence("err_not_over", "Only available once the game is over."),
+    sentence(
+        "err_replaced",
+        "This seat was opened on other pages since; this page stopped following the game.",
+    ),
+    sentence(
+        "err_too_many_sockets",
+        "Too many pages are open from your address (at most {max}):"
+        " close some, and this one reconnects.",
+    ),
+    sentence("seat_reopen", "Play on this page"),
     sentence("err_no_game", "There is no such game."),
     # -- spectators (watch.js, the table read-only)
     sentence("err_spectator", "You are watching this game: a spectator cannot play."),

@@ -9,6 +9,10 @@ answers, bodies read with their limit, and rate limits.
   ``Host`` with the server's scheme) or an origin named by ``--allow-origin``.
 * **Bodies** are read as they stream in, and refused as soon as they pass the limit;
   socket messages are taken as they come, text or binary, for ``schema.py`` to decode.
+* **Sockets.** One client address may hold a number of WebSockets at once (games,
+  spectators, the lobby), and one seat a few (:data:`SEAT_SOCKETS`): a seat's newest page
+  replaces its oldest, so a reload always works, and each socket's message budget cannot
+  be multiplied by opening hundreds.
 * **Rates.** New games per client address and messages per socket are limited
   (``limits``' moving window, in memory); sign-in attempts per client address and per
   account name too, counted in the database every instance shares; what goes over is
@@ -29,21 +33,27 @@ from __future__ import annotations
 import ipaddress
 import socket
 import time
-from collections.abc import Callable
-from urllib.parse import urlsplit
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+from urllib.parse import parse_qs, urlsplit
 
 from limits import RateLimitItem, parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 from starlette.requests import HTTPConnection, Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hanamikoji.interfaces.web.checks import Refused, whole_number
 
 __all__ = [
+    "CLOSE_TOO_MANY_SOCKETS",
     "LOOPBACK_HOSTS",
+    "SEAT_SOCKETS",
     "MessageBudget",
     "RateGuard",
+    "SeatSockets",
+    "SocketCap",
     "loopback_hosts",
     "origin_allowed",
     "parse_rate",
@@ -219,3 +229,88 @@ class MessageBudget:
             return False
         self._told_until = now + wait
         raise Refused("err_rate_limited", seconds=max(1, round(wait)))
+
+
+SEAT_SOCKETS = 4
+"""Sockets one seat of a game may have open on one instance: a fifth page at the seat
+closes the oldest (``err_replaced``, close code 4409)."""
+
+H = TypeVar("H")
+
+
+class SeatSockets(Generic[H]):
+    """The sockets open at each seat, oldest first, at most ``per_seat`` of them."""
+
+    def __init__(self, per_seat: int = SEAT_SOCKETS) -> None:
+        self.per_seat = per_seat
+        self._open: dict[Hashable, list[H]] = {}
+
+    def opened(self, seat: Hashable, socket: H) -> list[H]:
+        """Count ``socket`` at ``seat``; the oldest ones it pushes over the cap, which the
+        caller closes (they are counted no more)."""
+        sockets = self._open.setdefault(seat, [])
+        sockets.append(socket)
+        over = len(sockets) - self.per_seat
+        if over <= 0:
+            return []
+        oldest, sockets[:over] = sockets[:over], []
+        return oldest
+
+    def closed(self, seat: Hashable, socket: H) -> None:
+        sockets = self._open.get(seat, [])
+        if socket in sockets:
+            sockets.remove(socket)
+        if not sockets:
+            self._open.pop(seat, None)
+
+    def at(self, seat: Hashable) -> list[H]:
+        """The sockets open at ``seat``, oldest first."""
+        return list(self._open.get(seat, []))
+
+
+CLOSE_TOO_MANY_SOCKETS = 4429
+
+
+class SocketCap:
+    """An ASGI middleware: every WebSocket counts against its client's address (the one
+    ``--trusted-proxy``'s ``X-Forwarded-For`` names, as for the other limits per
+    address); one over ``per_address`` is accepted, told ``refusal(lang)`` (the
+    language of its ``lang`` query) and closed with 4429, before any route sees it."""
+
+    def __init__(self, app: ASGIApp, per_address: int, refusal: Callable[[str, int], str]) -> None:
+        self.app = app
+        self.per_address = per_address
+        self.refusal = refusal
+        self._open: dict[str, int] = {}
+
+    def open_from(self, address: str) -> int:
+        return self._open.get(address, 0)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        address = str(client[0]) if client else ""
+        if self._open.get(address, 0) >= self.per_address:
+            await self._refuse(scope, receive, send)
+            return
+        self._open[address] = self._open.get(address, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self._open[address] - 1
+            if left:
+                self._open[address] = left
+            else:
+                del self._open[address]
+
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send) -> None:
+        message: Message = await receive()
+        if message["type"] != "websocket.connect":
+            return
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        lang = (query.get("lang") or ["en"])[0]
+        await send({"type": "websocket.accept"})
+        await send({"type": "websocket.send", "text": self.refusal(lang, self.per_address)})
+        await send({"type": "websocket.close", "code": CLOSE_TOO_MANY_SOCKETS})

@@ -35,6 +35,9 @@ export async function api(path, { method = "GET", token, body } = {}) {
 const BAD_SEAT = 4401;
 const POLICY = 4403;
 const NO_GAME = 4404;
+// Newer pages opened the same seat (the server keeps 4 per seat): this one stops, and
+// does not reconnect by itself, or pages at one seat would take turns closing each other.
+export const REPLACED = 4409;
 
 export class GameSocket {
   constructor(gameId, token, { onMessage, onStatus, onFatal }) {
@@ -82,7 +85,7 @@ export class GameSocket {
       if (this.ws !== ws) return;
       this.stopPings();
       this.setOnline(false);
-      if (event.code === BAD_SEAT || event.code === POLICY || event.code === NO_GAME) {
+      if ([BAD_SEAT, POLICY, NO_GAME, REPLACED].includes(event.code)) {
         this.closed = true;
         this.onFatal(event.code);
         return;
@@ -90,6 +93,13 @@ export class GameSocket {
       this.scheduleReconnect();
     };
     ws.onerror = () => { /* onclose follows and reconnects */ };
+  }
+
+  // Connect again after a fatal close (the player asks for this page's seat back).
+  reopen() {
+    this.closed = false;
+    this.attempt = 0;
+    this.connect();
   }
 
   // Where the socket connects: a seat's game socket (a spectator's, in watch.js).

@@ -8,7 +8,7 @@ import {
   CARDS_PER_ACTION, KINDS, KIND_LETTERS, actionName, cardLabel, cardsInWords, charmOf, describeMove,
   geishaName, itemName, letterOf, outcomeSentence, seatName, t, tCount, term, variantName,
 } from "./i18n.js";
-import { GameSocket, api } from "./net.js";
+import { GameSocket, REPLACED, api } from "./net.js";
 import { AnalysisView } from "./analysis.js";
 import { clockBar } from "./clock.js";
 import { hintPanel } from "./hint.js";
@@ -55,7 +55,7 @@ export class TableView {
         this.setConnection(online);
         if (this.state) this.render();
       },
-      onFatal: () => this.renderNoSeat(),
+      onFatal: (code) => (code === REPLACED ? this.renderReplaced() : this.renderNoSeat()),
     });
   }
 
@@ -281,6 +281,13 @@ export class TableView {
       const again = this.root.querySelector(`[data-fkey="${CSS.escape(focused)}"]`);
       if (again) again.focus();
     }
+  }
+
+  // Newer pages took this seat: say so, and offer to take it back here.
+  renderReplaced() {
+    this.root.replaceChildren(h("section", { class: "no-seat", "data-testid": "seat-replaced" },
+      h("p", {}, t("err_replaced")),
+      h("p", {}, h("button", { type: "button", class: "primary", onclick: () => this.socket.reopen() }, t("seat_reopen")))));
   }
 
   renderNoSeat() {
