@@ -7,10 +7,13 @@ import re
 import shlex
 import subprocess
 import sys
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from hanamikoji.arena.games import MatchConfig, play_game
 from hanamikoji.arena.players import PlayerSpec
@@ -28,6 +31,7 @@ from hanamikoji.core import (
 from hanamikoji.interfaces import cli
 from hanamikoji.interfaces.cli import Command, Streams, default_bot, register_command, run_command
 from hanamikoji.interfaces.messages import COMMANDS, command_for, message
+from hanamikoji.interfaces.rules import rules_markdown
 from hanamikoji.interfaces.terminal import (
     EXIT_ENGINE,
     EXIT_ERROR,
@@ -777,3 +781,55 @@ def test_rules_at_the_prompt_show_the_rules_and_ask_again() -> None:
     flat = " ".join(output.split())
     assert "This game's variant, classic:" in flat and "The rules of Hanamikoji" in flat
     assert output.count("Player 1> ") == 2
+
+
+WORD = re.compile(r"[0-9A-Za-zÀ-ɏ]+(?:['’][0-9A-Za-zÀ-ɏ]+)*|[^\W\d_A-Za-zÀ-ɏ]")
+"""A word of Latin letters (with its apostrophes), or any other single letter: Japanese
+and Chinese wrap between any two characters, so each is counted alone."""
+
+
+def rules_words(lang: Lang) -> Counter[str]:
+    """Every word of the rules page in ``lang`` a reader sees: the text of its
+    paragraphs, list items, headings, table cells and code blocks, without the
+    Markdown around them."""
+    texts: list[str] = []
+    for token in MarkdownIt().enable("table").parse(rules_markdown(lang)):
+        if token.type == "inline":
+            # The pieces of one paragraph or cell run on ("l’*Offre*" is one word).
+            texts.append("".join(_inline_text(child) for child in token.children or []))
+        elif token.type in ("fence", "code_block"):
+            texts.append(token.content)
+    return Counter(WORD.findall("\n".join(texts)))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_piped_rules_keep_every_word(lang: Lang, monkeypatch: pytest.MonkeyPatch) -> None:
+    # A pipe is 80 columns wide; list items and tables used to be cut there, mid-word.
+    monkeypatch.delenv("COLUMNS", raising=False)
+    status, output, _ = run(["rules", "--lang", lang])
+    assert status == 0
+    missing = rules_words(lang) - Counter(WORD.findall(output))
+    assert not missing, f"words lost: {sorted(missing)[:20]}"
+    assert max(cells(line) for line in output.splitlines()) <= 80
+
+
+def test_rules_at_a_piped_prompt_keep_every_word(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("COLUMNS", raising=False)
+    status, output, _ = run(
+        ["play", "--bot", "random", "--seed", "4", "--first", "you", "--plain"], ["rules"]
+    )
+    assert status == EXIT_INPUT_ENDED
+    missing = rules_words("en") - Counter(WORD.findall(output))
+    assert not missing, f"words lost: {sorted(missing)[:20]}"
+
+
+def _inline_text(token: Token) -> str:
+    if token.type in ("text", "code_inline"):
+        return token.content
+    return " " if token.type in ("softbreak", "hardbreak") else ""
+
+
+def cells(line: str) -> int:
+    from rich.cells import cell_len
+
+    return cell_len(line.rstrip())

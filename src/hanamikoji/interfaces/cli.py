@@ -593,7 +593,7 @@ def _run_rules(args: argparse.Namespace, streams: Streams) -> int:
         variant = Variant.by_name(args.variant)
     except UnknownVariantError as error:
         raise UsageError(str(error)) from None
-    _terminal(streams, lang).show(render_rules(variant, lang))
+    _terminal(streams, lang).show_document(render_rules(variant, lang))
     return EXIT_OK
 
 

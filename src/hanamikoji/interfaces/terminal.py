@@ -22,7 +22,6 @@ from typing import Protocol, TextIO
 
 from rich import box
 from rich.console import Console, Group, RenderableType
-from rich.markdown import Markdown
 from rich.table import Table
 from rich.text import Text
 
@@ -53,7 +52,7 @@ from hanamikoji.interfaces.messages import (
     message,
     outcome_key,
 )
-from hanamikoji.interfaces.rules import rules_markdown
+from hanamikoji.interfaces.rules import rules_document
 from hanamikoji.notation.names import (
     Deck,
     Lang,
@@ -170,6 +169,12 @@ class Terminal:
 
     def show(self, *items: RenderableType, style: str | None = None) -> None:
         self.console.print(*items, style=style)
+
+    def show_document(self, *items: RenderableType) -> None:
+        """A document (the rules), wrapped at word boundaries to the width even in a
+        transcript: there :meth:`show` keeps lines whole, which a list item or a table,
+        drawn at the width, would instead cut at the width."""
+        self.console.print(*items, soft_wrap=False)
 
     def ask(self, prompt: str) -> str:
         """One line of input without its line end. Raises ``EOFError`` at the end of input
@@ -648,7 +653,7 @@ def render_rules(variant: Variant, lang: Lang) -> RenderableType:
     description = variant_description(variant.name, variant.description, lang)
     return Group(
         Text(message("rules_variant", lang, variant=variant.name, description=description)),
-        Markdown(rules_markdown(lang)),
+        rules_document(lang),
     )
 
 
@@ -960,7 +965,7 @@ class PlaySession:
             self.terminal.show(render_board(view, self.labels, self.lang, deck=self.deck))
             return None
         if command == "rules":
-            self.terminal.show(render_rules(self.game.variant, self.lang))
+            self.terminal.show_document(render_rules(self.game.variant, self.lang))
             return None
         if command == "quit":
             raise _Stop
