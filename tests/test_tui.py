@@ -451,6 +451,50 @@ def test_cards_and_actions_by_arrows_space_and_clicks() -> None:
     run(play_app(table), script, SIZE)
 
 
+def test_capital_letters_do_what_their_small_letters_do() -> None:
+    # Shift+S or Caps Lock sends "S"; some terminals report "shift+s".
+    table = make_table(bot_seating(1), seed=7, first=0)
+
+    async def script(app: TableApp, pilot: Pilot[int]) -> None:
+        screen = app.screen
+        assert isinstance(screen, PlayScreen) and screen.draft is not None
+        draft = screen.draft
+        await pilot.press("C", "1", "6", "2", "4")
+        assert draft.kind == MoveKind.COMPETITION and str(draft.move()) == "C:AG/DF"
+        await pilot.press("P")
+        assert str(draft.move()) == "C:AD/FG"
+        await pilot.press("escape", "shift+t")
+        assert draft.needed() == 2, "a Trade-off, chosen"
+        await pilot.press("K")
+        assert not screen.tracker
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("Q")
+        assert isinstance(app.screen, PlayScreen)
+        await pilot.press("Q")
+        assert isinstance(app.screen, QuitScreen)
+        await pilot.press("N")
+        assert isinstance(app.screen, PlayScreen)
+        await pilot.press("escape", "S", "2", "enter")
+        assert str(table.game.move_stack[0]) == "S:D"
+        await pilot.press("Q", "Y")
+
+    app = play_app(table)
+    run(app, script, SIZE)
+    assert app.return_value == EXIT_OK
+
+    async def replay(app: TableApp, pilot: Pilot[int]) -> None:
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        await pilot.press("L", "L", "H")
+        assert screen.stepper.step == 1
+        await pilot.press("Q")
+
+    app = replay_app(finished_game(), ("Ann (Player 1)", "Ben (Player 2)"), "en")
+    run(app, replay, SIZE)
+    assert app.return_value == EXIT_OK
+
+
 def test_draft_refuses_a_used_action_and_answers_only_an_offer() -> None:
     game = Game(seed=7, first_player=0)
     game.push_text("S:D")

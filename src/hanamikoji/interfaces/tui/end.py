@@ -9,7 +9,7 @@ from typing import ClassVar
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
@@ -22,6 +22,7 @@ from hanamikoji.interfaces.terminal import (
     render_reveal,
 )
 from hanamikoji.interfaces.tui.board import render_scoring
+from hanamikoji.interfaces.tui.keys import binding
 from hanamikoji.interfaces.tui.modals import SaveScreen
 from hanamikoji.interfaces.tui.replay import ReplayScreen
 from hanamikoji.interfaces.tui.session import Table
@@ -54,10 +55,10 @@ class EndScreen(Screen[str]):
     the screen is dismissed with what comes next: ``rematch`` or ``quit``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "next('rematch')", show=False),
-        Binding("s", "next('save')", show=False),
-        Binding("v", "next('review')", show=False),
-        Binding("q,escape", "next('quit')", show=False),
+        binding("r", "next('rematch')"),
+        binding("s", "next('save')"),
+        binding("v", "next('review')"),
+        binding("q,escape", "next('quit')"),
     ]
 
     def __init__(self, table: Table) -> None:

@@ -10,13 +10,14 @@ from typing import ClassVar
 from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Markdown, Static
 
 from hanamikoji.interfaces.messages import message
 from hanamikoji.interfaces.rules import rules_markdown
+from hanamikoji.interfaces.tui.keys import binding
 from hanamikoji.notation.names import Lang
 
 __all__ = ["HelpScreen", "PassScreen", "QuitScreen", "SaveScreen", "ShowScreen"]
@@ -27,7 +28,7 @@ class HelpScreen(ModalScreen[None]):
     as Markdown; Esc, q or ? closes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark", "close", show=False),
+        binding("escape,q,question_mark", "close"),
     ]
 
     def __init__(self, keys: str, lang: Lang) -> None:
@@ -50,7 +51,7 @@ class ShowScreen(ModalScreen[None]):
     """Something to read (a round's scoring) and a line saying how to go on."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,escape,space", "close", show=False),
+        binding("enter,escape,space", "close"),
     ]
 
     def __init__(self, content: RenderableType, hint: str) -> None:
@@ -70,7 +71,7 @@ class ShowScreen(ModalScreen[None]):
 class PassScreen(Screen[None]):
     """Hotseat: the whole screen hidden until the next person presses Enter."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "ready", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("enter", "ready")]
 
     def __init__(self, player: str, lang: Lang) -> None:
         super().__init__()
@@ -90,7 +91,7 @@ class PassScreen(Screen[None]):
 class SaveScreen(ModalScreen[Path | None]):
     """A file name for the record (a default offered); Enter saves, Esc cancels."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [binding("escape", "cancel")]
 
     def __init__(self, save: Callable[[Path], None], default: str, lang: Lang) -> None:
         super().__init__()
@@ -124,9 +125,9 @@ class QuitScreen(ModalScreen[str | None]):
     """Stop the game? Enter stops, s saves the record first, Esc goes back to it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,y", "answer('stop')", show=False),
-        Binding("s", "answer('save')", show=False),
-        Binding("escape,n", "answer('')", show=False),
+        binding("enter,y", "answer('stop')"),
+        binding("s", "answer('save')"),
+        binding("escape,n", "answer('')"),
     ]
 
     def __init__(self, lang: Lang, saving: bool) -> None:

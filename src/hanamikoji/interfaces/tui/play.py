@@ -14,7 +14,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
@@ -39,6 +39,7 @@ from hanamikoji.interfaces.tui.board import (
 from hanamikoji.interfaces.tui.decision import Draft, Refusal
 from hanamikoji.interfaces.tui.end import EndScreen
 from hanamikoji.interfaces.tui.hand import ActionBar, HandBar, render_hand
+from hanamikoji.interfaces.tui.keys import binding
 from hanamikoji.interfaces.tui.modals import (
     HelpScreen,
     PassScreen,
@@ -60,20 +61,20 @@ class PlayScreen(Screen[None]):
     """One game at the table; a rematch replaces it with the next game's screen."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(key, f"choose('{key}')", show=False) for key in _KINDS),
-        *(Binding(str(n), f"card({n - 1})", show=False) for n in range(1, 8)),
-        Binding("left", "cursor(-1)", show=False),
-        Binding("right", "cursor(1)", show=False),
-        Binding("up", "cursor(-1)", show=False),
-        Binding("down", "cursor(1)", show=False),
-        Binding("space", "toggle_card", show=False),
-        Binding("p", "pairing", show=False),
-        Binding("enter", "play", show=False),
-        Binding("backspace", "undo", show=False),
-        Binding("escape", "clear", show=False),
-        Binding("question_mark,f1", "help", show=False),
-        Binding("k", "tracker", show=False),
-        Binding("q", "quit_game", show=False),
+        *(binding(key, f"choose('{key}')") for key in _KINDS),
+        *(binding(str(n), f"card({n - 1})") for n in range(1, 8)),
+        binding("left", "cursor(-1)"),
+        binding("right", "cursor(1)"),
+        binding("up", "cursor(-1)"),
+        binding("down", "cursor(1)"),
+        binding("space", "toggle_card"),
+        binding("p", "pairing"),
+        binding("enter", "play"),
+        binding("backspace", "undo"),
+        binding("escape", "clear"),
+        binding("question_mark,f1", "help"),
+        binding("k", "tracker"),
+        binding("q", "quit_game"),
     ]
 
     def __init__(self, table: Table) -> None:

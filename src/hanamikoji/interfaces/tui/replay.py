@@ -14,7 +14,7 @@ from typing import ClassVar
 from rich.console import RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
@@ -35,6 +35,7 @@ from hanamikoji.interfaces.tui.board import (
     side_of,
 )
 from hanamikoji.interfaces.tui.cards import letters_with_glyphs
+from hanamikoji.interfaces.tui.keys import binding
 from hanamikoji.interfaces.tui.panels import render_log
 from hanamikoji.notation.names import Deck, Lang
 
@@ -94,13 +95,13 @@ class ReplayScreen(Screen[None]):
     """The replay; q or Esc closes it."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,l,space", "step(1)", show=False),
-        Binding("left,h,backspace", "step(-1)", show=False),
-        Binding("home", "jump(0)", show=False),
-        Binding("end", "jump(-1)", show=False),
-        Binding("pagedown", "by_round(1)", show=False),
-        Binding("pageup", "by_round(-1)", show=False),
-        Binding("q,escape", "close", show=False),
+        binding("right,l,space", "step(1)"),
+        binding("left,h,backspace", "step(-1)"),
+        binding("home", "jump(0)"),
+        binding("end", "jump(-1)"),
+        binding("pagedown", "by_round(1)"),
+        binding("pageup", "by_round(-1)"),
+        binding("q,escape", "close"),
     ]
 
     def __init__(
