@@ -146,8 +146,9 @@ def test_the_line_interface_shows_the_card_table_faces_beside_the_names() -> Non
         assert f"{card_table_item(k)} {geisha.item}" in shown
     assert "♣ A Ayane flute x2" in shown  # the hand
     assert "J Secret, X Trade-off, Q Gift, K Competition" in shown
-    assert "Secret: flute (Ayane) [J:♣]" in shown
-    assert re.search(r"\[Q:[♣♠♥♦◉♛☾]{3}\]", shown), "the bot's Gift, with its suits"
+    # A decision's action card has its player's suit: clubs for Player 1, spades for 2.
+    assert "Secret: flute (Ayane) [J♣:♣]" in shown
+    assert re.search(r"\[Q♠:[♣♠♥♦◉♛☾]{3}\]", shown), "the bot's Gift, with its suits"
     boxed = play_lines()
     assert not set("♣♠♥♦◉♛☾") & set(boxed) and "J Secret" not in boxed
 
@@ -159,7 +160,7 @@ def test_a_replay_in_the_line_interface_with_the_card_table_deck(tmp_path: Path)
     argv = ["replay", str(record), "--plain", "--deck", "card-table"]
     assert run_command(argv, Streams(io.StringIO(), out, io.StringIO())) == EXIT_OK
     shown = out.getvalue()
-    assert "5☾ G Ruri" in shown and re.search(r"\[[JXQK][:>]", shown)
+    assert "5☾ G Ruri" in shown and re.search(r"\[[JXQK][♣♠][:>\]]", shown)
 
 
 # -- the full-screen app ------------------------------------------------------------------
@@ -184,7 +185,9 @@ def test_the_app_shows_ranks_suits_and_action_letters_at_80x24() -> None:
             assert re.search(rf"{geisha.name}\s+{card_table_geisha(geisha.index)}", text)
         names = ("Secret", "Trade-off", "Gift", "Competition")
         for letter, name in zip("JXQK", names, strict=True):
-            assert f"{letter} {name}" in text
+            # The action's card after its name, with its suit: "Q Gift" read as a key.
+            assert f"{name} {letter}♠" in text and f"{name} {letter}♣" in text
+            assert f"{letter} {name}" not in text
         chips = [chip(card, "card-table").plain for card in table.game.view(0).hand]
         assert all(face in text for face in chips)
         # The wider cards keep their columns: a click on the third one chooses it.
@@ -202,7 +205,7 @@ def test_a_replay_in_the_app_with_the_card_table_deck() -> None:
     async def script(app: TableApp, pilot: Any) -> None:
         await pilot.press("end")
         text = screen_text(app)
-        assert "J Secret" in text and "5☾" in text
+        assert "Secret J♣" in text and "Secret J♠" in text and "5☾" in text
         await pilot.press("q")
 
     app = replay_app(game, ("Ann (Player 1)", "Ben (Player 2)"), "en", deck="card-table")

@@ -13,6 +13,7 @@ import asyncio
 import io
 import os
 import random
+import re
 import sys
 import threading
 from collections.abc import Awaitable, Callable, Sequence
@@ -39,7 +40,7 @@ from hanamikoji.interfaces.terminal import (
 )
 from hanamikoji.interfaces.tui import Table, TableSettings
 from hanamikoji.interfaces.tui.app import TableApp, play_app, replay_app
-from hanamikoji.interfaces.tui.board import side_of
+from hanamikoji.interfaces.tui.board import render_markers, side_of
 from hanamikoji.interfaces.tui.decision import Draft
 from hanamikoji.interfaces.tui.end import EndScreen
 from hanamikoji.interfaces.tui.modals import (
@@ -51,7 +52,7 @@ from hanamikoji.interfaces.tui.modals import (
 )
 from hanamikoji.interfaces.tui.play import PlayScreen
 from hanamikoji.interfaces.tui.replay import ReplayScreen
-from hanamikoji.notation.names import Lang
+from hanamikoji.notation.names import Deck, Lang
 from hanamikoji.notation.outcomes import level_bot_name
 from hanamikoji.notation.records import GameRecord, write_record
 from hanamikoji.protocol import EngineError, EngineFailure, ExternalEngineBot
@@ -120,8 +121,9 @@ def make_table(
     hotseat: bool = False,
     save: Path | None = None,
     variant: str = "classic",
+    deck: Deck = "boxed",
 ) -> Table:
-    settings = TableSettings(Variant.by_name(variant), lang, seating, hotseat, save)
+    settings = TableSettings(Variant.by_name(variant), lang, seating, hotseat, save, deck)
     game = Game(settings.variant, seed=seed, first_player=first)
     return Table(settings, game, seating(random.Random(seed)))
 
@@ -493,6 +495,53 @@ def test_capital_letters_do_what_their_small_letters_do() -> None:
     app = replay_app(finished_game(), ("Ann (Player 1)", "Ben (Player 2)"), "en")
     run(app, replay, SIZE)
     assert app.return_value == EXIT_OK
+
+
+RANK_ALONE = re.compile(r"\b[JXQK]\b(?![♣♠])")
+"""An action card's rank without its suit: it would read as a key (Q quits, K hides the
+tracker)."""
+
+
+@pytest.mark.parametrize("lang", ["en", "es", "fr"])
+def test_card_table_faces_never_read_as_keys_and_markers_stay_whole(lang: Lang) -> None:
+    table = make_table(bot_seating(1), seed=7, first=0, lang=lang, deck="card-table")
+    checked: list[str] = []
+
+    def check(screen: PlayScreen) -> None:
+        view = table.game.view(0)
+        for place, seat in (("#top-markers", 1), ("#bottom-markers", 0)):
+            shown = plain(screen.query_one(place))
+            assert not RANK_ALONE.search(shown), shown
+            side = side_of(view, seat, table.labels[seat])
+            for marker in render_markers(side, lang, seat == 0, "card-table"):
+                assert any(marker.plain in line for line in shown.splitlines()), marker.plain
+            checked.append(shown)
+        prompt = plain(screen.query_one("#prompt"))
+        assert not RANK_ALONE.search(prompt), prompt
+
+    async def script(app: TableApp, pilot: Pilot[int]) -> None:
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        for kind in (MoveKind.SECRET, MoveKind.TRADE_OFF, MoveKind.GIFT):
+            await wait_for(pilot, lambda: screen.draft is not None)
+            draft = screen.draft
+            assert draft is not None
+            while draft.answering:
+                await pilot.press("1", "enter")
+                await wait_for(pilot, lambda: screen.draft is not None)
+                draft = screen.draft
+                assert draft is not None
+            check(screen)
+            move = next(m for m in draft.view.legal_moves() if m.kind == kind)
+            action, *cards = keys_for(move, draft.view)
+            await pilot.press(action)
+            check(screen)
+            await pilot.press(*cards)
+        await wait_for(pilot, lambda: screen.draft is not None)
+        check(screen)
+
+    run(play_app(table), script, SIZE)
+    assert any("×" in shown and "♣" in shown for shown in checked)
 
 
 def test_draft_refuses_a_used_action_and_answers_only_an_offer() -> None:

@@ -249,14 +249,15 @@ def action_label(kind: MoveKind, lang: Lang, deck: Deck = "boxed") -> str:
     return with_face(card_table_action(kind), action_name(kind, lang), deck)
 
 
-def move_words(move: Move, lang: Lang, deck: Deck = "boxed") -> str:
-    """A decision in words; with the card-table deck its cards' faces follow.
+def move_words(move: Move, lang: Lang, deck: Deck = "boxed", seat: int | None = None) -> str:
+    """A decision in words; with the card-table deck its cards' faces follow (the action
+    card with its suit when the ``seat`` that decides is given).
 
-    >>> move_words(Move.from_text("G:DDG"), "en", "card-table")
-    'Gift: parasol (Yoko), parasol (Yoko), flower (Ruri) [Q:♦♦☾]'
+    >>> move_words(Move.from_text("G:DDG"), "en", "card-table", 0)
+    'Gift: parasol (Yoko), parasol (Yoko), flower (Ruri) [Q♣:♦♦☾]'
     """
     words = describe_move(move, lang)
-    return f"{words} [{card_table_text(move)}]" if deck == "card-table" else words
+    return f"{words} [{card_table_text(move, seat)}]" if deck == "card-table" else words
 
 
 def _grouped(cards: Iterable[int]) -> list[tuple[int, int]]:
@@ -291,7 +292,8 @@ def describe_decision(
     player = _seat_label(labels, entry.seat, viewer, lang)
     move = entry.move
     if not move.is_response:
-        return message("announce_action", lang, player=player, move=move_words(move, lang, deck))
+        words = move_words(move, lang, deck, entry.seat)
+        return message("announce_action", lang, player=player, move=words)
     gift = move.kind == MoveKind.GIFT_RESPONSE
     said = message(
         "announce_take_gift" if gift else "announce_take_competition",
@@ -300,7 +302,7 @@ def describe_decision(
         action=action_name(MoveKind.GIFT if gift else MoveKind.COMPETITION, lang),
         cards=describe_cards(move, lang),
     )
-    return f"{said} [{card_table_text(move)}]" if deck == "card-table" else said
+    return f"{said} [{card_table_text(move, entry.seat)}]" if deck == "card-table" else said
 
 
 def _marker(favor: int | None, left: int, left_name: str, right_name: str, lang: Lang) -> Text:
@@ -403,7 +405,8 @@ def response_options(view: View, lang: Lang, *, deck: Deck = "boxed") -> list[Te
     """The numbered answers to the pending Gift or Competition."""
     lines = []
     for number, move in enumerate(view.legal_moves(), start=1):
-        lines.append(Text(f"  {number}) {move}   {move_words(move, lang, deck)}"))
+        words = move_words(move, lang, deck, view.player)
+        lines.append(Text(f"  {number}) {move}   {words}"))
     return lines
 
 
@@ -495,7 +498,9 @@ def render_board(
         key = "answer_gift" if view.phase == Phase.GIFT_RESPONSE else "answer_competition"
         parts.append(
             Text(
-                message(key, lang, player=opp_label, offer=move_words(view.pending, lang, deck)),
+                message(
+                    key, lang, player=opp_label, offer=move_words(view.pending, lang, deck, opp)
+                ),
                 style="bold",
             )
         )
@@ -661,7 +666,8 @@ def render_moves(view: View, lang: Lang, *, deck: Deck = "boxed") -> RenderableT
     """This player's legal decisions, numbered; a number at the prompt picks one."""
     lines: list[RenderableType] = [Text(message("moves_title", lang), style="bold")]
     for number, move in enumerate(view.legal_moves(), start=1):
-        lines.append(Text(f"  {number:>3}. {move!s:<9} {move_words(move, lang, deck)}"))
+        words = move_words(move, lang, deck, view.player)
+        lines.append(Text(f"  {number:>3}. {move!s:<9} {words}"))
     return Group(*lines)
 
 

@@ -309,20 +309,30 @@ def _suits(cards: tuple[int, ...]) -> str:
     return "".join(card_table_item(card) for card in cards)
 
 
-def card_table_text(move: Move) -> str:
+def card_table_text(move: Move, seat: int | None = None) -> str:
     """A decision written with the card-table deck's faces, as :meth:`Move.text` writes
-    it with letters: the action card's rank, then the suits of the cards.
+    it with letters: the action card's rank, then the suits of the cards. Given the
+    ``seat`` that decided, the action card shows its suit too (that player's, or for an
+    answer the offering player's), a card rather than a lone letter.
 
     >>> texts = ("S", "T:AG", "G:DDG", "C:AB/FG", "G>D", "C>FG")
     >>> [card_table_text(Move.from_text(text)) for text in texts]
     ['J', 'X:♣☾', 'Q:♦♦☾', 'K:♣♠/♛☾', 'Q>♦', 'K>♛☾']
+    >>> card_table_text(Move.from_text("G:DDG"), 0), card_table_text(Move.from_text("G>D"), 0)
+    ('Q♣:♦♦☾', 'Q♠>♦')
     """
     kind = require_move(move, "card_table_text").kind
+
+    def card(action: MoveKind, owner: int | None) -> str:
+        suit = "" if owner is None else ACTION_SUITS[owner].symbol
+        return card_table_action(action) + suit
+
+    other = None if seat is None else 1 - seat
     if kind == MoveKind.GIFT_RESPONSE:
-        return f"{card_table_action(MoveKind.GIFT)}>{_suits(move.cards)}"
+        return f"{card(MoveKind.GIFT, other)}>{_suits(move.cards)}"
     if kind == MoveKind.COMPETITION_RESPONSE:
-        return f"{card_table_action(MoveKind.COMPETITION)}>{_suits(move.cards)}"
-    rank = card_table_action(kind)
+        return f"{card(MoveKind.COMPETITION, other)}>{_suits(move.cards)}"
+    rank = card(kind, seat)
     if move.hidden:
         return rank
     if move.pairs:

@@ -16,13 +16,14 @@ from rich.text import Text
 
 from hanamikoji.core import ACTIONS, GEISHAS, MoveKind, RoundSummary, View
 from hanamikoji.interfaces.messages import message
-from hanamikoji.interfaces.terminal import GEISHA_STYLES, action_label, summary_line
-from hanamikoji.interfaces.tui.cards import chip, geisha_rank, letters_with_glyphs
+from hanamikoji.interfaces.terminal import GEISHA_STYLES, summary_line
+from hanamikoji.interfaces.tui.cards import action_words, chip, geisha_rank, letters_with_glyphs
 from hanamikoji.notation.names import Deck, Lang, term
 
 __all__ = [
     "ACTION_KEYS",
     "Side",
+    "lay_out_markers",
     "render_markers",
     "render_row",
     "render_scoring",
@@ -120,29 +121,56 @@ def render_row(
     return table
 
 
-def render_markers(
-    side: Side, lang: Lang, keys: bool, deck: Deck = "boxed"
-) -> tuple[Text, list[tuple[int, int]]]:
-    """The four action markers, used ones struck through and crossed (×), a used
-    Secret or Trade-off with its cards: face up for one's own, face down (▒) for the
-    other's; with ``keys`` each unused marker starts with its key. Also each marker's
-    span of cells (for clicks)."""
-    line = Text()
-    spans: list[tuple[int, int]] = []
+def render_markers(side: Side, lang: Lang, keys: bool, deck: Deck = "boxed") -> list[Text]:
+    """The four action markers, one text each: used ones struck through and crossed
+    (×), a used Secret or Trade-off with its cards, face up for one's own, face down
+    (▒) for the other's; with ``keys`` each unused marker starts with its key."""
+    markers: list[Text] = []
     for kind in ACTIONS:
-        if spans:
-            line.append("  ")
-        start = line.cell_len
-        name = action_label(kind, lang, deck)
+        marker = Text()
+        name = action_words(kind, side.seat, lang, deck)
         if kind in side.used:
-            line.append(f"×{name}", style="dim strike")
-            line.append_text(_face_down(side, kind, deck))
+            marker.append(f"×{name}", style="dim strike")
+            marker.append_text(_face_down(side, kind, deck))
         else:
             if keys:
-                line.append(ACTION_KEYS[kind].upper() + " ", style="bold reverse")
-            line.append(name, style="bold" if keys else "")
-        spans.append((start, line.cell_len))
-    return line, spans
+                marker.append(ACTION_KEYS[kind].upper() + " ", style="bold reverse")
+            marker.append(name, style="bold" if keys else "")
+        markers.append(marker)
+    return markers
+
+
+MARKER_GAP = 2
+"""Cells between two markers on a line."""
+
+
+def lay_out_markers(
+    markers: list[Text], width: int | None
+) -> tuple[Text, list[tuple[int, int, int]]]:
+    """The markers on as many lines of ``width`` cells as they need (one line for
+    ``None``), never breaking one; and each marker's line and span of cells (for
+    clicks).
+
+    >>> line, spans = lay_out_markers([Text("S Secret"), Text("T Trade-off")], 20)
+    >>> print(line.plain); spans
+    S Secret
+    T Trade-off
+    [(0, 0, 8), (1, 0, 11)]
+    """
+    lines: list[Text] = [Text()]
+    spans: list[tuple[int, int, int]] = []
+    for marker in markers:
+        line = lines[-1]
+        wanted = line.cell_len + MARKER_GAP + marker.cell_len
+        if line.cell_len and width is not None and wanted > width:
+            line = Text()
+            lines.append(line)
+        if line.cell_len:
+            line.append(" " * MARKER_GAP)
+        start = line.cell_len
+        line.append_text(marker)
+        spans.append((len(lines) - 1, start, line.cell_len))
+    return Text("\n").join(lines), spans
 
 
 def _face_down(side: Side, kind: MoveKind, deck: Deck) -> Text:

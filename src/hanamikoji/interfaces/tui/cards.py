@@ -7,6 +7,12 @@ card-table deck its suit; colour, the geisha's own, only adds to them.
 ('D☂', 'A♪ G✿ G✿')
 >>> chip(3, "card-table").plain, card_words(3, "en", "card-table").plain
 ('D☂♦', 'D☂♦ Yoko · parasol · 3♦')
+
+An action is named in words; with the card-table deck its card follows, rank and suit
+(Player 1's clubs, Player 2's spades), so that no rank reads as a key (``Q`` quits):
+
+>>> action_words(MoveKind.GIFT, 0, "en", "card-table"), action_words(MoveKind.GIFT, 1, "en")
+('Gift Q♣', 'Gift')
 """
 
 from __future__ import annotations
@@ -15,11 +21,20 @@ from collections.abc import Iterable
 
 from rich.text import Text
 
-from hanamikoji.core import GEISHAS
+from hanamikoji.core import GEISHAS, MoveKind
 from hanamikoji.interfaces.terminal import GEISHA_STYLES
-from hanamikoji.notation.names import Deck, Lang, card_table_geisha, card_table_item, item_name
+from hanamikoji.notation.names import (
+    ACTION_SUITS,
+    Deck,
+    Lang,
+    action_name,
+    card_table_action,
+    card_table_geisha,
+    card_table_item,
+    item_name,
+)
 
-__all__ = ["GLYPHS", "card_words", "chip", "geisha_rank", "letters_with_glyphs"]
+__all__ = ["GLYPHS", "action_words", "card_words", "chip", "geisha_rank", "letters_with_glyphs"]
 
 GLYPHS = ("♪", "◭", "§", "☂", "♫", "♨", "✿")
 """One glyph per item, in row order: flute, fan, scroll, parasol, shamisen, tea set,
@@ -49,3 +64,13 @@ def card_words(card: int, lang: Lang, deck: Deck = "boxed") -> Text:
     text = chip(card, deck)
     text.append(f" {geisha.name} · {item_name(card, lang)} · {geisha_rank(card, deck)}")
     return text
+
+
+def action_words(kind: MoveKind, seat: int, lang: Lang, deck: Deck = "boxed") -> str:
+    """The name of ``seat``'s action ``kind``; with the card-table deck its card after it,
+    rank and suit (``Gift Q♣``). The app's keys are letters: a rank alone before the name
+    (``Q Gift``) would read as the key of the action."""
+    name = action_name(kind, lang)
+    if deck != "card-table":
+        return name
+    return f"{name} {card_table_action(kind)}{ACTION_SUITS[seat].symbol}"

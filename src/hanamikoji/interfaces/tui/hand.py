@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from hanamikoji.core import ACTIONS, MoveKind, View
 from hanamikoji.interfaces.messages import message
-from hanamikoji.interfaces.tui.board import Side, render_markers
+from hanamikoji.interfaces.tui.board import Side, lay_out_markers, render_markers
 from hanamikoji.interfaces.tui.cards import card_words, chip
 from hanamikoji.interfaces.tui.decision import Draft
 from hanamikoji.notation.names import Deck, Lang
@@ -76,7 +76,8 @@ class HandBar(Static):
 
 
 class ActionBar(Static):
-    """One side's action markers; for the person deciding, a click chooses one."""
+    """One side's action markers, on as many lines as the width needs; for the person
+    deciding, a click chooses one."""
 
     class Chosen(Message):
         def __init__(self, kind: MoveKind) -> None:
@@ -85,18 +86,27 @@ class ActionBar(Static):
 
     def __init__(self, *, id: str) -> None:
         super().__init__(id=id)
-        self._spans: list[tuple[int, int]] = []
+        self._markers: list[Text] = []
+        self._spans: list[tuple[int, int, int]] = []
         self._active = False
 
     def show_side(self, side: Side, lang: Lang, active: bool, deck: Deck = "boxed") -> None:
-        line, self._spans = render_markers(side, lang, keys=active, deck=deck)
+        self._markers = render_markers(side, lang, keys=active, deck=deck)
         self._active = active
+        self._lay_out()
+
+    def on_resize(self) -> None:
+        self._lay_out()
+
+    def _lay_out(self) -> None:
+        width = self.content_size.width or None  # before the first layout: one line
+        line, self._spans = lay_out_markers(self._markers, width)
         self.update(line)
 
     def on_click(self, event: events.Click) -> None:
         at = event.get_content_offset(self)
         if not self._active or at is None:
             return
-        for kind, (start, end) in zip(ACTIONS, self._spans, strict=True):
-            if start <= at.x < end:
+        for kind, (row, start, end) in zip(ACTIONS, self._spans, strict=True):
+            if row == at.y and start <= at.x < end:
                 self.post_message(self.Chosen(kind))

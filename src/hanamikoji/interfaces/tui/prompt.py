@@ -17,8 +17,8 @@ from textual.widgets import Static
 
 from hanamikoji.core import Move, MoveKind, Phase
 from hanamikoji.interfaces.messages import message
-from hanamikoji.interfaces.terminal import action_label, move_words
-from hanamikoji.interfaces.tui.cards import letters_with_glyphs
+from hanamikoji.interfaces.terminal import move_words
+from hanamikoji.interfaces.tui.cards import action_words, letters_with_glyphs
 from hanamikoji.interfaces.tui.decision import Draft, Refusal
 from hanamikoji.notation.names import Deck, Lang, action_name, card_label, join_list
 
@@ -77,7 +77,7 @@ def _answer(
     pending = draft.view.pending
     assert pending is not None
     key = "answer_gift" if draft.view.phase == Phase.GIFT_RESPONSE else "answer_competition"
-    offer = move_words(pending, lang, deck)
+    offer = move_words(pending, lang, deck, draft.view.opponent)
     lines.append(Text(message(key, lang, player=opponent, offer=offer), style="bold"))
     options = [
         letters_with_glyphs(move.cards, deck).append(
@@ -91,11 +91,12 @@ def _answer(
 def _turn(draft: Draft, lang: Lang, lines: list[Text], deck: Deck) -> tuple[int, int]:
     kind = draft.kind
     if kind is None:
-        left = join_list((action_label(k, lang, deck) for k in draft.actions_left()), lang)
+        seat = draft.view.player
+        left = join_list((action_words(k, seat, lang, deck) for k in draft.actions_left()), lang)
         lines.append(Text(message("your_turn", lang, actions=left), style="bold"))
         lines.append(Text(message("tui_how_to_act", lang), style="dim"))
         return 0, 0
-    name = action_label(kind, lang, deck)
+    name = action_words(kind, draft.view.player, lang, deck)
     move = draft.move()
     if move is None:
         chosen = letters_with_glyphs(draft.cards(), deck)
@@ -108,7 +109,7 @@ def _turn(draft: Draft, lang: Lang, lines: list[Text], deck: Deck) -> tuple[int,
         lines.append(Text(message("tui_pairs", lang, action=name), style="bold"))
         pairings = [_pair_line(m, deck) for m in draft.pairings()]
         return _choice_lines(lines, pairings, draft.pairing)
-    lines.append(Text(move_words(move, lang, deck), style="bold"))
+    lines.append(Text(move_words(move, lang, deck, draft.view.player), style="bold"))
     return 0, 0
 
 

@@ -28,13 +28,13 @@ from hanamikoji.interfaces.terminal import (
 )
 from hanamikoji.interfaces.tui.board import (
     Side,
-    render_markers,
     render_row,
     render_scoring,
     render_side,
     side_of,
 )
 from hanamikoji.interfaces.tui.cards import letters_with_glyphs
+from hanamikoji.interfaces.tui.hand import ActionBar
 from hanamikoji.interfaces.tui.keys import binding
 from hanamikoji.interfaces.tui.panels import render_log
 from hanamikoji.notation.names import Deck, Lang
@@ -125,10 +125,10 @@ class ReplayScreen(Screen[None]):
         with Horizontal(id="main"):
             with VerticalScroll(id="table", can_focus=False):
                 yield Static(id="top-side")
-                yield Static(id="top-markers")
+                yield ActionBar(id="top-markers")
                 yield Static(id="row")
                 yield Static(id="bottom-side")
-                yield Static(id="bottom-markers")
+                yield ActionBar(id="bottom-markers")
             with VerticalScroll(id="log-scroll", can_focus=False):
                 yield Static(id="log")
         yield Static(id="prompt")
@@ -168,8 +168,7 @@ class ReplayScreen(Screen[None]):
             shown = render_side(side, lang)
             shown.append("\n").append_text(letters_with_glyphs(side.hand, deck))
             self.query_one(f"#{place}-side", Static).update(shown)
-            markers, _ = render_markers(side, lang, False, deck)
-            self.query_one(f"#{place}-markers", Static).update(markers)
+            self.query_one(f"#{place}-markers", ActionBar).show_side(side, lang, False, deck)
         self.query_one("#row", Static).update(self._row(sides))
         self.query_one("#prompt", Static).update(self._words())
         current = stepper.step - 1 if stepper.step else None
