@@ -30,6 +30,7 @@ from hanamikoji.bots import make_bot
 from hanamikoji.bots.levels import make_level_bot
 from hanamikoji.core import Game, Move, MoveKind, Variant, View
 from hanamikoji.interfaces.cli import Streams, run_command
+from hanamikoji.interfaces.messages import message
 from hanamikoji.interfaces.rules import CHECKOUT, rules_markdown
 from hanamikoji.interfaces.terminal import (
     EXIT_ENGINE,
@@ -52,7 +53,7 @@ from hanamikoji.interfaces.tui.modals import (
 )
 from hanamikoji.interfaces.tui.play import PlayScreen
 from hanamikoji.interfaces.tui.replay import ReplayScreen
-from hanamikoji.notation.names import Deck, Lang
+from hanamikoji.notation.names import LANGUAGES, Deck, Lang
 from hanamikoji.notation.outcomes import level_bot_name
 from hanamikoji.notation.records import GameRecord, write_record
 from hanamikoji.protocol import EngineError, EngineFailure, ExternalEngineBot
@@ -669,6 +670,87 @@ def test_resize_to_80x24_keeps_the_whole_table_on_screen(lang: Lang) -> None:
         assert "Ayane" in text and "Ruri" in text and "3) " in text
 
     run(play_app(table), script, (120, 40))
+
+
+def visible_lines(app: TableApp, name: str) -> list[str]:
+    """The lines of the widget ``name`` as drawn on the screen (inside it, on screen)."""
+    region = app.screen.query_one(name).region
+    assert region.bottom <= app.size.height and region.right <= app.size.width, name
+    rows = screen_text(app).splitlines()[region.y : region.bottom]
+    return [row[region.x : region.right] for row in rows]
+
+
+def whole_in(piece: str, lines: list[str]) -> bool:
+    return any(piece in line for line in lines)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_replay_at_80x24_shows_its_header_names_and_keys_whole(
+    lang: Lang, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    import hanamikoji.interfaces.tui as tui
+
+    record = tmp_path / "game.hkr"
+    players = ("Player 1", "level 1 bot")
+    saved = GameRecord.from_game(finished_game(), players=players, date="2026-11-28")
+    write_record(record, saved)
+    opened: list[tuple[Game, tuple[str, str], Sequence[str]]] = []
+
+    def capture(game: Game, labels: tuple[str, str], lang: Lang, header: Sequence[str]) -> int:
+        opened.append((game, labels, header))
+        return EXIT_OK
+
+    monkeypatch.setattr(tui, "replay_in_app", lambda *args, **kwargs: capture(*args))
+    assert run_command(["replay", str(record), "--lang", lang], Streams(Tty(), Tty(), Tty())) == 0
+    ((game, labels, header),) = opened
+    step = message("tui_replay_step", lang, step=2, total=len(game.move_stack))
+
+    async def script(app: TableApp, pilot: Pilot[int]) -> None:
+        await pilot.press("right", "right")
+        await pilot.pause()
+        status = visible_lines(app, "#status")
+        for part in header:
+            assert whole_in(part, status), (part, status)
+        assert whole_in(step, status), (step, status)
+        sides = visible_lines(app, "#top-side") + visible_lines(app, "#bottom-side")
+        row = visible_lines(app, "#row")
+        for seat, label in enumerate(labels):
+            assert whole_in(label, sides), (label, sides)
+            # Above the row's cards, the seat: "Player 2 (l..." was cut there.
+            assert whole_in(message("player", lang, number=seat + 1), row), row
+            assert "…" not in "".join(row)
+        keys = visible_lines(app, "#keys")
+        for piece in message_of("tui_replay_keys", lang).split(" · "):
+            assert whole_in(piece, keys), (piece, keys)
+
+    run(replay_app(game, labels, lang, header), script, SIZE)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_table_and_the_end_at_80x24_show_every_key_and_the_status_whole(
+    lang: Lang,
+) -> None:
+    table = make_table(bot_seating(1), seed=7, first=0, lang=lang, variant=SHORT)
+
+    async def script(app: TableApp, pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        keys = visible_lines(app, "#keys")
+        for piece in message_of("tui_keys", lang).split(" · "):
+            assert whole_in(piece, keys), (piece, keys)
+        assert whole_in(message_of("tui_help_key", lang), visible_lines(app, "#status"))
+        await pilot.press("c", "1", "2", "3", "4")
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        assert screen.query_one("#table").max_scroll_y == 0
+        assert whole_in("3) ", visible_lines(app, "#prompt"))
+        await pilot.press("escape")
+        await play_to_the_end(app, pilot, table, random.Random(7))
+        keys = visible_lines(app, "#keys")
+        for piece in message_of("tui_end_keys", lang).split(" · "):
+            assert whole_in(piece, keys), (piece, keys)
+        await pilot.press("q")
+
+    run(play_app(table), script, SIZE)
 
 
 def test_the_help_shows_the_keys_and_the_rules_from_docs() -> None:

@@ -23,11 +23,11 @@ from hanamikoji.notation.names import Deck, Lang, term
 __all__ = [
     "ACTION_KEYS",
     "Side",
-    "lay_out_markers",
     "render_markers",
     "render_row",
     "render_scoring",
     "render_side",
+    "seat_headings",
     "side_of",
 ]
 
@@ -95,11 +95,13 @@ def render_row(
     side, ▶ on the right, · neutral on both), the geisha, ``right``'s cards; and with
     ``unseen`` (a heading, counts per geisha) the card tracker's column."""
     table = Table(box=None, pad_edge=False, show_edge=False, padding=(0, 1))
-    table.add_column(headers[0], justify="right", no_wrap=True, overflow="ellipsis", max_width=12)
+    # A side's heading (a player's name in a replay) wraps at its words when the row is
+    # too narrow for it: never cut.
+    table.add_column(headers[0], justify="right", overflow="fold")
     table.add_column("", justify="center", width=1)
     table.add_column("", no_wrap=True)
     table.add_column("", justify="center", width=1)
-    table.add_column(headers[1], no_wrap=True, overflow="ellipsis", max_width=12)
+    table.add_column(headers[1], overflow="fold")
     if unseen is not None:
         table.add_column(unseen[0], no_wrap=True, overflow="ellipsis", max_width=10)
     for geisha in GEISHAS:
@@ -140,39 +142,6 @@ def render_markers(side: Side, lang: Lang, keys: bool, deck: Deck = "boxed") -> 
     return markers
 
 
-MARKER_GAP = 2
-"""Cells between two markers on a line."""
-
-
-def lay_out_markers(
-    markers: list[Text], width: int | None
-) -> tuple[Text, list[tuple[int, int, int]]]:
-    """The markers on as many lines of ``width`` cells as they need (one line for
-    ``None``), never breaking one; and each marker's line and span of cells (for
-    clicks).
-
-    >>> line, spans = lay_out_markers([Text("S Secret"), Text("T Trade-off")], 20)
-    >>> print(line.plain); spans
-    S Secret
-    T Trade-off
-    [(0, 0, 8), (1, 0, 11)]
-    """
-    lines: list[Text] = [Text()]
-    spans: list[tuple[int, int, int]] = []
-    for marker in markers:
-        line = lines[-1]
-        wanted = line.cell_len + MARKER_GAP + marker.cell_len
-        if line.cell_len and width is not None and wanted > width:
-            line = Text()
-            lines.append(line)
-        if line.cell_len:
-            line.append(" " * MARKER_GAP)
-        start = line.cell_len
-        line.append_text(marker)
-        spans.append((len(lines) - 1, start, line.cell_len))
-    return Text("\n").join(lines), spans
-
-
 def _face_down(side: Side, kind: MoveKind, deck: Deck) -> Text:
     if kind not in (MoveKind.SECRET, MoveKind.TRADE_OFF):
         return Text()
@@ -199,6 +168,16 @@ def render_side(side: Side, lang: Lang) -> Text:
     return head
 
 
+def seat_headings(left: int, lang: Lang) -> tuple[str, str]:
+    """The headings of the row's two sides when nobody faces the screen (a replay, the
+    end): the seats, ``left`` first. A player's whole name is on their side's line; a
+    long one would not fit above the row's cards at 80 columns."""
+    return (
+        message("player", lang, number=left + 1),
+        message("player", lang, number=2 - left),
+    )
+
+
 def render_scoring(
     summary: RoundSummary,
     labels: tuple[str, str],
@@ -216,7 +195,7 @@ def render_scoring(
         Side(seat, labels[seat], summary.sides[seat], frozenset(), 0, 0, 0, own=False)
         for seat in (left, 1 - left)
     ]
-    headers = (labels[left], labels[1 - left])
+    headers = seat_headings(left, lang)
     if viewer is not None:
         headers = (message("marker_them", lang), message("marker_you", lang))
     return Group(

@@ -22,6 +22,7 @@ from hanamikoji.interfaces.terminal import (
     render_reveal,
 )
 from hanamikoji.interfaces.tui.board import render_scoring
+from hanamikoji.interfaces.tui.flow import FlowBar, pieces
 from hanamikoji.interfaces.tui.keys import binding
 from hanamikoji.interfaces.tui.modals import SaveScreen
 from hanamikoji.interfaces.tui.replay import ReplayScreen
@@ -68,7 +69,7 @@ class EndScreen(Screen[str]):
     def compose(self) -> ComposeResult:
         table = self._table
         lang = table.settings.lang
-        yield Static(Text(message("tui_end_keys", lang), "bold reverse"), id="keys")
+        yield FlowBar(pieces(message("tui_end_keys", lang)), style="bold reverse", id="keys")
         with VerticalScroll(id="end"):
             path = table.settings.save_path
             saved = Static(message("saved", lang, path=str(path)) if path else "", id="saved")

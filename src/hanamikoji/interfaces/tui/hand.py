@@ -14,15 +14,19 @@ from textual.widgets import Static
 
 from hanamikoji.core import ACTIONS, MoveKind, View
 from hanamikoji.interfaces.messages import message
-from hanamikoji.interfaces.tui.board import Side, lay_out_markers, render_markers
+from hanamikoji.interfaces.tui.board import Side, render_markers
 from hanamikoji.interfaces.tui.cards import card_words, chip
 from hanamikoji.interfaces.tui.decision import Draft
+from hanamikoji.interfaces.tui.flow import FlowBar
 from hanamikoji.notation.names import Deck, Lang
 
 __all__ = ["CELL", "ActionBar", "HandBar", "render_hand"]
 
 CELL = 5
 """Columns per card of the hand."""
+
+MARKER_GAP = "  "
+"""Between two action markers on a line."""
 
 
 def _drawn_slot(view: View) -> int | None:
@@ -75,7 +79,7 @@ class HandBar(Static):
             self.post_message(self.Clicked(at.x // CELL))
 
 
-class ActionBar(Static):
+class ActionBar(FlowBar):
     """One side's action markers, on as many lines as the width needs; for the person
     deciding, a click chooses one."""
 
@@ -85,28 +89,17 @@ class ActionBar(Static):
             self.kind = kind
 
     def __init__(self, *, id: str) -> None:
-        super().__init__(id=id)
-        self._markers: list[Text] = []
-        self._spans: list[tuple[int, int, int]] = []
+        super().__init__(gap=MARKER_GAP, id=id)
         self._active = False
 
     def show_side(self, side: Side, lang: Lang, active: bool, deck: Deck = "boxed") -> None:
-        self._markers = render_markers(side, lang, keys=active, deck=deck)
         self._active = active
-        self._lay_out()
-
-    def on_resize(self) -> None:
-        self._lay_out()
-
-    def _lay_out(self) -> None:
-        width = self.content_size.width or None  # before the first layout: one line
-        line, self._spans = lay_out_markers(self._markers, width)
-        self.update(line)
+        self.show_parts(render_markers(side, lang, keys=active, deck=deck))
 
     def on_click(self, event: events.Click) -> None:
         at = event.get_content_offset(self)
         if not self._active or at is None:
             return
-        for kind, (row, start, end) in zip(ACTIONS, self._spans, strict=True):
+        for kind, (row, start, end) in zip(ACTIONS, self.spans, strict=True):
             if row == at.y and start <= at.x < end:
                 self.post_message(self.Chosen(kind))

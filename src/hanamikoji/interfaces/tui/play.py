@@ -38,6 +38,7 @@ from hanamikoji.interfaces.tui.board import (
 )
 from hanamikoji.interfaces.tui.decision import Draft, Refusal
 from hanamikoji.interfaces.tui.end import EndScreen
+from hanamikoji.interfaces.tui.flow import FlowBar, pieces
 from hanamikoji.interfaces.tui.hand import ActionBar, HandBar, render_hand
 from hanamikoji.interfaces.tui.keys import binding
 from hanamikoji.interfaces.tui.modals import (
@@ -94,7 +95,7 @@ class PlayScreen(Screen[None]):
         self._save_failed = False
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
+        yield FlowBar(style="bold reverse", id="status")
         with Horizontal(id="main"):
             with VerticalScroll(id="table", can_focus=False):
                 yield Static(id="top-side")
@@ -106,7 +107,8 @@ class PlayScreen(Screen[None]):
                 yield Static(id="log")
         yield HandBar(id="hand")
         yield PromptPanel(id="prompt")
-        yield Static(Text(message("tui_keys", self.lang), "bold reverse"), id="keys")
+        keys = pieces(message("tui_keys", self.lang))
+        yield FlowBar(keys, style="bold reverse", id="keys")
 
     def on_mount(self) -> None:
         self.set_interval(0.1, self._tick)
@@ -243,7 +245,7 @@ class PlayScreen(Screen[None]):
         private = not self.hidden
         mine = side_of(view, me, table.labels[me], private=private)
         theirs = side_of(view, them, table.labels[them])
-        self.query_one("#status", Static).update(self._status(view))
+        self.query_one("#status", FlowBar).show_parts(self._status(view))
         self.query_one("#top-side", Static).update(render_side(theirs, lang))
         self.query_one("#top-markers", ActionBar).show_side(theirs, lang, False, deck)
         headers = (message("marker_them", lang), message("marker_you", lang))
@@ -261,7 +263,7 @@ class PlayScreen(Screen[None]):
         self.query_one("#log-scroll", VerticalScroll).scroll_end(animate=False)
         self._show_prompt()
 
-    def _status(self, view: View) -> Text:
+    def _status(self, view: View) -> list[Text]:
         lang = self.lang
         parts = [
             message("board_title", lang, round=view.round, variant=view.variant.name),
@@ -276,7 +278,7 @@ class PlayScreen(Screen[None]):
             ),
             message("tui_help_key", lang),
         ]
-        return Text(" · ".join(parts), "bold reverse")
+        return [Text(part) for part in parts]
 
     def _show_prompt(self) -> None:
         panel = self.query_one("#prompt", PromptPanel)

@@ -31,9 +31,11 @@ from hanamikoji.interfaces.tui.board import (
     render_row,
     render_scoring,
     render_side,
+    seat_headings,
     side_of,
 )
 from hanamikoji.interfaces.tui.cards import letters_with_glyphs
+from hanamikoji.interfaces.tui.flow import FlowBar, pieces
 from hanamikoji.interfaces.tui.hand import ActionBar
 from hanamikoji.interfaces.tui.keys import binding
 from hanamikoji.interfaces.tui.panels import render_log
@@ -118,10 +120,10 @@ class ReplayScreen(Screen[None]):
         self.labels = labels
         self.lang = lang
         self.deck: Deck = deck
-        self.header = " · ".join(header)
+        self.header = tuple(header)
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
+        yield FlowBar(style="bold reverse", id="status")
         with Horizontal(id="main"):
             with VerticalScroll(id="table", can_focus=False):
                 yield Static(id="top-side")
@@ -132,7 +134,8 @@ class ReplayScreen(Screen[None]):
             with VerticalScroll(id="log-scroll", can_focus=False):
                 yield Static(id="log")
         yield Static(id="prompt")
-        yield Static(Text(message("tui_replay_keys", self.lang), "bold reverse"), id="keys")
+        keys = pieces(message("tui_replay_keys", self.lang))
+        yield FlowBar(keys, style="bold reverse", id="keys")
 
     def on_mount(self) -> None:
         self.show()
@@ -159,8 +162,8 @@ class ReplayScreen(Screen[None]):
         game = stepper.game
         step = message("tui_replay_step", lang, step=stepper.step, total=stepper.total)
         title = message("board_title", lang, round=game.round, variant=game.variant.name)
-        status = " · ".join(part for part in (self.header, title, step) if part)
-        self.query_one("#status", Static).update(Text(status, "bold reverse"))
+        status = [Text(part) for part in (*self.header, title, step) if part]
+        self.query_one("#status", FlowBar).show_parts(status)
         views = (game.view(0), game.view(1))
         sides = (side_of(views[0], 0, self.labels[0]), side_of(views[1], 1, self.labels[1]))
         for place, seat in (("top", 1), ("bottom", 0)):
@@ -183,7 +186,7 @@ class ReplayScreen(Screen[None]):
         if scored is not None:
             summary = stepper.game.summaries()[scored - 1]
             return render_scoring(summary, self.labels, None, self.lang, deck=self.deck)
-        headers = (self.labels[1], self.labels[0])
+        headers = seat_headings(1, self.lang)
         return render_row(stepper.game.favor(), sides[1], sides[0], headers, deck=self.deck)
 
     def _words(self) -> Text:
