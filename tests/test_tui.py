@@ -753,6 +753,53 @@ def test_the_table_and_the_end_at_80x24_show_every_key_and_the_status_whole(
     run(play_app(table), script, SIZE)
 
 
+def test_below_80x24_the_app_says_so_and_recovers_when_resized() -> None:
+    table = make_table(bot_seating(1), seed=7, first=0)
+
+    async def script(app: TableApp, pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PlayScreen) and screen.draft is not None
+        text = " ".join(screen_text(app).split())
+        assert "This terminal is 60×20: the table needs at least 80×24." in text
+        assert "Ayane" not in text and "Enter play" not in text
+        # Keys do nothing meanwhile but stop: the person cannot see what they choose.
+        await pilot.press("s", "1", "enter")
+        assert screen.draft.kind is None and not table.game.move_stack
+        await pilot.resize_terminal(79, 24)
+        await pilot.pause()
+        assert "79×24" in " ".join(screen_text(app).split())
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "This terminal is" not in text
+        assert "Ayane" in text and "Ruri" in text and "Q quit" in text
+        assert screen.query_one("#table").max_scroll_y == 0
+        await pilot.press("s", "1", "enter")
+        assert str(table.game.move_stack[0]) == "S:A"
+        await pilot.resize_terminal(70, 30)
+        await pilot.pause()
+        await pilot.press("q")
+        assert isinstance(app.screen, QuitScreen), "q still stops"
+        await pilot.press("enter")
+
+    app = play_app(table)
+    run(app, script, (60, 20))
+    assert app.return_value == EXIT_OK
+
+    async def replay(app: TableApp, pilot: Pilot[int]) -> None:
+        await pilot.pause()
+        assert "la table demande au moins 80×24" in " ".join(screen_text(app).split())
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert "Manche 1" in screen_text(app)
+        await pilot.press("q")
+
+    app = replay_app(finished_game(), ("Ann (Player 1)", "Ben (Player 2)"), "fr")
+    run(app, replay, (50, 24))
+    assert app.return_value == EXIT_OK
+
+
 def test_the_help_shows_the_keys_and_the_rules_from_docs() -> None:
     assert rules_markdown() == CHECKOUT.read_text(encoding="utf-8")
     assert CHECKOUT == ROOT / "docs" / "rules.md"

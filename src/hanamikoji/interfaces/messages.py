@@ -264,6 +264,11 @@ MESSAGES = sentences(
     sentence("tui_end_keys", "R rematch · S save the record · V review the game · Q quit"),
     sentence("tui_replay_keys", "←/→ step · Home/End first/last · PgUp/PgDn by round · Q close"),
     sentence("tui_replay_step", "decision {step} of {total}"),
+    sentence(
+        "tui_too_small",
+        "This terminal is {width}×{height}: the table needs at least {min_width}×{min_height}."
+        " Make the window larger to go on, or press Q to stop.",
+    ),
 )
 """Each sentence of the terminal interfaces by key, in English; fields in braces."""
 

@@ -51,11 +51,14 @@ from hanamikoji.interfaces.tui.modals import (
 from hanamikoji.interfaces.tui.panels import render_log
 from hanamikoji.interfaces.tui.prompt import PromptPanel, render_prompt, thinking_text
 from hanamikoji.interfaces.tui.session import Table
+from hanamikoji.interfaces.tui.size import SizeNotice, allowed, fit
 from hanamikoji.protocol import EngineError, forfeit_of
 
 __all__ = ["PlayScreen"]
 
 _KINDS = {key: kind for kind, key in ACTION_KEYS.items()}
+_STOPS = frozenset({"quit_game"})
+"""The actions a key still does while the terminal is too small for the table."""
 
 
 class PlayScreen(Screen[None]):
@@ -95,6 +98,7 @@ class PlayScreen(Screen[None]):
         self._save_failed = False
 
     def compose(self) -> ComposeResult:
+        yield SizeNotice(self.lang)
         yield FlowBar(style="bold reverse", id="status")
         with Horizontal(id="main"):
             with VerticalScroll(id="table", can_focus=False):
@@ -111,8 +115,15 @@ class PlayScreen(Screen[None]):
         yield FlowBar(keys, style="bold reverse", id="keys")
 
     def on_mount(self) -> None:
+        self.on_resize()
         self.set_interval(0.1, self._tick)
         self.advance()
+
+    def on_resize(self) -> None:
+        fit(self, self.query_one(SizeNotice))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool:
+        return allowed(self, action, _STOPS)
 
     def on_unmount(self) -> None:
         self.table.release()

@@ -39,6 +39,7 @@ from hanamikoji.interfaces.tui.flow import FlowBar, pieces
 from hanamikoji.interfaces.tui.hand import ActionBar
 from hanamikoji.interfaces.tui.keys import binding
 from hanamikoji.interfaces.tui.panels import render_log
+from hanamikoji.interfaces.tui.size import SizeNotice, allowed, fit
 from hanamikoji.notation.names import Deck, Lang
 
 __all__ = ["ReplayScreen", "Stepper"]
@@ -123,6 +124,7 @@ class ReplayScreen(Screen[None]):
         self.header = tuple(header)
 
     def compose(self) -> ComposeResult:
+        yield SizeNotice(self.lang)
         yield FlowBar(style="bold reverse", id="status")
         with Horizontal(id="main"):
             with VerticalScroll(id="table", can_focus=False):
@@ -138,7 +140,14 @@ class ReplayScreen(Screen[None]):
         yield FlowBar(keys, style="bold reverse", id="keys")
 
     def on_mount(self) -> None:
+        self.on_resize()
         self.show()
+
+    def on_resize(self) -> None:
+        fit(self, self.query_one(SizeNotice))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool:
+        return allowed(self, action, frozenset({"close"}))
 
     def action_step(self, delta: int) -> None:
         self.stepper.go(self.stepper.step + delta)
