@@ -7,8 +7,10 @@ import re
 import shlex
 import subprocess
 import sys
+import threading
+import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -28,7 +30,7 @@ from hanamikoji.core import (
     View,
     cards,
 )
-from hanamikoji.interfaces import cli
+from hanamikoji.interfaces import cli, terminal
 from hanamikoji.interfaces.cli import Command, Streams, default_bot, register_command, run_command
 from hanamikoji.interfaces.messages import COMMANDS, command_for, message
 from hanamikoji.interfaces.rules import rules_markdown
@@ -833,3 +835,55 @@ def cells(line: str) -> int:
     from rich.cells import cell_len
 
     return cell_len(line.rstrip())
+
+
+class SlowLevel:
+    """A level bot that takes as long as the test wants to be made (the expert compiling
+    its judge the first time takes about a minute): ``release`` ends it."""
+
+    def __init__(self) -> None:
+        self.release = threading.Event()
+
+    def __call__(self, number: int, seed: int | None = None) -> Bot:
+        assert self.release.wait(60), "the test never released the bot"
+        return make_bot("random", seed=seed)
+
+
+def wait_until(done: Callable[[], bool], seconds: float = 20.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not done():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def test_plain_play_says_the_bot_is_being_prepared_and_keeps_what_is_typed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    slow = SlowLevel()
+    monkeypatch.setattr(cli, "make_level_bot", slow)
+    monkeypatch.setattr(terminal, "PROGRESS_SECONDS", 0.05, raising=False)
+    stdin = io.StringIO("moves\n1\n" * PLENTY)
+    stdout = io.StringIO()
+    argv = ["play", "--level", "8", "--seed", "4", "--first", "you", "--plain"]
+    statuses: list[int] = []
+    thread = threading.Thread(
+        target=lambda: statuses.append(run_command(argv, Streams(stdin, stdout, io.StringIO())))
+    )
+    thread.start()
+    try:
+        preparing = "Preparing Bot level 8 (Player 2): the first time on this computer"
+        assert wait_until(lambda: preparing in stdout.getvalue()), stdout.getvalue()[-500:]
+        assert wait_until(
+            lambda: "Preparing Bot level 8 (Player 2): the first time only… " in stdout.getvalue()
+        )
+    finally:
+        slow.release.set()
+        thread.join(60)
+    assert statuses == [0]
+    shown = stdout.getvalue()
+    # The person's first decision, typed while the bot was made, was played before it.
+    assert shown.index("Player 1 (you) plays") < shown.index(preparing)
+    assert "Bot level 8 (Player 2) is ready (" in shown
+    assert "Game over" in shown

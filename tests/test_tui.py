@@ -26,7 +26,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from hanamikoji.bots import make_bot
+from hanamikoji.bots import Bot, make_bot
 from hanamikoji.bots.levels import make_level_bot
 from hanamikoji.core import Game, Move, MoveKind, Variant, View
 from hanamikoji.interfaces.cli import Streams, run_command
@@ -875,6 +875,67 @@ def test_play_and_replay_open_the_app_on_a_terminal_only(
     out = Tty()
     assert run_command(["replay", str(record), "--plain"], Streams(Tty(), out, Tty())) == 0
     assert len(opened) == 2 and "Game over" in out.getvalue()
+
+
+def test_the_app_opens_while_the_bot_is_prepared_and_keeps_the_keys(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The expert (level 8) compiles its judge for about a minute the first time: the
+    # test's level bot takes as long as the test wants instead.
+    import hanamikoji.interfaces.cli as cli
+    import hanamikoji.interfaces.tui as tui
+
+    release = threading.Event()
+
+    def slow_level(number: int, seed: int | None = None) -> Bot:
+        assert release.wait(60), "the test never released the bot"
+        return make_bot("random", seed=seed)
+
+    opened: list[Table] = []
+
+    def open_app(table: Table) -> int:
+        opened.append(table)
+        return EXIT_OK
+
+    monkeypatch.setattr(cli, "make_level_bot", slow_level)
+    monkeypatch.setattr(tui, "play_in_app", open_app)
+    argv = ["play", "--level", "8", "--seed", "7", "--first", "you"]
+    thread = threading.Thread(target=run_command, args=(argv, Streams(Tty(), Tty(), Tty())))
+    thread.start()
+    try:
+        # The app opens at once, not after the bot is made.
+        thread.join(10)
+        assert opened, "the app did not open while the bot was being prepared"
+    finally:
+        if not opened:
+            release.set()
+            thread.join(60)
+    (table,) = opened
+    preparing = "Preparing Bot level 8 (Player 2): the first time only… "
+
+    async def script(app: TableApp, pilot: Pilot[int]) -> None:
+        screen = app.screen
+        assert isinstance(screen, PlayScreen) and screen.draft is not None
+        assert preparing in screen_text(app)
+        # Keys typed meanwhile are the person's: a Secret played, the tracker hidden.
+        # (Enter typed while the app starts comes as a line feed: ctrl+j.)
+        await pilot.press("s", "2", "ctrl+j", "k")
+        assert str(table.game.move_stack[0]) == "S:D" and not screen.tracker
+        await wait_for(pilot, lambda: screen.thinking is not None)
+        text = screen_text(app)
+        assert preparing in text and "is thinking" not in text
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape")
+        release.set()
+        await wait_for(pilot, lambda: screen.draft is not None)
+        assert len(table.game.move_stack) >= 2
+        assert "Preparing" not in screen_text(app)
+        await pilot.press("q", "enter")
+
+    app = play_app(table)
+    run(app, script, SIZE)
+    assert app.return_value == EXIT_OK
 
 
 def test_play_on_a_terminal_with_an_unwritable_save_file_exits_1(

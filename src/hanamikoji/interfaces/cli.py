@@ -39,6 +39,7 @@ from hanamikoji.interfaces.options import (
     positive_seconds,
     seed,
 )
+from hanamikoji.interfaces.preparing import prepare_bot
 from hanamikoji.interfaces.terminal import (
     EXIT_ENGINE,
     EXIT_ERROR,
@@ -507,7 +508,10 @@ def _seat(
                 raise
         return Player.seated(engine.name, seat, lang, engine)
     if seat == 1 and bot_name is not None:
-        bot = _opponent(args, bot_name, draws.getrandbits(64))
+        bot_seed = draws.getrandbits(64)
+        # The expert's judge compiles for about a minute the first time: in the
+        # background, while the game opens.
+        bot = prepare_bot(lambda: _opponent(args, bot_name, bot_seed))
         return Player.seated(bot_name, seat, lang, bot)
     return Player.seated(seat_name(seat), seat, lang)
 

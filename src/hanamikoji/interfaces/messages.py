@@ -226,6 +226,13 @@ MESSAGES = sentences(
     ),
     sentence("tui_no_option", "Choose an answer from 1 to {n}."),
     sentence("tui_thinking", "{player} is thinking… {seconds} s"),
+    sentence(
+        "bot_preparing",
+        "Preparing {player}: the first time on this computer its search is compiled, which"
+        " takes about a minute (later starts take a second or two).",
+    ),
+    sentence("bot_preparing_progress", "Preparing {player}: the first time only… {seconds} s"),
+    sentence("bot_prepared", "{player} is ready ({seconds} s)."),
     sentence("tui_unseen", "unseen"),
     sentence(
         "tui_keys", "1-7 cards · Enter play · ⌫ undo · Esc clear · K unseen · ? help · Q quit"

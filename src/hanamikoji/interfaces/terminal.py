@@ -52,6 +52,7 @@ from hanamikoji.interfaces.messages import (
     message,
     outcome_key,
 )
+from hanamikoji.interfaces.preparing import PreparingBot
 from hanamikoji.interfaces.rules import rules_document
 from hanamikoji.notation.names import (
     Deck,
@@ -768,6 +769,9 @@ class _Stop(Exception):
     """The person asked to stop (``quit``)."""
 
 
+PROGRESS_SECONDS = 10.0
+"""How often a transcript says a bot is still being prepared."""
+
 _EOF = "eof"
 _INTERRUPT = "interrupt"
 _QUIT = "quit"
@@ -880,6 +884,7 @@ class PlaySession:
         assert seat is not None
         player = self.players[seat]
         if player.bot is not None:
+            self._await_bot(seat, player.bot)
             try:
                 move = player.bot.choose(self.game.view(seat), self.game.legal_moves())
             except EngineError as error:
@@ -894,6 +899,29 @@ class PlaySession:
             self._seen_log[seat] = len(self.game.move_stack)
         if self.save_path is not None:
             self._autosave(self.save_path)
+
+    def _await_bot(self, seat: int, bot: Bot) -> None:
+        """A bot still being prepared (numba compiling the expert's judge): say so, and
+        the seconds elapsed (a spinner on a terminal, a line every
+        :data:`PROGRESS_SECONDS` in a transcript), until it is ready."""
+        if not isinstance(bot, PreparingBot) or bot.ready():
+            return
+        label = self.labels[seat]
+        self.terminal.show(Text(self.t("bot_preparing", player=label), style="bold"))
+        console = self.terminal.console
+
+        def progress() -> str:
+            return self.t("bot_preparing_progress", player=label, seconds=f"{bot.seconds():.0f}")
+
+        if console.is_terminal:
+            with console.status(progress()) as status:
+                while not bot.wait(1):
+                    status.update(progress())
+        else:
+            while not bot.wait(PROGRESS_SECONDS):
+                self.terminal.show(Text(progress(), style="dim"))
+        ready = self.t("bot_prepared", player=label, seconds=f"{bot.seconds():.0f}")
+        self.terminal.show(Text(ready))
 
     def _ask_person(self, seat: int) -> Move:
         if self.hotseat and self._facing != seat:

@@ -23,6 +23,7 @@ from textual.worker import Worker, WorkerState
 from hanamikoji.bots import Bot
 from hanamikoji.core import IllegalMoveError, LogEntry, Move, View
 from hanamikoji.interfaces.messages import illegality, localized, message
+from hanamikoji.interfaces.preparing import PreparingBot
 from hanamikoji.interfaces.terminal import (
     EXIT_ENGINE,
     EXIT_OK,
@@ -49,7 +50,12 @@ from hanamikoji.interfaces.tui.modals import (
     ShowScreen,
 )
 from hanamikoji.interfaces.tui.panels import render_log
-from hanamikoji.interfaces.tui.prompt import PromptPanel, render_prompt, thinking_text
+from hanamikoji.interfaces.tui.prompt import (
+    PromptPanel,
+    preparing_text,
+    render_prompt,
+    thinking_text,
+)
 from hanamikoji.interfaces.tui.session import Table
 from hanamikoji.interfaces.tui.size import SizeNotice, allowed, fit
 from hanamikoji.protocol import EngineError, forfeit_of
@@ -239,8 +245,17 @@ class PlayScreen(Screen[None]):
             self._save_failed = False
 
     def _tick(self) -> None:
-        if self.thinking is not None:
+        if self.thinking is not None or self._preparing():
             self._show_prompt()
+
+    def _preparing(self) -> list[tuple[str, PreparingBot]]:
+        """The bots still being prepared, with their seats' labels."""
+        table = self.table
+        return [
+            (table.labels[seat], player.bot)
+            for seat, player in enumerate(table.players)
+            if isinstance(player.bot, PreparingBot) and not player.bot.ready()
+        ]
 
     # -- drawing ----------------------------------------------------------------------
 
@@ -294,15 +309,21 @@ class PlayScreen(Screen[None]):
     def _show_prompt(self) -> None:
         panel = self.query_one("#prompt", PromptPanel)
         table = self.table
+        lang = self.lang
+        preparing = [preparing_text(label, bot.seconds(), lang) for label, bot in self._preparing()]
         if self.thinking is not None:
             seat, since = self.thinking
-            lines = [thinking_text(table.labels[seat], time.monotonic() - since, self.lang)]
+            bot = table.players[seat].bot
+            if isinstance(bot, PreparingBot) and bot.ready_at is not None:
+                since = max(since, bot.ready_at)  # the thinking, not the preparing
+            label = table.labels[seat]
+            lines = preparing or [thinking_text(label, time.monotonic() - since, self.lang)]
             panel.show_prompt(render_prompt(None, "", self.lang, head=lines))
             return
         if self.hidden:
-            panel.show_prompt(render_prompt(None, "", self.lang))
+            panel.show_prompt(render_prompt(None, "", self.lang, head=preparing))
             return
-        news = self._news()
+        news = preparing + self._news()
         opponent = table.labels[1 - table.viewer()]
         prompt = render_prompt(self.draft, opponent, self.lang, self.refusal, news, deck=self.deck)
         panel.show_prompt(prompt)

@@ -22,7 +22,15 @@ from hanamikoji.interfaces.tui.cards import action_words, letters_with_glyphs
 from hanamikoji.interfaces.tui.decision import Draft, Refusal
 from hanamikoji.notation.names import Deck, Lang, action_name, card_label, join_list
 
-__all__ = ["SPINNER", "Prompt", "PromptPanel", "refusal_text", "render_prompt"]
+__all__ = [
+    "SPINNER",
+    "Prompt",
+    "PromptPanel",
+    "preparing_text",
+    "refusal_text",
+    "render_prompt",
+    "thinking_text",
+]
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
@@ -148,6 +156,13 @@ def thinking_text(player: str, seconds: float, lang: Lang) -> Text:
     return Text(
         f"{frame} " + message("tui_thinking", lang, player=player, seconds=f"{seconds:.1f}")
     )
+
+
+def preparing_text(player: str, seconds: float, lang: Lang) -> Text:
+    """The spinner line while a bot is being prepared (:mod:`interfaces.preparing`)."""
+    frame = SPINNER[int(seconds * 10) % len(SPINNER)]
+    said = message("bot_preparing_progress", lang, player=player, seconds=f"{seconds:.0f}")
+    return Text(f"{frame} {said}", "bold")
 
 
 class PromptPanel(Static):
