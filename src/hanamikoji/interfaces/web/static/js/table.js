@@ -401,13 +401,16 @@ export class TableView {
           choosable && !this.action ? h("kbd", { "aria-hidden": "true" }, actionKey(kind)) : null,
           used ? h("span", { class: "used-mark" }, t("action_used")) : null,
         ];
-        const classes = `action-marker${used ? " used" : ""}${this.action === kind ? " selected" : ""}${this.lastClass(mark)}`;
+        // The action being chosen is the page's own: the other seat's marker of the same
+        // kind is never marked with it.
+        const selected = mine && this.action === kind;
+        const classes = `action-marker${used ? " used" : ""}${selected ? " selected" : ""}${this.lastClass(mark)}`;
         const marker = choosable
           ? h("button", {
             type: "button",
             class: classes,
             dataset: { kind, fkey: `action-${kind}` },
-            "aria-pressed": this.action === kind ? "true" : "false",
+            "aria-pressed": selected ? "true" : "false",
             "aria-keyshortcuts": actionKey(kind),
             "aria-label": label,
             onclick: () => this.chooseAction(kind),
