@@ -157,7 +157,9 @@ def _choose(page: Page, *, by_mouse: bool, pairing: int) -> None:
             for index in range(count):
                 page.locator(".hand button.card").nth(index).click()
             if kind == "competition":
-                page.locator("button.pairing").nth(pairing).click()
+                # Repeated cards have fewer different pairings than three.
+                pairings = page.locator("button.pairing")
+                pairings.nth(pairing % pairings.count()).click()
             page.click("#confirm")
         else:
             page.keyboard.press(ACTION_KEYS[kind])

@@ -19,7 +19,8 @@ import { renderSummary, scoreText, showDialog } from "./summary.js";
 import { tip } from "./tooltip.js";
 
 const ROW = [0, 1, 2, 3, 4, 5, 6];
-const PAIRINGS = [[[0, 1], [2, 3]], [[0, 2], [1, 3]], [[0, 3], [1, 2]]];
+// The three ways to split four cards (by their place in the choice) into two pairs.
+const SPLITS = [[[0, 1], [2, 3]], [[0, 2], [1, 3]], [[0, 3], [1, 2]]];
 
 // The key of each action: its number, the same in every language (1 Secret .. 4 Competition).
 function actionKey(kind) {
@@ -158,17 +159,7 @@ export class TableView {
     if (!this.choosingAction() || !this.action) return null;
     const cards = this.pickedCards();
     if (cards.length !== CARDS_PER_ACTION[this.action]) return null;
-    const letters = (list) => list.map(letterOf).join("");
-    if (this.action === "competition") {
-      const [first, second] = PAIRINGS[this.pairing].map((pair) => pair.map((i) => cards[i]));
-      return {
-        text: `C:${letters(first)}/${letters(second)}`,
-        kind: "competition",
-        cards: [...cards].sort(),
-        pairs: [first, second],
-        hidden: false,
-      };
-    }
+    if (this.action === "competition") return competitionMove(this.pairings()[this.pairing]);
     return {
       text: `${KIND_LETTERS[this.action]}:${letters([...cards].sort())}`,
       kind: this.action,
@@ -176,6 +167,21 @@ export class TableView {
       pairs: [],
       hidden: false,
     };
+  }
+
+  // The different pairings of the four cards chosen for a Competition, the first pair
+  // chosen first. Splits of the same cards are one decision, offered once (as the
+  // terminal does): fan, fan, scroll, scroll pairs as fans / scrolls or fan + scroll twice.
+  pairings() {
+    const cards = this.pickedCards();
+    if (cards.length !== 4) return [];
+    const found = new Map();
+    for (const split of SPLITS) {
+      const pairs = split.map((pair) => pair.map((i) => cards[i]));
+      const key = pairs.map((pair) => [...pair].sort((a, b) => a - b).join("")).sort().join("/");
+      if (!found.has(key)) found.set(key, pairs);
+    }
+    return [...found.values()];
   }
 
   chooseAction(kind) {
@@ -233,7 +239,7 @@ export class TableView {
     } else if (/^[1-9]$/.test(key)) {
       this.numberKey(Number(key));
     } else if (this.choosingAction() && key === "p" && this.action === "competition" && this.picked.length === 4) {
-      this.pairing = (this.pairing + 1) % PAIRINGS.length;
+      this.pairing = (this.pairing + 1) % this.pairings().length;
       this.render();
     } else {
       return;
@@ -603,18 +609,17 @@ export class TableView {
   }
 
   renderPairings() {
-    const cards = this.pickedCards();
     return h("div", { class: "pairings", role: "radiogroup", "aria-label": t("choose_split", { action: actionName("competition") }) },
       h("span", { class: "label" }, t("choose_split", { action: actionName("competition") }), " ", h("kbd", {}, "P")),
-      PAIRINGS.map((pairing, index) => h("button", {
+      this.pairings().map((pairs, index) => h("button", {
         type: "button",
         role: "radio",
         class: `pairing${index === this.pairing ? " selected" : ""}`,
         "aria-checked": index === this.pairing ? "true" : "false",
-        dataset: { fkey: `pairing-${index}` },
+        dataset: { fkey: `pairing-${index}`, move: competitionMove(pairs).text },
         onclick: () => { this.pairing = index; this.render(); },
-      }, pairing.map((pair, n) => h("span", { class: "pair", "aria-label": `${t("pair_n", { n: n + 1 })}: ${pair.map((i) => cardLabel(cards[i])).join(" + ")}` },
-        pair.map((i) => tile(cards[i])))))));
+      }, pairs.map((pair, n) => h("span", { class: "pair", "aria-label": `${t("pair_n", { n: n + 1 })}: ${pair.map(cardLabel).join(" + ")}` },
+        pair.map((card) => tile(card)))))));
   }
 
   renderButtons(move) {
@@ -786,6 +791,23 @@ export class TableView {
       toast(error.message);
     }
   }
+}
+
+// The letters of cards, in the order given.
+function letters(cards) {
+  return cards.map(letterOf).join("");
+}
+
+// A Competition offering the two pairs given (each a list of two cards), as composedMove
+// describes a decision.
+function competitionMove([first, second]) {
+  return {
+    text: `C:${letters(first)}/${letters(second)}`,
+    kind: "competition",
+    cards: [...first, ...second].sort(),
+    pairs: [first, second],
+    hidden: false,
+  };
 }
 
 // Explanations said one after the other (empty ones left out).
