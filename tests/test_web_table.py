@@ -23,6 +23,7 @@ from test_web_e2e import (
     PHONE,
     Page,
     browser,
+    choose_preference,
     game_data,
     page,
     pytestmark,
@@ -199,7 +200,7 @@ def description(page: Page, selector: str) -> str:
 
 
 def switch_language(page: Page, lang: str, word: str) -> None:
-    page.select_option("#lang-select", lang)
+    choose_preference(page, "#lang-select", lang)
     page.wait_for_selector(f".side.me .action-marker >> text={word}")
 
 
@@ -473,7 +474,7 @@ def test_the_start_page_names_the_variants_in_its_language(page: Page, server: S
         ("es", ["clásica", "tres rondas", "francesa"]),
         ("fr", ["classique", "trois manches", "française"]),
     ):
-        page.select_option("#lang-select", lang)
+        choose_preference(page, "#lang-select", lang)
         page.wait_for_selector(f".start-form label.variant b >> text={names[0]}")
         assert page.locator(".start-form label.variant b").all_inner_texts() == names
 

@@ -38,6 +38,7 @@ try:
         PHONE,
         Page,
         browser,  # noqa: F401  (a fixture)
+        choose_preference,
         close_summaries,
         page,  # noqa: F401  (a fixture)
         play_until_over,
@@ -370,7 +371,7 @@ def test_the_lesson_restarts_and_reads_in_spanish(browser: Any, server: Server) 
         wait_for_step(dark, 0)
         assert dark.get_attribute(".game", "data-ply") == "0"
         assert dark.locator("dialog[open]").count() == 0
-        dark.select_option("#lang-select", "es")
+        choose_preference(dark, "#lang-select", "es")
         spanish = tutorial_step(0, "es")
         dark.wait_for_selector(f"#lesson-title >> text={spanish['title']}")
         take_the_lesson(dark)

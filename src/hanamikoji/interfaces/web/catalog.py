@@ -521,6 +521,8 @@ UI = sentences(
     sentence("waiting_item", "Against {opponent}: {time} left to decide"),
     # -- the rules at hand
     sentence("rules_button", "Rules"),
+    # -- the top bar's menu, where its links and preferences do not fit in one row
+    sentence("menu_button", "Menu"),
     sentence("rules_close", "Close"),
     sentence("rules_open_page", "Open as a page"),
     sentence("rules_variant_marked", "How a game of {variant} ends is marked ▶."),

@@ -7,6 +7,7 @@ import { claimSeat, currentPlayer, initAccount, onPlayerChange, renderAccountBut
 import { h, store, toast } from "./dom.js";
 import { preferredDeck, setDeck } from "./cards.js";
 import { languages, loadCatalog, preferredLang, t } from "./i18n.js";
+import { initMenu, translateMenu } from "./menu.js";
 import { renderMyGames, renderPlayer } from "./mygames.js";
 import { openRules } from "./rules.js";
 import { renderStart } from "./start.js";
@@ -139,10 +140,12 @@ function translateChrome() {
     option.textContent = t(`deck_${option.value.replace("-", "_")}`);
   }
   if (connection !== null) setConnection(connection);
+  translateMenu();
   renderAccountButton();
 }
 
 async function boot() {
+  initMenu();
   try {
     await loadCatalog(lang);
   } catch (error) {
