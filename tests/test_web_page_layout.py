@@ -1,6 +1,11 @@
 """The page's layout in headless Chromium, at a laptop's 1280x800 and a phone's 390x844
-(light theme): the top bar is one row, its links and preferences behind a menu where they
-do not fit; every control is at least 44 px each way on a narrow or touch screen.
+(light theme): the decision bar (what to do, the choices, Confirm and Clear) stays in view
+wherever the page is scrolled, without hiding what it cannot be scrolled past; the top
+bar is one row, its links and preferences behind a menu where they do not fit; every
+control is at least 44 px each way on a narrow or touch screen.
+
+The positions come from a scripted game socket (test_web_table.py) and from the lesson
+at /learn.
 """
 
 from __future__ import annotations
@@ -12,7 +17,12 @@ from typing import Any
 import pytest
 from serving import Server
 from test_web_e2e import Page, browser, pytestmark, server, start_game
-from test_web_tutorial import take_the_lesson
+from test_web_table import ME, THEM, ScriptedTable, play
+from test_web_tutorial import make_decision, take_the_lesson, wait_for_step
+
+from hanamikoji.core import Game
+from hanamikoji.core.moves import MoveKind
+from hanamikoji.interfaces.web.tutorial import SCRIPT, tutorial_step
 
 __all__ = ["browser", "pytestmark", "server"]
 
@@ -54,6 +64,99 @@ def in_viewport(page: Page, selector: str) -> bool:
         and where["x"] >= 0
         and where["x"] + where["width"] <= size["width"]
     )
+
+
+def scroll_to(page: Page, where: str) -> None:
+    page.evaluate(
+        "where => window.scrollTo(0, where === 'top' ? 0 : document.documentElement.scrollHeight)",
+        where,
+    )
+
+
+# What lies under the decision bar once the page is scrolled to its end: nothing of the
+# table may stay hidden there (the bar is then in its own place, below everything).
+HIDDEN_AT_THE_END = """() => {
+  const bar = document.querySelector('.composer').getBoundingClientRect();
+  const parts = document.querySelectorAll(
+    '.game .status, .game .side, .game .row, .game .hints, .game .panel > section, .lesson');
+  return [...parts].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.height > 0 && r.bottom > bar.top + 1 && r.top < bar.bottom - 1;
+  }).map((el) => el.className);
+}"""
+
+
+def check_the_bar(page: Page) -> None:
+    """Confirm is in the window as the page is now, at its top and at its end, where the
+    bar hides nothing."""
+    assert in_viewport(page, "#confirm")
+    for where in ("top", "end"):
+        scroll_to(page, where)
+        assert in_viewport(page, "#confirm"), where
+        assert in_viewport(page, "#prompt"), where
+    assert page.evaluate(HIDDEN_AT_THE_END) == []
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_confirm_stays_in_view_after_choosing_a_secret(
+    browser: Any, server: Server, size: str
+) -> None:
+    with opened(browser, size) as page:
+        table = ScriptedTable(page, server)
+        table.show(Game("classic", seed=5, first_player=ME))
+        page.click(".side.me button.action-marker[data-kind=secret]")
+        page.locator(".hand button.card").last.click()
+        check_the_bar(page)
+        page.click("#confirm")
+        page.wait_for_function("() => document.querySelector('.game').dataset.busy === 'yes'")
+        assert len(table.moves_sent()) == 1
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_confirm_is_in_view_when_answering_a_gift(browser: Any, server: Server, size: str) -> None:
+    with opened(browser, size) as page:
+        table = ScriptedTable(page, server)
+        table.show(play(Game("classic", seed=11, first_player=THEM), MoveKind.GIFT))
+        assert in_viewport(page, "#confirm")
+        page.locator(".offer button.option").first.click()
+        check_the_bar(page)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_bar_in_a_game_against_a_bot(browser: Any, server: Server, size: str) -> None:
+    with opened(browser, size) as page:
+        start_game(page, server, opponent="bot", level="1", variant="classic", first="me")
+        page.wait_for_selector(".game[data-mine=yes]")
+        page.click(".side.me button.action-marker[data-kind=secret]")
+        page.locator(".hand button.card").first.click()
+        check_the_bar(page)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_the_lesson_keeps_its_step_and_confirm_in_view(
+    browser: Any, server: Server, size: str
+) -> None:
+    with opened(browser, size) as page:
+        page.goto(server.url + "/learn")
+        take_the_lesson(page, until=1)
+        # The bar says what the step asks for, beside Confirm.
+        assert page.inner_text("[data-testid=guide]") == tutorial_step(1, "en")["hint"]
+        assert in_viewport(page, "[data-testid=guide]")
+        page.click("button.action-marker[data-kind=secret]")
+        page.locator(".hand button.card[data-card=G]").first.click()
+        check_the_bar(page)
+        # At the top, the lesson's panel is whole and the bar covers none of it.
+        scroll_to(page, "top")
+        assert in_viewport(page, "[data-testid=lesson]")
+        page.click("#confirm")
+        # Answering a Gift (step 3), the same.
+        take_the_lesson(page, 2, until=3)
+        assert SCRIPT[3].decision is not None and ">" in SCRIPT[3].decision
+        assert in_viewport(page, "#confirm") and in_viewport(page, "[data-testid=guide]")
+        page.locator(".offer button.option").first.click()
+        check_the_bar(page)
+        make_decision(page, SCRIPT[3].decision)
+        wait_for_step(page, 4)
 
 
 # -- the top bar and the size of controls ------------------------------------------------------

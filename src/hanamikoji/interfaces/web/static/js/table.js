@@ -30,7 +30,8 @@ function actionKey(kind) {
 export class TableView {
   // transport(handlers) makes what carries decisions: the game's WebSocket unless given
   // (the lesson at /learn passes its script, which answers with states and errors, and
-  // `lesson`, whose status() says what the status line says while a step is only read).
+  // `lesson`, whose status() says what the status line says while a step is only read,
+  // and guide() what a step asks for, said again in the decision bar).
   constructor(root, { gameId, token, navigate, setConnection, transport, lesson = null }) {
     this.root = root;
     this.lesson = lesson;
@@ -602,10 +603,17 @@ export class TableView {
     }
     const pairing = this.action === "competition" && this.picked.length === 4 ? this.renderPairings() : null;
     return h("div", { class: "composer" },
+      this.renderGuide(),
       h("p", { class: "prompt", "aria-live": "polite", id: "prompt" }, prompt),
       pairing,
       this.renderButtons(move),
       h("p", { class: "keys" }, t("keys_help")));
+  }
+
+  // What the lesson asks for at this step, kept in the decision bar (/learn only).
+  renderGuide() {
+    const text = this.lesson ? this.lesson.guide() : null;
+    return text ? h("p", { class: "guide", "data-testid": "guide" }, text) : null;
   }
 
   renderPairings() {
@@ -660,9 +668,10 @@ export class TableView {
     const s = this.state;
     const move = this.composedMove();
     return h("div", { class: "composer answer" },
+      this.renderGuide(),
       h("p", { class: "prompt", id: "prompt" }, describeMove(s.pending)),
-      this.renderOffer(s.pending, true),
       move ? h("p", { class: "prompt" }, t("ready_to_play", { move: describeMove(move) })) : null,
+      this.renderOffer(s.pending, true),
       this.renderButtons(move),
       h("p", { class: "keys" }, t("keys_help")));
   }

@@ -95,7 +95,7 @@ export class TutorialView {
       navigate: this.navigate,
       setConnection: () => {},
       transport: (handlers) => this.transport(handlers),
-      lesson: { status: () => this.status() },
+      lesson: { status: () => this.status(), guide: () => this.guide() },
     });
     this.table.start();
     await this.show(first, run, { resume: first.step > 0 });
@@ -105,6 +105,11 @@ export class TutorialView {
   // step's hint: press Next, or the lesson is over); null on a step that asks a decision.
   status() {
     return this.step && !this.step.move ? this.step.hint : null;
+  }
+
+  // What the decision bar says a step that asks a decision asks for (its hint); else null.
+  guide() {
+    return this.step && this.step.move ? this.step.hint : null;
   }
 
   // What the table sends decisions through: this script, always "online".
