@@ -228,6 +228,13 @@ def choose_preference(page: Page, select: str, value: str) -> None:
         page.click("#menu-button")
 
 
+def open_rules(page: Page) -> None:
+    """Press Rules in the top bar, through its menu where the bar keeps it there."""
+    if page.get_attribute("#topbar", "data-compact") == "yes":
+        page.click("#menu-button")
+    page.click("#rules-button")
+
+
 def start_game(page: Page, server: Server, **choices: str) -> str:
     page.goto(server.url + "/")
     for name, value in choices.items():

@@ -19,6 +19,8 @@ from test_web_e2e import (
     PHONE,
     Page,
     browser,
+    choose_preference,
+    open_rules,
     page,
     pytestmark,
     shoot,
@@ -89,7 +91,7 @@ def test_the_spectators_tracker_speaks_to_a_spectator(page: Page, server: Server
     assert "your" not in hint.inner_text().lower()
     # In every language, with that edition's names of the actions.
     for lang in ("fr", "ja", "en-2018"):
-        page.select_option("#lang-select", lang)
+        choose_preference(page, "#lang-select", lang)
         wanted = text(
             "tracker_hint_watch",
             lang,
@@ -133,7 +135,7 @@ def test_the_rules_panel_opens_at_how_to_play(browser: Any, server: Server, view
     try:
         game = context.new_page()
         start_game(game, server, opponent="bot", level="1", variant="french", first="me")
-        game.click("#rules-button")
+        open_rules(game)
         body = game.locator("dialog.rules-panel .rules-body")
         body.locator("h1").wait_for()
         assert body.evaluate("el => el.scrollTop") == 0
