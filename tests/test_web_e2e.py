@@ -82,11 +82,19 @@ def page(browser: Any) -> Iterator[Page]:
     assert not errors, errors
 
 
+# A whole page has no bottom of the window to keep the decision bar at: it is drawn in
+# its own place, as the page scrolled to its end shows it.
+BAR_IN_PLACE = """place => document.querySelectorAll('.composer')
+  .forEach((bar) => { bar.style.position = place ? 'static' : ''; })"""
+
+
 def shoot(page: Page, name: str, *, full: bool = False) -> None:
     if SCREENSHOTS:
         Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
         page.mouse.move(0, 0)  # no tooltip of whatever the mouse last pointed at
+        page.evaluate(BAR_IN_PLACE, full)
         page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=full)
+        page.evaluate(BAR_IN_PLACE, False)
 
 
 # -- driving the page as a person would ------------------------------------------------------
