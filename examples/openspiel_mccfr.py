@@ -26,13 +26,19 @@ from hanamikoji.research.encoding import decode
 Probabilities = dict[int, float]
 
 
+def infostates(solver: outcome_sampling_mccfr.OutcomeSamplingSolver) -> dict[str, list[np.ndarray]]:
+    """The solver's table, information state -> [regrets, average policy]. OpenSpiel's
+    Python MCCFR keeps it only as ``_infostates``, with no public accessor."""
+    return solver._infostates  # type: ignore[no-any-return]  # noqa: SLF001
+
+
 class Evaluation:
     """Plays the average policy against uniform random play and remembers, among the
     decisions the policy made, the one the solver's table holds the most weight for."""
 
     def __init__(self, game: pyspiel.Game, solver: outcome_sampling_mccfr.OutcomeSamplingSolver):
         self.game = game
-        self.table = solver._infostates  # information state -> [regrets, average policy]
+        self.table = infostates(solver)
         self.policy = solver.average_policy()
         self.best: tuple[float, str, Probabilities] = (0.0, "", {})
 
@@ -64,10 +70,10 @@ def learnt_share(solver: outcome_sampling_mccfr.OutcomeSamplingSolver) -> float:
     """The share of visited information states where the average policy gives some
     decision at least twice the uniform probability."""
     learnt = 0
-    for _, average in solver._infostates.values():
+    for _, average in infostates(solver).values():
         total = average.sum()
         learnt += bool(total > 0 and average.max() / total >= 2 / len(average))
-    return learnt / max(1, len(solver._infostates))
+    return learnt / max(1, len(infostates(solver)))
 
 
 def main() -> None:
@@ -87,7 +93,7 @@ def main() -> None:
     print(f"game: {game}")
     print(
         f"{args.iterations} iterations in {elapsed:.1f} s ({args.iterations / elapsed:.0f}/s);"
-        f" {len(solver._infostates)} information states visited, "
+        f" {len(infostates(solver))} information states visited, "
         f"{learnt_share(solver):.1%} of them with a clear preference"
     )
 

@@ -221,7 +221,8 @@ def test_the_expert_searches_without_inference_when_asked() -> None:
     bot = make_bot("expert:inference=false,random_prior=none,iterations=20", seed=1, budget=60.0)
     assert isinstance(bot, ExpertBot) and not bot.config.inference
     view = game.view(game.to_move or 0)
-    sample = bot._sampler(view)
+    # The sampler behind the search, tested on purpose: its worlds must vary.
+    sample = bot._sampler(view)  # noqa: SLF001
     worlds = {sample()[0].hand(1 - view.player) for _ in range(40)}
     assert len(worlds) > 1
     assert bot.choose(view, game.legal_moves()) in game.legal_moves()
@@ -403,7 +404,8 @@ def test_the_expert_root_searches_the_judges_best_and_then_the_networks_best() -
         judged = best_first(legal, GreedyBot(seed=1).scores(view, legal))[:width]
         assert set(judged) <= searched
         assert expert.network is not None
-        learned = [m for m in expert._by_network(view, legal) if m not in judged][:2]
+        # The network's own moves, on purpose: the search adds them to what it judged.
+        learned = [m for m in expert._by_network(view, legal) if m not in judged][:2]  # noqa: SLF001
         assert searched == set(judged) | set(learned)
 
 
@@ -414,15 +416,16 @@ def test_the_opponent_model_mixes_the_judges_softmax_with_a_uniform_share() -> N
     best = max(legal, key=scores.__getitem__)
     for surprise in (0.05, 0.1, 0.5):
         config = replace(EXPERT_CONFIG, temperature=0.03, surprise=surprise)
-        model = ExpertBot(seed=1, config=config)._model(view, legal)
+        # The bot's move model, on purpose (SLF001 here and below): its shape is the point.
+        model = ExpertBot(seed=1, config=config)._model(view, legal)  # noqa: SLF001
         assert sum(model.values()) == pytest.approx(1.0)
         assert min(model.values()) == pytest.approx(surprise / len(legal), rel=0.05)
         assert max(model, key=model.__getitem__) == best
-    uniform = ExpertBot(seed=1, config=replace(EXPERT_CONFIG, surprise=1.0))._model(view, legal)
+    uniform = ExpertBot(seed=1, config=replace(EXPERT_CONFIG, surprise=1.0))._model(view, legal)  # noqa: SLF001
     assert list(uniform.values()) == pytest.approx([1.0 / len(legal)] * len(legal))
     colder = ExpertBot(seed=1, config=replace(EXPERT_CONFIG, temperature=0.01))
     warmer = ExpertBot(seed=1, config=replace(EXPERT_CONFIG, temperature=0.04))
-    assert colder._model(view, legal)[best] > warmer._model(view, legal)[best]
+    assert colder._model(view, legal)[best] > warmer._model(view, legal)[best]  # noqa: SLF001
 
 
 def test_the_searching_model_softens_a_fixed_search_over_what_it_searched() -> None:
@@ -464,7 +467,8 @@ def test_the_search_tells_a_random_opponent_from_the_judge_by_their_decisions() 
             opponent_decisions += seat == 1
             game.push(bot.choose(game.view(seat), game.legal_moves()))
         assert game.round == 1
-        sample = ISMCTSBot(seed=2, config=PRIOR)._sampler(game.view(0))
+        # The sampler, on purpose: how often it guesses a random opponent.
+        sample = ISMCTSBot(seed=2, config=PRIOR)._sampler(game.view(0))  # noqa: SLF001
         shares[opponent.name] = sum(sample()[1] for _ in range(300)) / 300
     # The prior is 0.1: the judge's decisions make a random opponent unlikely; random
     # ones, after four of them, likely.
@@ -506,7 +510,8 @@ def test_the_match_table_is_symmetric_between_the_seats() -> None:
             q = table.value(mirrored, 1, 1 - starter, next_round, variant)
             assert p == pytest.approx(q, abs=2e-5)
             assert 0.0 <= p <= 1.0
-    assert len(table._values["classic/starter=0/left=inf"]) == BOARDS
+    # The table's stored values, on purpose: one per board.
+    assert len(table._values["classic/starter=0/left=inf"]) == BOARDS  # noqa: SLF001
 
 
 def test_the_last_round_of_a_limited_variant_is_valued_by_its_tiebreak() -> None:
@@ -654,8 +659,9 @@ def test_what_a_round_says_about_a_random_opponent_is_the_next_rounds_prior() ->
             assert seat is not None and not game.is_over()
             bot = opponent if seat == 1 else searcher
             game.push(bot.choose(game.view(seat), game.legal_moves()))
-        belief = searcher._random_beliefs[1]
-        prior = searcher._random_prior(game.view(0))
+        # The bot's belief and prior, on purpose (SLF001 here and below): what it learnt.
+        belief = searcher._random_beliefs[1]  # noqa: SLF001
+        prior = searcher._random_prior(game.view(0))  # noqa: SLF001
         assert prior == min(max(belief, 0.01), 0.99)
         priors[opponent.name] = prior
         # A bot built anew for the next decision (as the web app does) carries on from
@@ -664,12 +670,12 @@ def test_what_a_round_says_about_a_random_opponent_is_the_next_rounds_prior() ->
         assert memory == {1: belief}
         rebuilt = ISMCTSBot(seed=5, config=PRIOR)
         rebuilt.recall(memory)
-        assert rebuilt._random_prior(game.view(0)) == prior
+        assert rebuilt._random_prior(game.view(0)) == prior  # noqa: SLF001
         for nothing in (None, "junk", {"1": 0.5}, {1: "0.5"}):
             rebuilt.recall(nothing)
-            assert rebuilt._random_prior(game.view(0)) == 0.1
+            assert rebuilt._random_prior(game.view(0)) == 0.1  # noqa: SLF001
         # A new match starts from the prior again.
-        assert searcher._random_prior(Game(seed=11).view(0)) == 0.1
+        assert searcher._random_prior(Game(seed=11).view(0)) == 0.1  # noqa: SLF001
     assert priors["greedy"] < 0.1 < priors["random"], priors
     # Bots that infer nothing carry nothing.
     greedy = GreedyBot(seed=1)

@@ -692,7 +692,8 @@ def test_too_many_names_are_refused_in_words(
 
 
 def test_another_module_can_add_a_subcommand(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cli, "_COMMANDS", dict(cli._COMMANDS))
+    # The subcommand registry, copied so the test's addition does not outlive it.
+    monkeypatch.setattr(cli, "_COMMANDS", dict(cli._COMMANDS))  # noqa: SLF001
 
     def configure(parser: object) -> None:
         pass

@@ -113,10 +113,11 @@ def cli_options() -> dict[str, frozenset[str]]:
     """Every subcommand of ``hanamikoji`` and the option strings it accepts."""
     parser = build_parser()
     subcommands: dict[str, frozenset[str]] = {}
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
+    # argparse has no public way to list subcommands and their options.
+    for action in parser._actions:  # noqa: SLF001
+        if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
             for name, sub in action.choices.items():
-                strings = {s for sub_action in sub._actions for s in sub_action.option_strings}
+                strings = {s for sub_action in sub._actions for s in sub_action.option_strings}  # noqa: SLF001
                 subcommands[name] = frozenset(strings)
     return subcommands
 

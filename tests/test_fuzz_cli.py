@@ -29,12 +29,15 @@ POSITIONALS = {"arena": ["random", "greedy"], "replay": ["game.hkr"], "analyze":
 def _options() -> list[tuple[str, str]]:
     """(subcommand, option) for every option that takes a value."""
     parser = build_parser()
+    # argparse has no public way to list subcommands and their options.
     subparsers = next(
-        action for action in parser._actions if isinstance(action, argparse._SubParsersAction)
+        action
+        for action in parser._actions  # noqa: SLF001
+        if isinstance(action, argparse._SubParsersAction)  # noqa: SLF001
     )
     found = []
     for name, sub in subparsers.choices.items():
-        for action in sub._actions:
+        for action in sub._actions:  # noqa: SLF001
             if action.option_strings and action.nargs != 0 and action.dest != "help":
                 found.append((name, action.option_strings[-1]))
     return sorted(found)

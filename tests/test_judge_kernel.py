@@ -121,11 +121,12 @@ def test_a_judgement_forgets_the_ones_before() -> None:
     number: no stale worth across judgements, also when the numbers start again."""
     game = Game(seed=5)
     assert_same_scores(game, Tuning())
-    (work,) = [w for w in judge_kernel._WORKSPACES.values()]
-    stamps = work[0][judge_kernel._SCRATCH]
-    stamps[judge_kernel._STAMP] = 2**31 - 5
+    # The kernel's scratch stamps, on purpose: brought near their wrap-around.
+    (work,) = [w for w in judge_kernel._WORKSPACES.values()]  # noqa: SLF001
+    stamps = work[0][judge_kernel._SCRATCH]  # noqa: SLF001
+    stamps[judge_kernel._STAMP] = 2**31 - 5  # noqa: SLF001
     assert play_and_compare(game, random.Random(5), Tuning()) > 0
-    assert 0 < stamps[judge_kernel._STAMP] < 100
+    assert 0 < stamps[judge_kernel._STAMP] < 100  # noqa: SLF001
 
 
 def test_greedy_plays_the_same_games_either_way() -> None:
@@ -182,4 +183,5 @@ def test_the_search_plays_the_same_playouts_either_way() -> None:
 def test_the_expert_judges_compiled_and_ismcts_does_not() -> None:
     expert, ismcts = make_bot("expert", seed=1), make_bot("ismcts", seed=1)
     assert isinstance(expert, ISMCTSBot) and isinstance(ismcts, ISMCTSBot)
-    assert expert._judge.compiled and not ismcts._judge.compiled
+    # Which judge each bot holds, on purpose: only the expert's is compiled.
+    assert expert._judge.compiled and not ismcts._judge.compiled  # noqa: SLF001

@@ -48,7 +48,8 @@ def test_the_oracle_searches_the_true_world_and_hand_only_keeps_the_opponents_ca
     truth = game.position_key()
 
     knowing = oracle.OracleBot(seed=1, iterations=10)
-    world, random_opponent = knowing._sampler(view)()
+    # The oracle's sampler, on purpose (SLF001 here and below): the worlds it deals.
+    world, random_opponent = knowing._sampler(view)()  # noqa: SLF001
     assert not random_opponent
     assert world.hand(opponent) == game.hand(opponent) and world.deck() == game.deck()
     assert world.removed() == game.removed()
@@ -57,7 +58,7 @@ def test_the_oracle_searches_the_true_world_and_hand_only_keeps_the_opponents_ca
     assert game.position_key() == truth  # the real game is untouched
 
     guessing = oracle.OracleBot(seed=1, iterations=10, hand_only=True)
-    sample = guessing._sampler(view)
+    sample = guessing._sampler(view)  # noqa: SLF001
     decks = set()
     for _ in range(30):
         world, _ = sample()
@@ -79,7 +80,7 @@ def test_the_oracle_refuses_a_view_of_another_game() -> None:
     oracle.TRUTH["game"] = game
     bot = oracle.OracleBot(seed=1, iterations=10)
     try:
-        bot._sampler(other.view(mover))
+        bot._sampler(other.view(mover))  # noqa: SLF001
     except RuntimeError as error:
         assert "not the one behind this view" in str(error)
     else:

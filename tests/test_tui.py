@@ -77,7 +77,8 @@ def screen_text(app: TableApp) -> str:
         legacy_windows=False,
     )
     screen = app.screen
-    console.print(screen._compositor.render_update(full=True, screen_stack=app._background_screens))
+    # Textual has no public way to render the screen to text.
+    console.print(screen._compositor.render_update(full=True, screen_stack=app._background_screens))  # noqa: SLF001
     return console.export_text()
 
 

@@ -490,7 +490,8 @@ def test_the_owners_flag_timer_ends_a_game_nobody_watches() -> None:
         try:
             created = await hub.create("classic", 0, None, clock=TimeControl("realtime", 300, 0))
             await hub.start()
-            in_memory = created.id in hub._live
+            # The hub's live games, on purpose: whether the game stayed in memory.
+            in_memory = created.id in hub._live  # noqa: SLF001
             await asyncio.sleep(0.6)
             stored = store.load(created.id)
             assert stored is not None

@@ -155,7 +155,8 @@ def test_a_bot_game_whose_instance_dies_mid_thought_is_finished_by_the_other(
             await asyncio.sleep(0.2)
             assert page.last_state()["ply"] == 0
             # The owner falls silent: no heartbeat from now on, the last one long ago.
-            task = dying.cluster._task
+            # The heartbeat task, on purpose: cancelled to make this instance fall silent.
+            task = dying.cluster._task  # noqa: SLF001
             assert task is not None
             task.cancel()
             with dying.store.engine.begin() as connection:
@@ -175,7 +176,8 @@ def test_an_instance_that_stops_hands_its_timed_games_over_at_once(schema: str) 
             async with instance(schema) as leaving:
                 created = await leaving.create("classic", 0, None, clock=TimeControl.parse("3+2"))
             await survivor.cluster.look()
-            live = survivor._live.get(created.id)
+            # The hub's live games, on purpose: whether the survivor took the game over.
+            live = survivor._live.get(created.id)  # noqa: SLF001
             assert live is not None
             return live.stored.owner, survivor.me, live.clock_timer is not None
 

@@ -123,23 +123,25 @@ class GameState(NamedTuple):
         """Put ``game`` in this state (its move stack is left as it is)."""
         # self[:] is a plain tuple, which unpacks faster than a tuple subclass: pop runs
         # this millions of times in search.
+        # GameState is Game's own snapshot, in this module: it writes the game's slots directly
+        # (SLF001 below) because pop runs this in search's innermost loop.
         (
-            game._round,
-            game._starter,
-            game._to_move,
-            game._turn,
-            game._hands,
-            game._deck,
-            game._secret,
-            game._tradeoff,
-            game._placed,
-            game._used,
-            game._pending,
-            game._favor,
-            game._outcome,
-            game._needs_deal,
-            game._summaries,
-            game._private,
+            game._round,  # noqa: SLF001
+            game._starter,  # noqa: SLF001
+            game._to_move,  # noqa: SLF001
+            game._turn,  # noqa: SLF001
+            game._hands,  # noqa: SLF001
+            game._deck,  # noqa: SLF001
+            game._secret,  # noqa: SLF001
+            game._tradeoff,  # noqa: SLF001
+            game._placed,  # noqa: SLF001
+            game._used,  # noqa: SLF001
+            game._pending,  # noqa: SLF001
+            game._favor,  # noqa: SLF001
+            game._outcome,  # noqa: SLF001
+            game._needs_deal,  # noqa: SLF001
+            game._summaries,  # noqa: SLF001
+            game._private,  # noqa: SLF001
         ) = self[:]
 
 
@@ -707,8 +709,9 @@ class Game:
         other = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(other, name, getattr(self, name))
-        other._moves = list(self._moves)
-        other._undo = list(self._undo)
+        # Game's own slots on another Game (SLF001 flags any receiver but self).
+        other._moves = list(self._moves)  # noqa: SLF001
+        other._undo = list(self._undo)  # noqa: SLF001
         return other
 
     def __repr__(self) -> str:

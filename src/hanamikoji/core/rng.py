@@ -130,7 +130,8 @@ def deal_for_round(seed: int, round_number: int) -> Deal:
                 break
         j = product >> 64
         order[i], order[j] = order[j], order[i]
-    return Deal._from_permutation(order)
+    # Deal's private constructor, from its own module: the order is a permutation already.
+    return Deal._from_permutation(order)  # noqa: SLF001
 
 
 _ORDERED = items(FULL_SET)

@@ -582,7 +582,8 @@ def _assemble(
     _check_rounds(rounds, any(name == "Seed" for name, _ in tags))
     record = GameRecord(tags, rounds)
     if check:
-        record._replay()
+        # GameRecord's own module: a reader checks the record by replaying it.
+        record._replay()  # noqa: SLF001
     return record
 
 

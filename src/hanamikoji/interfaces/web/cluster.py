@@ -112,14 +112,14 @@ class ClusterStore:
         self.me = store.instance
 
     def register(self, now: int) -> None:
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             connection.execute(
                 insert(instances).values(id=self.me, started_ms=now, heartbeat_ms=now)
             )
 
     def heartbeat(self, now: int) -> bool:
         """Beat this instance's heartbeat; ``False`` if its row was buried."""
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             beat = connection.execute(
                 update(instances).where(instances.c.id == self.me).values(heartbeat_ms=now)
             )
@@ -128,7 +128,7 @@ class ClusterStore:
     def leave(self, now: int) -> list[str]:
         """This instance stops: its pages close now and its row goes, so that the others
         claim its games at their next look. Returns the games whose presence changed."""
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             changed = _close_pages(connection, self.me, now, self.me)
             connection.execute(delete(instances).where(instances.c.id == self.me))
         return changed
@@ -136,7 +136,7 @@ class ClusterStore:
     def forget_others(self) -> None:
         """Remove every other instance's row and pages (SQLite: this one holds the file,
         so the others are gone)."""
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             connection.execute(delete(instances).where(instances.c.id != self.me))
             connection.execute(delete(seat_presence).where(seat_presence.c.instance_id != self.me))
 
@@ -144,7 +144,7 @@ class ClusterStore:
         """Bury every instance silent past the lease: its pages count as closed since its
         last heartbeat, its row goes. Returns the games whose presence changed."""
         changed: list[str] = []
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             dead = connection.execute(
                 select(instances.c.id, instances.c.heartbeat_ms)
                 .where(instances.c.heartbeat_ms < now - LEASE_MS)
@@ -169,7 +169,7 @@ class ClusterStore:
             .limit(limit)
             .with_for_update(skip_locked=True)
         )
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             ids = [str(game_id) for (game_id,) in connection.execute(candidates).all()]
             if ids:
                 connection.execute(update(games).where(games.c.id.in_(ids)).values(owner=self.me))
@@ -179,7 +179,7 @@ class ClusterStore:
     def claim_unowned(self, game_id: str) -> bool:
         """Own a game in play that has no owner (one made before owners existed whose bot
         is to move); ``False`` if it has one or is over."""
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             taken = connection.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.status == PLAYING, games.c.owner.is_(None))
@@ -194,7 +194,7 @@ class ClusterStore:
             & (seat_presence.c.seat == seat)
             & (seat_presence.c.instance_id == self.me)
         )
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             found = connection.execute(
                 update(seat_presence).where(key).values(pages=pages, changed_ms=now)
             )
@@ -207,7 +207,7 @@ class ClusterStore:
             notify(connection, Event("presence", game_id, self.me))
 
     def presence(self, game_id: str) -> list[PresenceRow]:
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             rows = connection.execute(
                 select(
                     seat_presence.c.seat,
@@ -220,7 +220,7 @@ class ClusterStore:
 
     def forget_presence(self, game_id: str) -> None:
         """A finished game's presence rows (nobody needs them any more)."""
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             connection.execute(delete(seat_presence).where(seat_presence.c.game_id == game_id))
 
 
@@ -300,7 +300,7 @@ class Cluster:
     ) -> None:
         self.db = ClusterStore(store)
         self.me = self.db.me
-        self.shared = store.engine.dialect.name != "sqlite"
+        self.shared = store.dialect != "sqlite"
         self._run = run
         self._now = now
         self._adopt = adopt

@@ -271,7 +271,7 @@ class Lobby:
         self.now = now
         self.db = LobbyStore(store)
         self.me = store.instance
-        self.shared = store.engine.dialect.name != "sqlite"
+        self.shared = store.dialect != "sqlite"
         self._url = store.url
         self.listener = listener
         self._run = run

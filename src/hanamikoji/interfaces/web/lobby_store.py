@@ -192,7 +192,7 @@ class LobbyStore:
 
     def add_seek(self, seek: Seek) -> None:
         low, high = (None, None) if seek.range is None else seek.range
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             connection.execute(
                 insert(lobby_seeks).values(
                     id=seek.id,
@@ -215,7 +215,7 @@ class LobbyStore:
 
     def withdraw(self, seek_id: str, client: str) -> bool:
         """Withdraw a seek of the page ``client``; ``False`` if it is gone already."""
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             gone = connection.execute(
                 delete(lobby_seeks)
                 .where(lobby_seeks.c.id == seek_id, lobby_seeks.c.client_key == client)
@@ -228,7 +228,7 @@ class LobbyStore:
         """Accept a seek for the page ``acceptor``: the seek goes, and with it the other
         seeks and the queue places of both pages. Returns the seek and the ids of every
         seek gone; ``None`` if another took it first (or it was withdrawn)."""
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             row = connection.execute(
                 delete(lobby_seeks).where(lobby_seeks.c.id == seek_id).returning(lobby_seeks)
             ).first()
@@ -240,7 +240,7 @@ class LobbyStore:
 
     def seeks(self) -> list[Seek]:
         """Every open seek, the oldest first."""
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             rows = connection.execute(
                 select(lobby_seeks).order_by(lobby_seeks.c.created_ms, lobby_seeks.c.id)
             ).all()
@@ -250,7 +250,7 @@ class LobbyStore:
 
     def enqueue(self, waiting: Waiting) -> None:
         """Put the page in the queue (again: with these settings, waiting from now)."""
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             connection.execute(
                 delete(lobby_queue).where(lobby_queue.c.client_key == waiting.client)
             )
@@ -269,7 +269,7 @@ class LobbyStore:
             self._tell(connection, waiting.client, QueueNote(waiting.client))
 
     def dequeue(self, client: str) -> bool:
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             gone = connection.execute(
                 delete(lobby_queue).where(lobby_queue.c.client_key == client)
             ).rowcount
@@ -277,7 +277,7 @@ class LobbyStore:
 
     def queue(self) -> list[Waiting]:
         """Every page waiting, the longest first."""
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             rows = connection.execute(
                 select(lobby_queue).order_by(lobby_queue.c.since_ms, lobby_queue.c.client_key)
             ).all()
@@ -299,7 +299,7 @@ class LobbyStore:
         """Pair two waiting pages: both leave the queue, and their seeks go (their ids are
         returned); ``None`` (nothing changes) if either has left it."""
         try:
-            with self.store._begin() as connection:
+            with self.store.transaction() as connection:
                 taken = connection.execute(
                     delete(lobby_queue)
                     .where(lobby_queue.c.client_key.in_([first, second]))
@@ -315,17 +315,17 @@ class LobbyStore:
 
     def tell_paired(self, client: str, game: str, seat: int) -> None:
         """Tell the instance of the page ``client`` that it was paired."""
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             self._tell(connection, client, PairedNote(client, game, seat))
 
     def clear_page(self, client: str) -> list[str]:
         """A page closed: its seeks and its queue place go; the ids of its seeks."""
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             return self._gone(connection, _clear_pages(connection, [client]))
 
     def clear_instance(self, instance: str) -> list[str]:
         """An instance stops: its rows go; the ids of its seeks."""
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             connection.execute(delete(lobby_queue).where(lobby_queue.c.instance_id == instance))
             removed = connection.execute(
                 delete(lobby_seeks)
@@ -338,7 +338,7 @@ class LobbyStore:
         """The rows of instances no longer in ``instances`` (dead and buried, or an
         earlier run's on SQLite) go; the ids of their seeks."""
         alive = select(instances.c.id)
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             connection.execute(delete(lobby_queue).where(lobby_queue.c.instance_id.not_in(alive)))
             removed = connection.execute(
                 delete(lobby_seeks)

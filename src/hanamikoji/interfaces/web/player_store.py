@@ -122,7 +122,7 @@ class PlayerStore:
         if found is not None:
             return found
         try:
-            with self.store._begin() as connection:
+            with self.store.transaction() as connection:
                 connection.execute(
                     insert(server_secrets).values(
                         name=name, value=secrets.token_urlsafe(48), created=datetime.now(UTC)
@@ -136,7 +136,7 @@ class PlayerStore:
         return made
 
     def _secret(self, name: str) -> str | None:
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             value = connection.execute(
                 select(server_secrets.c.value).where(server_secrets.c.name == name)
             ).scalar_one_or_none()
@@ -148,7 +148,7 @@ class PlayerStore:
         """Store a new player. Raises :class:`NameTakenError` for an account whose name
         another account has."""
         try:
-            with self.store._begin() as connection:
+            with self.store.transaction() as connection:
                 connection.execute(
                     insert(players).values(
                         id=player.id,
@@ -167,7 +167,7 @@ class PlayerStore:
         """Turn a guest into an account with ``name``, keeping its id (and so its games);
         ``None`` if ``player_id`` is no guest. Raises :class:`NameTakenError`."""
         try:
-            with self.store._begin() as connection:
+            with self.store.transaction() as connection:
                 changed = connection.execute(
                     update(players)
                     .where(players.c.id == player_id, players.c.kind == "guest")
@@ -184,7 +184,7 @@ class PlayerStore:
 
     def rename_guest(self, player_id: str, nickname: str) -> Player | None:
         """A guest's new nickname; ``None`` if ``player_id`` is no guest."""
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             changed = connection.execute(
                 update(players)
                 .where(players.c.id == player_id, players.c.kind == "guest")
@@ -193,7 +193,7 @@ class PlayerStore:
         return self.player(player_id) if changed.rowcount == 1 else None
 
     def set_password_hash(self, player_id: str, password_hash: str) -> None:
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             connection.execute(
                 update(players)
                 .where(players.c.id == player_id, players.c.kind == "account")
@@ -201,13 +201,13 @@ class PlayerStore:
             )
 
     def player(self, player_id: str) -> Player | None:
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             row = connection.execute(select(players).where(players.c.id == player_id)).first()
         return None if row is None else _player(row._mapping)
 
     def account(self, name: str) -> tuple[Player, str] | None:
         """The account named ``name`` (whatever the case) and its password hash."""
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             row = connection.execute(
                 select(players).where(players.c.name_key == name_key(name))
             ).first()
@@ -220,7 +220,7 @@ class PlayerStore:
     def create_session(self, id_hash: str, player_id: str, expires: datetime) -> None:
         """Store a session (and drop every expired one, whoever's)."""
         now = datetime.now(UTC)
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             connection.execute(delete(sessions).where(sessions.c.expires < now))
             connection.execute(
                 insert(sessions).values(
@@ -230,7 +230,7 @@ class PlayerStore:
 
     def session_player(self, id_hash: str) -> Player | None:
         """The player of an unexpired session, or ``None``."""
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             row = connection.execute(
                 select(players, sessions.c.expires)
                 .join(sessions, sessions.c.player_id == players.c.id)
@@ -241,7 +241,7 @@ class PlayerStore:
         return _player(row._mapping)
 
     def delete_session(self, id_hash: str) -> None:
-        with self.store._begin() as connection:
+        with self.store.transaction() as connection:
             connection.execute(delete(sessions).where(sessions.c.id_hash == id_hash))
 
     # -- seats ------------------------------------------------------------------------
@@ -256,7 +256,7 @@ class PlayerStore:
             if held[1 - seat] == player_id:
                 return "both"
             try:
-                with self.store._begin() as connection:
+                with self.store.transaction() as connection:
                     connection.execute(
                         insert(game_seats).values(
                             game_id=game_id,
@@ -279,7 +279,7 @@ class PlayerStore:
 
     def seat_players(self, game_id: str) -> tuple[str | None, str | None]:
         """The player id at each seat of the game (``None``: a bot or nobody named)."""
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             rows = connection.execute(
                 select(game_seats.c.seat, game_seats.c.player_id).where(
                     game_seats.c.game_id == game_id
@@ -320,7 +320,7 @@ class PlayerStore:
             .order_by(games.c.created.desc(), games.c.id)
             .limit(limit)
         )
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             rows = connection.execute(query).all()
         return [_entry(row._mapping) for row in rows]
 

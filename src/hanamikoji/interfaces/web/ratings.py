@@ -286,7 +286,7 @@ class RatingStore:
 
     def rating(self, player_id: str, variant: str) -> PlayerRating:
         """The player's rating in ``variant`` (a new player's if none)."""
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             row = _rating_row(connection, player_id, variant)
         if row is None:
             return PlayerRating(variant, Rating(), 0)
@@ -294,7 +294,7 @@ class RatingStore:
 
     def ratings_of(self, player_id: str) -> list[PlayerRating]:
         """Every variant the player has a rating in, by name."""
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             rows = connection.execute(
                 select(ratings).where(ratings.c.player_id == player_id).order_by(ratings.c.variant)
             ).all()
@@ -305,7 +305,7 @@ class RatingStore:
         wanted = sorted(set(player_ids))
         if not wanted:
             return {}
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             rows = connection.execute(select(ratings).where(ratings.c.player_id.in_(wanted))).all()
         return {
             (str(row._mapping["player_id"]), str(row._mapping["variant"])): _player_rating(
@@ -316,7 +316,7 @@ class RatingStore:
 
     def changes(self, game_id: str) -> GameRatings | None:
         """A rated game's changes, or ``None`` if it has not been rated."""
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             return _changes(connection, game_id)
 
     def deltas(self, player_id: str, game_ids: Iterable[str]) -> dict[str, int]:
@@ -324,7 +324,7 @@ class RatingStore:
         wanted = sorted(set(game_ids))
         if not wanted:
             return {}
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             rows = connection.execute(
                 select(
                     rating_history.c.game_id,
@@ -343,7 +343,7 @@ class RatingStore:
         if not wanted:
             return {}
         found: dict[str, dict[int, str]] = {}
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             rows = connection.execute(
                 select(game_seats.c.game_id, game_seats.c.seat, game_seats.c.player_id).where(
                     game_seats.c.game_id.in_(wanted)
@@ -356,7 +356,7 @@ class RatingStore:
     def history(self, player_id: str) -> list[HistoryPoint]:
         """The player's rating after each rated game, oldest first."""
         h = rating_history.c
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             rows = connection.execute(
                 select(rating_history)
                 .where(h.player_id == player_id)
@@ -387,7 +387,7 @@ class RatingStore:
             .where(ratings.c.variant == variant, players.c.kind == "account")
             .order_by(ratings.c.rating.desc(), players.c.name)
         )
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             rows = connection.execute(query).all()
         now = datetime.now(UTC)
         listed = [(str(row._mapping["name"]), _player_rating(row._mapping, now)) for row in rows]
@@ -403,7 +403,7 @@ class RatingStore:
             games.c.result.in_(("1-0", "0-1", "1/2-1/2")),
             ~rated_yet.exists(),
         )
-        with self.store._connect() as connection:
+        with self.store.connection() as connection:
             return [str(game_id) for (game_id,) in connection.execute(query).all()]
 
     # -- rating a game ----------------------------------------------------------------
@@ -415,7 +415,7 @@ class RatingStore:
         moment = now or datetime.now(UTC)
         for _ in range(_TRIES):
             try:
-                with self.store._begin() as connection:
+                with self.store.transaction() as connection:
                     return self._rate(connection, game_id, moment)
             except (IntegrityError, _Stale):
                 done = self.changes(game_id)

@@ -545,14 +545,23 @@ class Store:
         upgrade_schema(self.engine)
 
     @contextlib.contextmanager
-    def _begin(self) -> Iterator[Connection]:
+    def transaction(self) -> Iterator[Connection]:
+        """A connection inside one transaction, committed when the block ends (rolled
+        back if it raises): every store's writes go through here."""
         with self._serial, self.engine.begin() as connection:
             yield connection
 
     @contextlib.contextmanager
-    def _connect(self) -> Iterator[Connection]:
+    def connection(self) -> Iterator[Connection]:
+        """A connection for reads (SQLAlchemy's autobegin: nothing is committed unless the
+        block commits), closed when the block ends."""
         with self._serial, self.engine.connect() as connection:
             yield connection
+
+    @property
+    def dialect(self) -> str:
+        """The database's kind, as SQLAlchemy names it: ``"sqlite"`` or ``"postgresql"``."""
+        return self.engine.dialect.name
 
     def close(self) -> None:
         self.engine.dispose()
@@ -560,7 +569,7 @@ class Store:
     def ping(self) -> None:
         """Ask the database the cheapest question (``SELECT 1``); raises what the
         database raises when it cannot be reached."""
-        with self._connect() as connection:
+        with self.connection() as connection:
             connection.execute(text("SELECT 1"))
 
     @property
@@ -571,20 +580,20 @@ class Store:
     def checkpoint(self) -> None:
         """Copy the write-ahead log into the database file without blocking writers."""
         if self.needs_checkpoints:
-            with self._connect() as connection:
+            with self.connection() as connection:
                 connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
     # -- games ------------------------------------------------------------------------
 
     def create_game(self, game: StoredGame) -> StoredGame:
-        with self._begin() as connection:
+        with self.transaction() as connection:
             _insert_game(connection, game)
         return game
 
     def create_rematch(self, old_id: str, game: StoredGame) -> str:
         """Record ``game`` as the rematch of ``old_id``, unless one exists: either way,
         return the rematch's id (two players asking at once get the same game)."""
-        with self._begin() as connection:
+        with self.transaction() as connection:
             existing = connection.execute(
                 select(games.c.rematch_id).where(games.c.id == old_id)
             ).scalar_one_or_none()
@@ -603,7 +612,7 @@ class Store:
         return game.id
 
     def _rematch_of(self, old_id: str) -> str:
-        with self._connect() as connection:
+        with self.connection() as connection:
             value = connection.execute(
                 select(games.c.rematch_id).where(games.c.id == old_id)
             ).scalar_one()
@@ -611,13 +620,13 @@ class Store:
 
     def get(self, game_id: str) -> StoredGame | None:
         """The game's row without its decisions, or ``None``."""
-        with self._connect() as connection:
+        with self.connection() as connection:
             row = connection.execute(_GAME_ROW.where(games.c.id == game_id)).first()
         return None if row is None else _stored(row._mapping)
 
     def load(self, game_id: str) -> StoredGame | None:
         """The game's row and every decision in ply order, or ``None``."""
-        with self._connect() as connection:
+        with self.connection() as connection:
             row = connection.execute(_GAME_ROW.where(games.c.id == game_id)).first()
             if row is None:
                 return None
@@ -637,7 +646,7 @@ class Store:
 
     def timed_games_in_play(self) -> list[str]:
         """The ids of the timed games still in play (the clock sweep at start)."""
-        with self._connect() as connection:
+        with self.connection() as connection:
             rows = connection.execute(
                 select(games.c.id).where(games.c.status == PLAYING, games.c.clock_kind.is_not(None))
             ).all()
@@ -655,7 +664,7 @@ class Store:
             .where(decisions.c.game_id == game_id, decisions.c.ply == ply)
             .exists()
         )
-        with self._begin() as connection:
+        with self.transaction() as connection:
             ended = connection.execute(
                 update(games)
                 .where(games.c.id == game_id, games.c.status == PLAYING, ~decided)
@@ -673,12 +682,12 @@ class Store:
             .order_by(games.c.created.desc())
             .limit(limit)
         )
-        with self._connect() as connection:
+        with self.connection() as connection:
             rows = connection.execute(query).all()
         return [_stored(row._mapping) for row in rows]
 
     def count_games(self) -> int:
-        with self._connect() as connection:
+        with self.connection() as connection:
             return len(connection.execute(select(games.c.id)).all())
 
     # -- limits shared by every instance ----------------------------------------------
@@ -693,7 +702,7 @@ class Store:
         The keys' rows are locked in order, so two instances counting the same key at
         once count one after the other."""
         waits = []
-        with self._begin() as connection:
+        with self.transaction() as connection:
             _forget_expired_attempts(connection, now_ms)
             for key in sorted(set(keys)):
                 wait = _count_attempt(connection, key, now_ms, limit, window_ms)
@@ -712,7 +721,7 @@ class Store:
             for ply, data in enumerate(analysis.decisions, start=1)
         ]
         try:
-            with self._begin() as connection:
+            with self.transaction() as connection:
                 connection.execute(
                     insert(analysis_runs).values(
                         game_id=game_id,
@@ -730,7 +739,7 @@ class Store:
 
     def load_analysis(self, game_id: str) -> StoredAnalysis | None:
         """The game's complete analysis, or ``None`` if it has none yet."""
-        with self._connect() as connection:
+        with self.connection() as connection:
             run = connection.execute(
                 select(analysis_runs).where(analysis_runs.c.game_id == game_id)
             ).first()
@@ -764,7 +773,7 @@ class Store:
         if not batch:
             return []
         try:
-            with self._begin() as connection:
+            with self.transaction() as connection:
                 self._append_all(connection, batch)
             return [None] * len(batch)
         except IntegrityError:
@@ -775,7 +784,7 @@ class Store:
         outcomes: list[PlyTakenError | None] = []
         for item in batch:
             try:
-                with self._begin() as connection:
+                with self.transaction() as connection:
                     self._append_all(connection, [item])
                 outcomes.append(None)
             except IntegrityError:
