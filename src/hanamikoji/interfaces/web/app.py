@@ -96,11 +96,7 @@ from hanamikoji.interfaces.web.player_routes import (
     session_seat,
 )
 from hanamikoji.interfaces.web.rating_routes import rating_routes
-from hanamikoji.interfaces.web.ratings import (
-    DEFAULT_ABANDON_SECONDS,
-    DEFAULT_ABORT_SECONDS,
-    check_rated,
-)
+from hanamikoji.interfaces.web.ratings import check_rated
 from hanamikoji.interfaces.web.rules_page import rules_document, rules_fragment
 from hanamikoji.interfaces.web.schema import (
     MAX_BODY_BYTES,
@@ -112,6 +108,7 @@ from hanamikoji.interfaces.web.schema import (
 )
 from hanamikoji.interfaces.web.storage import Store
 from hanamikoji.interfaces.web.tutorial import parse_step, tutorial_step
+from hanamikoji.interfaces.web_settings import ServeSettings
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 __all__ = ["STATIC", "ServerConfig", "create_app"]
@@ -145,9 +142,15 @@ STATUS = {
 """HTTP statuses of refusals that are not a plain bad request (400)."""
 
 
+_SERVE = ServeSettings()
+"""The defaults of ``hanamikoji serve``'s settings, written once (web_settings.py)."""
+
+
 @dataclass(frozen=True, slots=True)
 class ServerConfig:
-    """How the server runs.
+    """How the server runs; the defaults are ``hanamikoji serve``'s
+    (:class:`~hanamikoji.interfaces.web_settings.ServeSettings`), and its settings of the
+    same name are passed as they are (``web_cli.server_config``).
 
     Args:
         db_url: the SQLAlchemy URL of the games database.
@@ -180,23 +183,23 @@ class ServerConfig:
     """
 
     db_url: str
-    bot_processes: int = 1
-    bot_delay: float = 0.4
+    bot_processes: int = _SERVE.bot_processes
+    bot_delay: float = _SERVE.bot_delay
     allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
-    allowed_origins: tuple[str, ...] = ()
-    create_rate: str = "20/minute"
-    message_rate: str = "10/second"
+    allowed_origins: tuple[str, ...] = _SERVE.allowed_origins
+    create_rate: str = _SERVE.create_rate
+    message_rate: str = _SERVE.message_rate
     tap: SeatTap | None = None
     clock: Callable[[], int] | None = None
     gc_freeze_interval: float = 10.0
-    analysis_worlds: int = AnalysisSettings().worlds
-    analysis_limit: int = 2
-    login_rate: str = "10/minute"
-    secure_cookies: bool = False
-    session_days: int = 30
-    abort_timeout: float = DEFAULT_ABORT_SECONDS
-    abandon_timeout: float = DEFAULT_ABANDON_SECONDS
-    sockets_per_address: int = 32
+    analysis_worlds: int = _SERVE.analysis_worlds
+    analysis_limit: int = _SERVE.analysis_limit
+    login_rate: str = _SERVE.login_rate
+    secure_cookies: bool = _SERVE.secure_cookies
+    session_days: int = _SERVE.session_days
+    abort_timeout: float = _SERVE.abort_timeout
+    abandon_timeout: float = _SERVE.abandon_timeout
+    sockets_per_address: int = _SERVE.sockets_per_address
 
 
 def create_app(config: ServerConfig) -> Starlette:
