@@ -1,7 +1,9 @@
 """``hanamikoji serve``: the browser version on http://127.0.0.1:8000.
 
-Games are kept in SQLite in the user's data directory unless ``--db`` names another
-database (any SQLAlchemy URL, e.g. ``postgresql+psycopg://user:pw@localhost/hanamikoji``).
+Games are kept in SQLite in the user's data directory unless ``--db`` (or
+``HANAMIKOJI_DATABASE_URL``) names another database (any SQLAlchemy URL, e.g.
+``postgresql+psycopg://user:pw@localhost/hanamikoji``). Every setting, its flag and its
+variable are written once, in :mod:`hanamikoji.interfaces.web_settings`.
 Needs the ``web`` extra (Starlette, uvicorn, SQLAlchemy).
 
 >>> default_db_url({"XDG_DATA_HOME": "/data"}, "linux", "/home/ann").endswith(

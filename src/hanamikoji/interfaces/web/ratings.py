@@ -54,6 +54,7 @@ from hanamikoji.interfaces.web.storage import (
     rating_history,
     ratings,
 )
+from hanamikoji.interfaces.web_settings import ServeSettings
 
 __all__ = [
     "DEFAULT_ABANDON_SECONDS",
@@ -73,11 +74,11 @@ __all__ = [
     "score_of",
 ]
 
-DEFAULT_ABORT_SECONDS = 120.0
+DEFAULT_ABORT_SECONDS = float(ServeSettings().abort_timeout)
 """How long a side of an untimed rated game may take over its first decision before the
 game is aborted, unrated (``hanamikoji serve --abort-timeout``)."""
 
-DEFAULT_ABANDON_SECONDS = 180.0
+DEFAULT_ABANDON_SECONDS = float(ServeSettings().abandon_timeout)
 """How long a player of an untimed rated game may be away (no page open on the game)
 once each side has decided, while the other side is there, before losing it
 (``hanamikoji serve --abandon-timeout``)."""
