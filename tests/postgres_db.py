@@ -13,7 +13,10 @@ that is an error of the run, not a skip.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import secrets
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -111,3 +114,33 @@ REASON = _FOUND.reason
 """Why there is none (the skip reason), or ``""``."""
 
 needs_postgres = pytest.mark.skipif(URL is None, reason=REASON)
+
+NewDatabase = Callable[[], str]
+"""Makes a new, empty schema and gives its URL."""
+
+
+@contextlib.contextmanager
+def postgres_schemas() -> Iterator[NewDatabase]:
+    """URLs of new, empty schemas of the PostgreSQL test database (each the first on its
+    connections' search path), dropped on exit."""
+    from sqlalchemy import create_engine, make_url
+
+    assert URL is not None
+    admin = create_engine(URL)
+    made: list[str] = []
+
+    def new_schema() -> str:
+        name = f"test_migrations_{secrets.token_hex(6)}"
+        with admin.begin() as connection:
+            connection.exec_driver_sql(f'CREATE SCHEMA "{name}"')
+        made.append(name)
+        url = make_url(URL).update_query_dict({"options": f"-csearch_path={name}"})
+        return url.render_as_string(hide_password=False)
+
+    try:
+        yield new_schema
+    finally:
+        with admin.begin() as connection:
+            for name in made:
+                connection.exec_driver_sql(f'DROP SCHEMA "{name}" CASCADE')
+        admin.dispose()

@@ -13,9 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import Server
-from test_tui import bot_seating, finished_game, run, screen_text
-from test_web_e2e import (
+from browser_support import (
     CHROMIUM,
     Page,
     browser,
@@ -24,6 +22,8 @@ from test_web_e2e import (
     start_game,
     wait_for_my_decision,
 )
+from serving import Server
+from test_tui import bot_seating, finished_game, run, screen_text
 
 from hanamikoji.core import GEISHAS, Game, MoveKind, Variant
 from hanamikoji.interfaces.cli import Streams, run_command

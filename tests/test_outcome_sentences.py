@@ -21,7 +21,7 @@ from hanamikoji.notation.names import LANGUAGES, Lang, term
 from hanamikoji.notation.outcomes import describe_outcome
 
 try:
-    from test_web_e2e import CHROMIUM, Page, browser, page  # noqa: F401  (fixtures)
+    from browser_support import CHROMIUM, Page, browser, page  # noqa: F401  (fixtures)
 
     BROWSER = CHROMIUM.exists()
 except pytest.skip.Exception:  # no Playwright: the browser test is skipped

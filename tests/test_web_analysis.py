@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from serving import app_client
 from starlette.testclient import TestClient
-from test_web_server import bearer, legal_texts, receive_state
+from web_support import bearer, legal_texts, receive_state
 
 from hanamikoji.bots.analysis import THRESHOLDS, AnalysisSettings, analyse_decision
 from hanamikoji.interfaces.web import bots as web_bots

@@ -17,8 +17,17 @@ import pytest
 from postgres_db import REASON, URL
 from serving import app_client
 from starlette.testclient import TestClient
-from test_web_players import csrf, my_games, register
-from test_web_server import bearer, create, hello, legal_texts, receive_state
+from web_support import (
+    bearer,
+    create,
+    csrf,
+    hello,
+    legal_texts,
+    my_games,
+    receive_state,
+    register,
+    take_seat,
+)
 
 from hanamikoji.interfaces.web.bots import BotRunner
 from hanamikoji.interfaces.web.clock import (
@@ -153,8 +162,7 @@ def test_a_timed_game_sends_both_clocks_and_charges_the_side_to_decide(tmp_path:
     clock = FakeClock()
     with clocked(f"sqlite:///{tmp_path / 'g.sqlite3'}", clock) as client:
         game = create(client, opponent="friend", first="me", clock="3+2")
-        with client.websocket_connect(f"/ws/{game['id']}") as ws:
-            state = hello(ws, game["token"])
+        with take_seat(client, game) as (ws, state):
             assert state["clock"] == {
                 "control": "3+2",
                 "kind": "realtime",
@@ -263,12 +271,10 @@ def test_a_restart_and_a_reload_read_the_same_clocks(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'g.sqlite3'}"
     with clocked(url, clock) as client:
         game = create(client, opponent="friend", first="me", clock="5+5")
-        with client.websocket_connect(f"/ws/{game['id']}") as ws0:
-            state = hello(ws0, game["token"])
+        with take_seat(client, game) as (ws0, state):
             clock.advance(12.345)
             state = move(ws0, state)
-            with client.websocket_connect(f"/ws/{game['id']}") as ws1:
-                other = hello(ws1, game["friend_token"])
+            with take_seat(client, game, game["friend_token"]) as (ws1, other):
                 clock.advance(3.21)
                 other = move(ws1, other)
         clock.advance(1.5)
@@ -296,8 +302,7 @@ def test_a_bots_clock_runs_too(tmp_path: Path) -> None:
     clock = FakeClock()
     with clocked(f"sqlite:///{tmp_path / 'g.sqlite3'}", clock) as client:
         game = create(client, opponent="bot", level=1, first="opponent", clock="3+2")
-        with client.websocket_connect(f"/ws/{game['id']}") as ws:
-            state = hello(ws, game["token"])
+        with take_seat(client, game) as (ws, state):
             if state["ply"] == 0:
                 state = receive_state(ws, 1)
             # The bot decided at once (the fake clock stood still): it earned its 2 s.
@@ -309,8 +314,7 @@ def test_a_correspondence_game_is_lost_after_its_days(tmp_path: Path) -> None:
     clock = FakeClock()
     with clocked(f"sqlite:///{tmp_path / 'g.sqlite3'}", clock) as client:
         game = create(client, opponent="friend", first="me", clock="1d")
-        with client.websocket_connect(f"/ws/{game['id']}") as ws0:
-            state = hello(ws0, game["token"])
+        with take_seat(client, game) as (ws0, state):
             assert state["clock"]["kind"] == "correspondence"
             clock.advance(20 * 3600)
             state = move(ws0, state)
@@ -446,8 +450,8 @@ CHROMIUM = Path("/usr/bin/chromium")
 @pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium")
 def test_the_page_shows_two_ticking_clocks_against_a_bot(tmp_path: Path) -> None:
     sync_api = pytest.importorskip("playwright.sync_api")
+    from browser_support import CHROMIUM_ARGS
     from serving import Server, free_port
-    from test_web_e2e import CHROMIUM_ARGS
 
     with Server(tmp_path / "games.sqlite3", free_port()) as server:
         created = httpx.post(
@@ -509,8 +513,8 @@ def test_the_page_warns_of_low_time_once_and_says_a_loss_on_time(tmp_path: Path)
     """The game socket scripted with real seat states (as tests/test_web_table.py does):
     a clock under 20 s turns red and is announced once; a game lost on time says so."""
     sync_api = pytest.importorskip("playwright.sync_api")
+    from browser_support import CHROMIUM_ARGS
     from serving import Server, free_port
-    from test_web_e2e import CHROMIUM_ARGS
 
     from hanamikoji.core import Game
     from hanamikoji.interfaces.web.payload import PublicGame, encode, seat_state

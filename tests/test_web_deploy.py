@@ -29,13 +29,13 @@ import pytest
 from conftest import DEPLOYMENT_NOT_RUN
 from postgres_db import URL, needs_postgres
 from stack import Stack, find_nginx
-from test_web_server import legal_texts
+from web_support import legal_texts
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 from websockets.typing import Origin
 
 try:
-    from test_web_e2e import CHROMIUM, DESKTOP, browser, play_both_until_over  # noqa: F401
+    from browser_support import CHROMIUM, DESKTOP, browser, play_both_until_over  # noqa: F401
 
     BROWSER = CHROMIUM.exists()
 except pytest.skip.Exception:  # no Playwright: the browser test is skipped

@@ -9,278 +9,39 @@ are skipped only where ``/usr/bin/chromium`` or Playwright is missing. With
 
 from __future__ import annotations
 
-import os
 import re
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx2 as httpx
-import pytest
+from browser_support import (
+    DESKTOP,
+    PHONE,
+    SCREENSHOTS,
+    Page,
+    browser,
+    choose_preference,
+    close_summaries,
+    decide,
+    game_data,
+    page,
+    play_both_until_over,
+    play_some_decisions,
+    play_until_over,
+    pytestmark,
+    server,
+    shoot,
+    start_game,
+    table_seen,
+    wait_for_my_decision,
+)
 from serving import Server, free_port
 
 from hanamikoji.core.moves import Move
 from hanamikoji.notation.names import describe_move, item_name
 from hanamikoji.notation.records import GameRecord
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-SCREENSHOTS = os.environ.get("HANAMIKOJI_SCREENSHOTS")
-DESKTOP = {"width": 1200, "height": 860}
-PHONE = {"width": 390, "height": 844}
-
-sync_api = pytest.importorskip("playwright.sync_api")
-
-pytestmark = [
-    pytest.mark.e2e,
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="needs Debian's chromium"),
-]
-
-Page = Any
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with Server(tmp_path_factory.mktemp("web") / "games.sqlite3", free_port()) as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser: Any) -> Iterator[Page]:
-    context = browser.new_context(viewport=DESKTOP, accept_downloads=True, locale="en-GB")
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    # Console errors too (a Content-Security-Policy violation is one), except the
-    # failed reconnection attempts while a server is down, which are expected.
-    opened.on(
-        "console",
-        lambda message: (
-            errors.append(message.text)
-            if message.type == "error" and "WebSocket" not in message.text
-            else None
-        ),
-    )
-    yield opened
-    context.close()
-    assert not errors, errors
-
-
-# A whole page has no bottom of the window to keep the decision bar at: it is drawn in
-# its own place, as the page scrolled to its end shows it.
-BAR_IN_PLACE = """place => document.querySelectorAll('.composer')
-  .forEach((bar) => { bar.style.position = place ? 'static' : ''; })"""
-
-
-def shoot(page: Page, name: str, *, full: bool = False) -> None:
-    if SCREENSHOTS:
-        Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
-        page.mouse.move(0, 0)  # no tooltip of whatever the mouse last pointed at
-        page.evaluate(BAR_IN_PLACE, full)
-        page.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=full)
-        page.evaluate(BAR_IN_PLACE, False)
-
-
-# -- driving the page as a person would ------------------------------------------------------
-
-CARDS_PER_ACTION = {"secret": 1, "trade-off": 2, "gift": 3, "competition": 4}
-ACTION_KEYS = {"secret": "1", "trade-off": "2", "gift": "3", "competition": "4"}
-
-
-def game_data(page: Page) -> dict[str, str]:
-    data: dict[str, str] = page.eval_on_selector(".game", "el => ({...el.dataset})")
-    return data
-
-
-def wait_for_my_decision(page: Page, timeout: float = 20_000) -> None:
-    """Until it is this page's decision (or the game ended, or a round summary shows)."""
-    page.wait_for_function(
-        """() => {
-            const game = document.querySelector('.game');
-            return document.querySelector('[data-testid=end]')
-              || document.querySelector('dialog[open]')
-              || (game && game.dataset.mine === 'yes' && game.dataset.busy === 'no');
-        }""",
-        timeout=timeout,
-    )
-
-
-def close_summaries(page: Page, shot: str | None = None) -> bool:
-    dialog = page.query_selector("dialog[open]")
-    if dialog is None:
-        return False
-    if shot:
-        shoot(page, shot)
-    page.click("dialog[open] .buttons button")
-    return True
-
-
-def decide(page: Page, *, by_mouse: bool, pairing: int = 0) -> None:
-    """Play one decision of this page's seat: the first free action with the first cards
-    of the hand, or the first option of an offer. Made again once if it has not landed
-    in 10 s: a state arriving in the middle of the keys or clicks (a reconnection's)
-    starts the table afresh, as a player would then choose again."""
-    before = game_data(page)["ply"]
-    for attempt in (1, 2):
-        _choose(page, by_mouse=by_mouse, pairing=pairing)
-        try:
-            page.wait_for_function(
-                """ply => !document.querySelector('.game')
-                      || document.querySelector('.game').dataset.ply !== ply""",
-                arg=before,
-                timeout=10_000,
-            )
-            return
-        except Exception:
-            if attempt == 2 or game_data(page)["ply"] != before:
-                raise
-
-
-def _choose(page: Page, *, by_mouse: bool, pairing: int) -> None:
-    if not by_mouse:
-        page.keyboard.press("Escape")  # a half-made choice (an earlier attempt's) is cleared
-    if game_data(page)["phase"] == "turn":
-        kind = page.eval_on_selector_all(
-            "button.action-marker:not([disabled])", "els => els.map(e => e.dataset.kind)"
-        )[0]
-        count = CARDS_PER_ACTION[kind]
-        if by_mouse:
-            page.click(f"button.action-marker[data-kind={kind}]")
-            for index in range(count):
-                page.locator(".hand button.card").nth(index).click()
-            if kind == "competition":
-                # Repeated cards have fewer different pairings than three.
-                pairings = page.locator("button.pairing")
-                pairings.nth(pairing % pairings.count()).click()
-            page.click("#confirm")
-        else:
-            page.keyboard.press(ACTION_KEYS[kind])
-            for index in range(count):
-                page.keyboard.press(str(index + 1))
-            for _ in range(pairing if kind == "competition" else 0):
-                page.keyboard.press("p")
-            page.keyboard.press("Enter")
-    elif by_mouse:
-        page.locator(".offer button.option").first.click()
-        page.click("#confirm")
-    else:
-        page.keyboard.press("1")
-        page.keyboard.press("Enter")
-
-
-def play_until_over(page: Page, *, by_mouse: bool, limit: int = 400) -> None:
-    for _ in range(limit):
-        wait_for_my_decision(page)
-        if close_summaries(page):
-            continue
-        if page.query_selector("[data-testid=end]"):
-            return
-        decide(page, by_mouse=by_mouse)
-    raise AssertionError("the game did not end")
-
-
-def play_both_until_over(
-    pages: list[Page], *, seconds: float, by_mouse: Page | None = None
-) -> None:
-    """Two pages of one game decide in turn (``by_mouse`` with the mouse, the other with
-    keys) until both show the end; fails after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while not all(one.query_selector("[data-testid=end]") for one in pages):
-        assert time.monotonic() < deadline, "the game did not end"
-        for one in pages:
-            close_summaries(one)
-        movers = [
-            one
-            for one in pages
-            if not one.query_selector("[data-testid=end]")
-            and game_data(one)["mine"] == "yes"
-            and game_data(one)["busy"] == "no"
-        ]
-        if movers:
-            decide(movers[0], by_mouse=movers[0] is by_mouse)
-        else:
-            pages[0].wait_for_timeout(30)
-
-
-def choose_preference(page: Page, select: str, value: str) -> None:
-    """Choose ``value`` in one of the top bar's preferences (``#lang-select``,
-    ``#theme-select``, ``#deck-select``), through the menu where the bar keeps them behind
-    its menu button (a narrow window, long words), closing the menu again after. Under an
-    open dialog (a round's summary) the preference is set as the page's own code would."""
-    behind = page.get_attribute("#topbar", "data-compact") == "yes"
-    through_menu = behind and page.query_selector("dialog[open]") is None
-    if through_menu:
-        page.click("#menu-button")
-    page.select_option(select, value, force=behind and not through_menu)
-    if select == "#lang-select":
-        # The catalog arrives, then the bar is translated and measured again.
-        lang = "en" if value == "en-2018" else value
-        page.wait_for_function("lang => document.documentElement.lang === lang", arg=lang)
-    if page.get_attribute("#topbar", "data-menu") == "open":
-        page.click("#menu-button")
-
-
-def open_rules(page: Page) -> None:
-    """Press Rules in the top bar, through its menu where the bar keeps it there."""
-    if page.get_attribute("#topbar", "data-compact") == "yes":
-        page.click("#menu-button")
-    page.click("#rules-button")
-
-
-def start_game(page: Page, server: Server, **choices: str) -> str:
-    page.goto(server.url + "/")
-    for name, value in choices.items():
-        if name == "level":
-            page.select_option("#level", value)
-        else:
-            page.check(f"input[name={name}][value={value}]")
-    page.click("#start-button")
-    page.wait_for_selector(".game")
-    return str(page.url)
-
-
-def table_seen(page: Page) -> tuple[str, list[str], str]:
-    """What a reload or a restart must not change: the ply, the hand and the log."""
-    return (
-        game_data(page)["ply"],
-        hand_letters(page),
-        page.locator("[data-testid=log]").inner_text(),
-    )
-
-
-def play_some_decisions(page: Page, count: int) -> tuple[str, list[str], str]:
-    """Make ``count`` decisions by keyboard, wait for the next one and return the table."""
-    for _ in range(count):
-        wait_for_my_decision(page)
-        close_summaries(page)
-        decide(page, by_mouse=False)
-    wait_for_my_decision(page)
-    close_summaries(page)
-    return table_seen(page)
-
-
-def hand_letters(page: Page) -> list[str]:
-    letters: list[str] = page.eval_on_selector_all(
-        ".hand button.card", "els => els.map(e => e.dataset.card)"
-    )
-    return letters
-
+__all__ = ["browser", "page", "pytestmark", "server"]
 
 # -- the tests ---------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ from serving import Server, app_client, descendants, free_port
 from starlette.requests import Request
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.types import Message
-from test_web_server import bearer
+from web_support import bearer
 
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.interfaces.messages import MESSAGES

@@ -15,8 +15,7 @@ import httpx2 as httpx
 import pytest
 from serving import Server, app_client
 from starlette.testclient import TestClient
-from test_web_players import PASSWORD, csrf, register
-from test_web_server import bearer, create, legal_texts
+from web_support import PASSWORD, bearer, create, csrf, legal_texts, register
 
 from hanamikoji.core.game import Game
 from hanamikoji.core.view import View
@@ -27,12 +26,12 @@ from hanamikoji.interfaces.web.hub import GameHub
 
 e2e: ModuleType | None = None
 try:
-    import test_web_e2e
+    import browser_support
 except pytest.skip.Exception:  # Playwright is not installed: the browser test is skipped
     pass
 else:
-    e2e = test_web_e2e
-    browser, page, server = test_web_e2e.browser, test_web_e2e.page, test_web_e2e.server
+    e2e = browser_support
+    browser, page, server = browser_support.browser, browser_support.page, browser_support.server
 
 Page = Any
 

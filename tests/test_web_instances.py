@@ -9,12 +9,10 @@ Also: SQLite serves one instance, and a second ``serve`` on its file is refused.
 from __future__ import annotations
 
 import asyncio
-import json
 import random
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -25,15 +23,13 @@ from sqlalchemy import update
 from hanamikoji.interfaces.web.bots import BotRunner
 from hanamikoji.interfaces.web.clock import TimeControl
 from hanamikoji.interfaces.web.cluster import SecondInstanceError, hold_sqlite
-from hanamikoji.interfaces.web.hub import GameHub
-from hanamikoji.interfaces.web.live import Connection, LiveGame
+from hanamikoji.interfaces.web.live import LiveGame
 from hanamikoji.interfaces.web.storage import Store, instances
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 
-from test_web_migrations import postgres_schemas
-
-Messages = list[dict[str, Any]]
+from postgres_db import postgres_schemas
+from web_support import SeatPage, instance
 
 
 @pytest.fixture
@@ -42,45 +38,7 @@ def schema() -> Iterator[str]:
         yield new_schema()
 
 
-class Page:
-    """A page at a seat: every message it was sent, and a way to wait for one."""
-
-    def __init__(self) -> None:
-        self.messages: Messages = []
-        self._arrived = asyncio.Event()
-        self.connection = Connection(self._send, "en")
-
-    async def _send(self, text: str) -> None:
-        self.messages.append(json.loads(text))
-        self._arrived.set()
-
-    async def until(self, check: Callable[[dict[str, Any]], bool], timeout: float = 10) -> Any:
-        """The first message (old or new) for which ``check`` holds."""
-        async with asyncio.timeout(timeout):
-            while True:
-                for message in self.messages:
-                    if check(message):
-                        return message
-                self._arrived.clear()
-                await self._arrived.wait()
-
-    def last_state(self) -> dict[str, Any]:
-        return [m for m in self.messages if m.get("type") == "state"][-1]
-
-
-@asynccontextmanager
-async def instance(url: str, runner: BotRunner | None = None) -> AsyncIterator[GameHub]:
-    store = Store(url)
-    hub = GameHub(store, runner or BotRunner(0))
-    await hub.start()
-    try:
-        yield hub
-    finally:
-        await hub.close()
-        store.close()
-
-
-async def at_ply(page: Page, ply: int) -> dict[str, Any]:
+async def at_ply(page: SeatPage, ply: int) -> dict[str, Any]:
     message: dict[str, Any] = await page.until(
         lambda m: m.get("type") == "state" and m["ply"] >= ply
     )
@@ -95,7 +53,7 @@ def test_the_two_players_of_a_game_on_two_instances_play_it_to_the_end(schema: s
     async def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
         async with instance(schema) as one, instance(schema) as two:
             created = await one.create("classic", 0, None, seed=5)
-            pages = (Page(), Page())
+            pages = (SeatPage(), SeatPage())
             hubs = (one, two)
             lives: list[LiveGame] = []
             for seat in (0, 1):
@@ -121,7 +79,7 @@ def test_both_instances_see_each_seats_page_open_and_closed(schema: str) -> None
     async def scenario() -> tuple[list[bool], list[bool]]:
         async with instance(schema) as one, instance(schema) as two:
             created = await one.create("classic", 0, None, seed=6)
-            here, there = Page(), Page()
+            here, there = SeatPage(), SeatPage()
             await one.attach(created.id, 0, here.connection)
             live_two = await two.attach(created.id, 1, there.connection)
             both = await here.until(lambda m: m.get("connected") == [True, True])
@@ -150,7 +108,7 @@ def test_a_bot_game_whose_instance_dies_mid_thought_is_finished_by_the_other(
     async def scenario() -> int:
         async with instance(schema, StuckBots(0)) as dying, instance(schema) as survivor:
             created = await dying.create("classic", 1, 2, seed=9)  # the bot decides first
-            page = Page()
+            page = SeatPage()
             await survivor.attach(created.id, 0, page.connection)
             await asyncio.sleep(0.2)
             assert page.last_state()["ply"] == 0

@@ -15,7 +15,7 @@ from typing import Any, get_args
 import pytest
 from serving import Server, app_client, free_port
 from starlette.testclient import TestClient
-from test_web_players import COOKIE, PASSWORD
+from web_support import receive, sign_in
 
 from hanamikoji.arena.glicko2 import Rating
 from hanamikoji.interfaces.web.checks import Refused
@@ -277,28 +277,6 @@ def test_two_pages_of_one_player_are_never_paired() -> None:
 def client() -> Iterator[TestClient]:
     with app_client(login_rate="off") as test_client:
         yield test_client
-
-
-def sign_in(
-    client: TestClient, nickname: str | None = None, account: str | None = None
-) -> dict[str, str]:
-    """The cookie header of a new guest (or account) session."""
-    client.cookies.clear()
-    if account is not None:
-        response = client.post("/api/me/register", json={"name": account, "password": PASSWORD})
-    else:
-        response = client.post("/api/me/guest", json={"nickname": nickname})
-    assert response.status_code == 201, response.text
-    cookie = client.cookies.get(COOKIE)
-    client.cookies.clear()
-    return {"cookie": f"{COOKIE}={cookie}"}
-
-
-def receive(ws: Any, kind: str) -> JSONDict:
-    while True:
-        message: JSONDict = json.loads(ws.receive_text())
-        if message["type"] == kind:
-            return message
 
 
 def test_through_the_socket_a_seek_is_accepted_into_a_game_with_both_seats(

@@ -32,8 +32,8 @@ from hanamikoji.interfaces.web.storage import games, instances
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 
-from test_web_instances import Page, instance
-from test_web_migrations import postgres_schemas
+from postgres_db import postgres_schemas
+from web_support import SeatPage, instance
 
 pytestmark = needs_postgres
 
@@ -66,7 +66,7 @@ async def server(url: str) -> AsyncIterator[Server]:
             await lobby.close()
 
 
-class LobbyPage(Page):
+class LobbyPage(SeatPage):
     """A lobby page of a new guest on ``at``: every message it was sent."""
 
     def __init__(self, at: Server, name: str) -> None:
@@ -90,7 +90,7 @@ class LobbyPage(Page):
         (``session_seat``), on the page's instance: the state it is sent."""
         seat = self.at.accounts.store.seat_of(game, self.player.id)
         assert seat is not None, "the seat is named for the page's player"
-        page = Page()
+        page = SeatPage()
         await self.at.hub.attach(game, seat, page.connection)
         state: dict[str, Any] = await page.until(lambda m: m.get("type") == "state")
         return state

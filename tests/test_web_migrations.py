@@ -19,13 +19,12 @@ import contextlib
 import hashlib
 import json
 import random
-import secrets
 import shutil
 import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.machinery import SourceFileLoader
 from importlib.util import module_from_spec, spec_from_loader
@@ -37,9 +36,9 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from postgres_db import REASON, URL, needs_postgres
+from postgres_db import REASON, URL, NewDatabase, needs_postgres, postgres_schemas
 from serving import app_client
-from sqlalchemy import Column, MetaData, String, create_engine, inspect, make_url, text
+from sqlalchemy import Column, MetaData, String, create_engine, inspect, text
 from sqlalchemy.engine import Engine
 
 from hanamikoji import Game
@@ -148,34 +147,6 @@ def fill_before_migrations(url: str, played: Played) -> OldGame:
 
 
 # -- databases --------------------------------------------------------------------------
-
-
-NewDatabase = Callable[[], str]
-
-
-@contextlib.contextmanager
-def postgres_schemas() -> Iterator[NewDatabase]:
-    """URLs of new, empty schemas of the PostgreSQL test database (each the first on its
-    connections' search path), dropped on exit."""
-    assert POSTGRES is not None
-    admin = create_engine(POSTGRES)
-    made: list[str] = []
-
-    def new_schema() -> str:
-        name = f"test_migrations_{secrets.token_hex(6)}"
-        with admin.begin() as connection:
-            connection.exec_driver_sql(f'CREATE SCHEMA "{name}"')
-        made.append(name)
-        url = make_url(POSTGRES).update_query_dict({"options": f"-csearch_path={name}"})
-        return url.render_as_string(hide_password=False)
-
-    try:
-        yield new_schema
-    finally:
-        with admin.begin() as connection:
-            for name in made:
-                connection.exec_driver_sql(f'DROP SCHEMA "{name}" CASCADE')
-        admin.dispose()
 
 
 @pytest.fixture(

@@ -15,9 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from browser_support import DESKTOP, Page, browser, play_both_until_over, pytestmark, sign_up
 from serving import Server, free_port
-from test_web_e2e import DESKTOP, Page, browser, play_both_until_over, pytestmark
-from test_web_ratings import sign_up
 
 __all__ = ["browser", "pytestmark"]
 

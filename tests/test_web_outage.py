@@ -33,7 +33,7 @@ from serving import Server, app_client, free_port
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from starlette.testclient import TestClient
-from test_web_server import bearer, create, hello, legal_texts, receive_error
+from web_support import bearer, create, legal_texts, receive_error, take_seat
 
 from hanamikoji.interfaces.web.health import CLOSE_TRY_AGAIN, RETRY_AFTER_SECONDS, DatabaseHealth
 
@@ -81,8 +81,7 @@ def test_an_unreachable_database_gets_503_one_log_line_and_recovers(
     seated = create(client, opponent="friend", first="me")
     engine = client.app.state.hub.store.engine  # type: ignore[attr-defined]
     caplog.set_level(logging.INFO, logger="hanamikoji.web")
-    with client.websocket_connect(f"/ws/{seated['id']}") as page:
-        state = hello(page, seated["token"])
+    with take_seat(client, seated) as (page, state):
         with Outage(engine):
             for _ in range(5):
                 refused = client.post("/api/games", json={"opponent": "bot"})

@@ -10,9 +10,18 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from browser_support import (
+    ACTION_KEYS,
+    ME,
+    THEM,
+    Page,
+    browser,
+    my_turn,
+    pytestmark,
+    scripted,
+    server,
+)
 from serving import Server
-from test_web_e2e import ACTION_KEYS, Page, browser, pytestmark, server
-from test_web_table import ME, THEM, my_turn, scripted
 
 from hanamikoji.core import Game
 from hanamikoji.core.cards import ITEM_LETTERS

@@ -15,10 +15,21 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
+from browser_support import (
+    ME,
+    THEM,
+    Page,
+    ScriptedTable,
+    browser,
+    make_decision,
+    play,
+    pytestmark,
+    server,
+    start_game,
+    take_the_lesson,
+    wait_for_step,
+)
 from serving import Server
-from test_web_e2e import Page, browser, pytestmark, server, start_game
-from test_web_table import ME, THEM, ScriptedTable, play
-from test_web_tutorial import make_decision, take_the_lesson, wait_for_step
 
 from hanamikoji.core import Game
 from hanamikoji.core.moves import MoveKind

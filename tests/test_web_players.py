@@ -14,12 +14,28 @@ from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
+from postgres_db import REASON as NO_POSTGRES
+from postgres_db import URL as POSTGRES
+from postgres_db import postgres_schemas
 from serving import Server, app_client, free_port
 from sqlalchemy import select, update
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from test_web_migrations import NO_POSTGRES, POSTGRES, postgres_schemas
-from test_web_server import bearer, create, hello, play_to_the_end, receive_error, receive_state
+from web_support import (
+    COOKIE,
+    PASSWORD,
+    as_guest,
+    bearer,
+    create,
+    csrf,
+    hello,
+    my_games,
+    play_to_the_end,
+    receive_error,
+    receive_state,
+    refusal,
+    register,
+)
 
 from hanamikoji.interfaces import web_cli
 from hanamikoji.interfaces.web.app import ServerConfig, create_app
@@ -36,7 +52,7 @@ from hanamikoji.interfaces.web.storage import (
 )
 
 try:
-    from test_web_e2e import (
+    from browser_support import (
         CHROMIUM,
         Page,
         browser,  # noqa: F401  (a fixture)
@@ -48,8 +64,6 @@ except pytest.skip.Exception:  # no Playwright: the browser test is skipped
     BROWSER = False
 
 JSONDict = dict[str, Any]
-COOKIE = "hanamikoji_session"
-PASSWORD = "correct horse battery"
 EVIL = "http://evil.example"
 
 
@@ -62,23 +76,6 @@ def make_client(db_url: str = "sqlite://", **options: Any) -> TestClient:
 def client() -> Iterator[TestClient]:
     with make_client() as test_client:
         yield test_client
-
-
-def register(client: TestClient, name: str, password: str = PASSWORD) -> JSONDict:
-    """Register ``name`` from a browser with no session; the client keeps the cookie."""
-    client.cookies.clear()
-    response = client.post("/api/me/register", json={"name": name, "password": password})
-    assert response.status_code == 201, response.text
-    body: JSONDict = response.json()
-    return body
-
-
-def as_guest(client: TestClient, nickname: str) -> JSONDict:
-    client.cookies.clear()
-    response = client.post("/api/me/guest", json={"nickname": nickname})
-    assert response.status_code == 201, response.text
-    body: JSONDict = response.json()
-    return body
 
 
 def session_cookie(client: TestClient) -> str:
@@ -94,17 +91,6 @@ def use(client: TestClient, cookie: str | None) -> None:
         client.cookies.set(COOKIE, cookie)
 
 
-def csrf(body: JSONDict) -> dict[str, str]:
-    return {"X-CSRF-Token": body["csrf"]}
-
-
-def refusal(response: Any, status: int, code: str) -> JSONDict:
-    assert response.status_code == status, response.text
-    body: JSONDict = response.json()
-    assert body["code"] == code, body
-    return body
-
-
 def set_cookie_header(response: Any) -> str:
     headers = [value for name, value in response.headers.multi_items() if name == "set-cookie"]
     assert len(headers) == 1, headers
@@ -113,13 +99,6 @@ def set_cookie_header(response: Any) -> str:
 
 def database(client: TestClient) -> Any:
     return client.app.state.hub.store  # type: ignore[attr-defined]
-
-
-def my_games(client: TestClient) -> JSONDict:
-    response = client.get("/api/me/games")
-    assert response.status_code == 200, response.text
-    body: JSONDict = response.json()
-    return body
 
 
 # -- accounts -------------------------------------------------------------------------------

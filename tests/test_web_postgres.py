@@ -67,7 +67,7 @@ def test_a_rematch_is_created_once(store: Store) -> None:
 
 def test_a_whole_game_on_postgresql_survives_a_restart() -> None:
     from starlette.testclient import TestClient
-    from test_web_server import hello, legal_texts, receive_state
+    from web_support import hello, legal_texts, receive_state
 
     from hanamikoji.interfaces.web.app import ServerConfig, create_app
 

@@ -15,14 +15,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from postgres_db import REASON as NO_POSTGRES
+from postgres_db import URL as POSTGRES
+from postgres_db import postgres_schemas
 from serving import Server, app_client, free_port
 from sqlalchemy import insert, select
 from starlette.testclient import TestClient
-from test_web_lobby import receive as lobby_receive
-from test_web_lobby import sign_in as lobby_sign_in
-from test_web_migrations import NO_POSTGRES, POSTGRES, postgres_schemas
-from test_web_players import PASSWORD, as_guest, csrf, refusal, register
-from test_web_server import bearer, hello, legal_texts, receive_state
+from web_support import (
+    PASSWORD,
+    as_guest,
+    bearer,
+    csrf,
+    hello,
+    legal_texts,
+    receive_state,
+    refusal,
+    register,
+    take_seat,
+)
+from web_support import receive as lobby_receive
+from web_support import sign_in as lobby_sign_in
 
 from hanamikoji.arena.glicko2 import Rating, Result, idle, rate, rate_game
 from hanamikoji.bots.ratings import bot_rating
@@ -38,12 +50,12 @@ from hanamikoji.interfaces.web.storage import (
 )
 
 try:
-    from test_web_e2e import (
+    from browser_support import (
         CHROMIUM,
         DESKTOP,
-        Page,
         browser,  # noqa: F401  (a fixture)
         play_both_until_over,
+        sign_up,
     )
 
     BROWSER = CHROMIUM.exists()
@@ -384,8 +396,7 @@ def test_a_rated_bot_game_moves_only_the_person(client: TestClient) -> None:
     ann = register(client, "Ann")
     game = made(create_game(client, ann, opponent="bot", level=1, rated=True, first="me"))
     rng = random.Random(2)
-    with client.websocket_connect(f"/ws/{game['id']}") as ws:
-        state = hello(ws, game["token"])
+    with take_seat(client, game) as (ws, state):
         while state["outcome"] is None:
             if state["to_move"] == state["seat"]:
                 move = rng.choice(legal_texts(state))
@@ -465,8 +476,7 @@ def test_a_side_that_never_decides_aborts_the_game_unrated() -> None:
     with app_client("sqlite://", login_rate="off", abort_timeout=0.3) as client:
         ann = register(client, "Ann")
         game = made(create_game(client, ann, opponent="bot", level=1, rated=True, first="me"))
-        with client.websocket_connect(f"/ws/{game['id']}") as ws:
-            ended = hello(ws, game["token"])
+        with take_seat(client, game) as (ws, ended):
             if ended["outcome"] is None:  # not aborted yet: the next state is the abort
                 ended = receive_state(ws)
             assert ended["outcome"]["termination"] == "unstarted"
@@ -526,16 +536,6 @@ def rating_server(tmp_path: Path) -> Iterator[Server]:
     options = ("--bot-delay", "0", "--bot-processes", "0", "--login-rate", "off")
     with Server(tmp_path / "games.sqlite3", free_port(), *options) as server:
         yield server
-
-
-def sign_up(page: Page, server: Server, name: str) -> None:
-    page.goto(server.url + "/")
-    page.click("#account-button")
-    page.click("#account-tab-register")
-    page.fill("#account-name", name)
-    page.fill("#account-password", PASSWORD)
-    page.click("#account-submit")
-    page.wait_for_selector("#account-button[data-kind=account]")
 
 
 @pytest.mark.e2e

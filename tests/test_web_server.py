@@ -7,97 +7,50 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from serving import app_client
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
+from web_support import (
+    HIDDEN_TEXT,
+    JSON_TYPE,
+    JSONDict,
+    Tap,
+    all_keys,
+    bearer,
+    create,
+    hello,
+    legal_texts,
+    make_client,
+    play_to_the_end,
+    receive_error,
+    receive_state,
+    settings,
+    stored_decisions,
+    take_seat,
+)
 
 from hanamikoji.bots.levels import LEVELS
-from hanamikoji.core import Game, Move, MoveKind, turn_moves
+from hanamikoji.core import Game, Move, MoveKind
 from hanamikoji.core.cards import FULL_SET, counts, from_counts, pack
 from hanamikoji.interfaces.web import bots as web_bots
 from hanamikoji.interfaces.web.catalog import client_catalog, text
 from hanamikoji.interfaces.web.live import rebuild
-from hanamikoji.interfaces.web.payload import KIND_NAMES, PublicGame, seat_state
+from hanamikoji.interfaces.web.payload import PublicGame, seat_state
 from hanamikoji.interfaces.web.storage import Store
 from hanamikoji.notation.names import LANGUAGES
 from hanamikoji.notation.records import GameRecord
 
-JSONDict = dict[str, Any]
-JSON_TYPE = {"Content-Type": "application/json"}
-KIND_BITS = {name: int(kind) for kind, name in KIND_NAMES.items() if kind.is_action}
 STATIC = Path(__file__).resolve().parent.parent / "src/hanamikoji/interfaces/web/static"
-
-
-class Tap:
-    """Every message the server hands to a seat, as the hub sends it."""
-
-    def __init__(self) -> None:
-        self.sent: dict[tuple[str, int], list[str]] = defaultdict(list)
-
-    def __call__(self, game_id: str, seat: int, message: str) -> None:
-        self.sent[(game_id, seat)].append(message)
-
-
-def make_client(db_url: str = "sqlite://", tap: Tap | None = None) -> TestClient:
-    return app_client(db_url, tap=tap)
 
 
 @pytest.fixture
 def client() -> Iterator[TestClient]:
     with make_client() as test_client:
         yield test_client
-
-
-def create(client: TestClient, **options: Any) -> JSONDict:
-    response = client.post("/api/games", json=options)
-    assert response.status_code == 201, response.text
-    body: JSONDict = response.json()
-    return body
-
-
-def bearer(token: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def receive_state(ws: Any, at_least_ply: int = 0) -> JSONDict:
-    """The next state message with ``ply >= at_least_ply`` (earlier ones are skipped)."""
-    while True:
-        message: JSONDict = json.loads(ws.receive_text())
-        if message["type"] == "state" and message["ply"] >= at_least_ply:
-            return message
-
-
-def receive_error(ws: Any) -> JSONDict:
-    while True:
-        message: JSONDict = json.loads(ws.receive_text())
-        if message["type"] == "error":
-            return message
-
-
-def hello(ws: Any, token: str, lang: str = "en") -> JSONDict:
-    ws.send_text(json.dumps({"type": "hello", "token": token, "lang": lang}))
-    return receive_state(ws)
-
-
-def legal_texts(state: JSONDict) -> list[str]:
-    """The legal decisions of the seat, worked out from its own state message only."""
-    if state["pending"] is not None:
-        return [option["text"] for option in state["pending"]["options"]]
-    used = sum(1 << KIND_BITS[name] for name in state["used"][state["seat"]])
-    return [move.text() for move in turn_moves(pack(state["hand"]), used)]
-
-
-def stored_decisions(client: TestClient, game_id: str) -> tuple[str, ...]:
-    stored = client.app.state.hub.store.load(game_id)  # type: ignore[attr-defined]
-    assert stored is not None
-    decisions: tuple[str, ...] = stored.decisions
-    return decisions
 
 
 # -- creating games -----------------------------------------------------------------------
@@ -222,8 +175,7 @@ def test_sockets_from_another_site_are_refused(client: TestClient) -> None:
 
 def test_nobody_can_act_for_the_other_seat(client: TestClient) -> None:
     game = create(client, opponent="friend", first="opponent")
-    with client.websocket_connect(f"/ws/{game['id']}") as ws:
-        state = hello(ws, game["token"])
+    with take_seat(client, game) as (ws, state):
         assert state["to_move"] == 1
         # Player 1's token, Player 2's turn: any decision, even Player 2's legal one, fails.
         friend_view = client.get(
@@ -240,8 +192,7 @@ def test_nobody_can_act_for_the_other_seat(client: TestClient) -> None:
 
 def test_malformed_messages_get_a_clear_error_and_change_nothing(client: TestClient) -> None:
     game = create(client, opponent="friend", first="me")
-    with client.websocket_connect(f"/ws/{game['id']}") as ws:
-        state = hello(ws, game["token"], "es")
+    with take_seat(client, game, lang="es") as (ws, state):
         hand = list(state["hand"])
         move_field: dict[str, object] = {"field": "move"}
         ply_field: dict[str, object] = {"field": "ply"}
@@ -344,26 +295,12 @@ def test_answering_an_offer_checks_what_was_offered(client: TestClient) -> None:
 
 def test_ping_gets_a_pong(client: TestClient) -> None:
     game = create(client, opponent="friend")
-    with client.websocket_connect(f"/ws/{game['id']}") as ws:
-        hello(ws, game["token"])
+    with take_seat(client, game) as (ws, _):
         ws.send_text('{"type": "ping"}')
         assert json.loads(ws.receive_text()) == {"type": "pong"}
 
 
 # -- bots, records, rematches ---------------------------------------------------------------
-
-
-def play_to_the_end(ws: Any, state: JSONDict, rng: random.Random) -> JSONDict:
-    """Play random legal decisions for the seat of ``ws`` until the game is over (the
-    other seat is a bot)."""
-    while state["outcome"] is None:
-        if state["to_move"] == state["seat"]:
-            move = rng.choice(legal_texts(state))
-            ws.send_text(json.dumps({"type": "move", "move": move, "ply": state["ply"]}))
-            state = receive_state(ws, state["ply"] + 1)
-        else:
-            state = receive_state(ws, state["ply"] + 1)
-    return state
 
 
 def test_the_bot_carries_what_it_inferred_from_one_decision_to_the_next(
@@ -391,8 +328,7 @@ def test_the_bot_carries_what_it_inferred_from_one_decision_to_the_next(
 
 def test_a_whole_game_against_a_bot_then_its_record_and_replay(client: TestClient) -> None:
     game = create(client, opponent="bot", level=2, variant="three-rounds", first="opponent")
-    with client.websocket_connect(f"/ws/{game['id']}") as ws:
-        state = hello(ws, game["token"])
+    with take_seat(client, game) as (ws, state):
         record_url = f"/api/games/{game['id']}/record"
         assert client.get(record_url, headers=bearer(game["token"])).status_code == 409
         assert client.get(f"/api/games/{game['id']}/replay", headers=bearer(game["token"])).json()[
@@ -456,8 +392,7 @@ def test_the_bot_plays_by_itself_and_resumes_after_a_restart(tmp_path: Path) -> 
     url = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     with make_client(url) as client:
         game = create(client, opponent="bot", level=1, first="opponent")
-        with client.websocket_connect(f"/ws/{game['id']}") as ws:
-            state = hello(ws, game["token"])
+        with take_seat(client, game) as (ws, state):
             if state["ply"] == 0:
                 state = receive_state(ws, 1)
             assert state["log"][0]["seat"] == 1
@@ -477,10 +412,8 @@ def test_after_a_restart_every_game_goes_on_exactly_where_it_was(tmp_path: Path)
     with make_client(url) as client:
         games = [create(client, opponent="friend", first="me") for _ in range(3)]
         for number, game in enumerate(games):
-            with client.websocket_connect(f"/ws/{game['id']}") as ws0:
-                state = hello(ws0, game["token"])
-                with client.websocket_connect(f"/ws/{game['id']}") as ws1:
-                    other = hello(ws1, game["friend_token"])
+            with take_seat(client, game) as (ws0, state):
+                with take_seat(client, game, game["friend_token"]) as (ws1, other):
                     for _ in range(3 + 4 * number):
                         seat_ws, seat_state_ = (
                             (ws0, state) if state["to_move"] == 0 else (ws1, other)
@@ -526,7 +459,6 @@ def test_two_servers_on_one_database_cannot_both_append_a_ply(tmp_path: Path) ->
 
 # -- the hidden-card audit -------------------------------------------------------------------
 
-_HIDDEN_TEXT = re.compile(r"\b([ST]):([A-G]{1,2})\b")
 _CARD_FIELDS = (
     "hand",
     "drawn",
@@ -627,24 +559,12 @@ def _play_audited_game(
     return received
 
 
-def settings(client: TestClient, game_id: str) -> JSONDict:
-    """What the server keeps to itself until the end: the seed above all."""
-    stored = client.app.state.hub.store.get(game_id)  # type: ignore[attr-defined]
-    assert stored is not None
-    return {
-        "id": game_id,
-        "variant": stored.variant,
-        "seed": stored.seed,
-        "first_player": stored.first_player,
-    }
-
-
 def audit(message: JSONDict, game: JSONDict, seat: int, decisions: tuple[str, ...]) -> None:
     """Fail if ``message`` to ``seat`` shows a card that seat may not know. ``game`` holds
     the server's settings of the game (:func:`settings`)."""
     if message["type"] != "state":
         # Errors and pongs carry no cards at all.
-        assert not _HIDDEN_TEXT.search(json.dumps(message)), message
+        assert not HIDDEN_TEXT.search(json.dumps(message)), message
         return
     truth = Game(game["variant"], seed=game["seed"], first_player=game["first_player"])
     for text_ in decisions[: message["ply"]]:
@@ -665,7 +585,7 @@ def audit(message: JSONDict, game: JSONDict, seat: int, decisions: tuple[str, ..
     assert message["reveal"] is None
     forbidden = {"hands", "removed", "deck_cards", "opponent_hand", "secrets", "tradeoffs"}
     # Scored rounds are public (both Secrets are revealed at scoring).
-    keys = _keys({key: value for key, value in message.items() if key != "rounds"})
+    keys = all_keys({key: value for key, value in message.items() if key != "rounds"})
     assert not forbidden & keys, forbidden & keys
     for entry in message["log"]:
         if entry["seat"] == opponent and entry["kind"] in ("secret", "trade-off"):
@@ -674,10 +594,10 @@ def audit(message: JSONDict, game: JSONDict, seat: int, decisions: tuple[str, ..
         match.group(0)
         for entry in truth.log(seat)
         if entry.seat == seat
-        for match in [_HIDDEN_TEXT.fullmatch(entry.move.text())]
+        for match in [HIDDEN_TEXT.fullmatch(entry.move.text())]
         if match
     }
-    for found in _HIDDEN_TEXT.finditer(json.dumps(message)):
+    for found in HIDDEN_TEXT.finditer(json.dumps(message)):
         assert found.group(0) in own_hidden, found.group(0)
     seen = pack(message["hand"]) + pack(message["tradeoff"])
     if message["secret"] is not None:
@@ -719,20 +639,6 @@ def test_the_audit_catches_a_leaked_card() -> None:
     for leak in leaks:
         with pytest.raises(AssertionError):
             audit(leak, settings_, 0, decisions)
-
-
-def _keys(value: Any) -> set[str]:
-    if isinstance(value, dict):
-        found = set(value)
-        for inner in value.values():
-            found |= _keys(inner)
-        return found
-    if isinstance(value, list):
-        found = set()
-        for inner in value:
-            found |= _keys(inner)
-        return found
-    return set()
 
 
 # -- the catalog ------------------------------------------------------------------------------

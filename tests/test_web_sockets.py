@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from serving import app_client
-from test_web_server import create, hello
+from web_support import create, hello
 
 from hanamikoji.interfaces.web.app import CLOSE_REPLACED
 from hanamikoji.interfaces.web.guards import CLOSE_TOO_MANY_SOCKETS, SEAT_SOCKETS

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
-from test_web_server import (
-    _HIDDEN_TEXT,
+from web_support import (
+    HIDDEN_TEXT,
     Tap,
-    _keys,
+    all_keys,
     create,
     hello,
     legal_texts,
@@ -23,6 +23,7 @@ from test_web_server import (
     receive_state,
     settings,
     stored_decisions,
+    take_seat,
 )
 
 from hanamikoji.core import Game, Move, MoveKind
@@ -36,9 +37,9 @@ JSONDict = dict[str, Any]
 def spectator_audit(message: JSONDict, game: JSONDict, decisions: tuple[str, ...]) -> None:
     """Fail if ``message`` to a spectator shows a card hidden from either seat's opponent
     (a hand, a drawn card, a Secret, a Trade-off, the removed card, the deck), or the
-    reveal before the end. ``game`` holds the server's settings (test_web_server.settings)."""
+    reveal before the end. ``game`` holds the server's settings (web_support.settings)."""
     if message["type"] != "state":
-        assert not _HIDDEN_TEXT.search(json.dumps(message)), message
+        assert not HIDDEN_TEXT.search(json.dumps(message)), message
         return
     truth = Game(game["variant"], seed=game["seed"], first_player=game["first_player"])
     for text_ in decisions[: message["ply"]]:
@@ -64,10 +65,10 @@ def spectator_audit(message: JSONDict, game: JSONDict, decisions: tuple[str, ...
             assert message["hand"] != list(view.hand)
         assert message["hand_sizes"][seat] == len(truth.hand(seat))
     forbidden = {"hands", "removed", "deck_cards", "opponent_hand", "secrets", "tradeoffs"}
-    keys = _keys({key: value for key, value in message.items() if key != "rounds"})
+    keys = all_keys({key: value for key, value in message.items() if key != "rounds"})
     assert not forbidden & keys, forbidden & keys
     # 2. Not one Secret or Trade-off of either seat in the notation, anywhere.
-    assert not _HIDDEN_TEXT.search(json.dumps(message)), _HIDDEN_TEXT.search(json.dumps(message))
+    assert not HIDDEN_TEXT.search(json.dumps(message)), HIDDEN_TEXT.search(json.dumps(message))
     for entry in message["log"]:
         if entry["kind"] in ("secret", "trade-off"):
             assert entry["hidden"] and entry["cards"] == [] and entry["text"] in ("S", "T")
@@ -137,8 +138,7 @@ def test_no_message_to_a_spectator_ever_holds_a_hidden_card() -> None:
             games.append((game, received))
         bot_game = create(client, opponent="bot", level=2, variant="french")
         with client.websocket_connect(f"/ws/{bot_game['id']}/watch") as spectator:
-            with client.websocket_connect(f"/ws/{bot_game['id']}") as ws:
-                state = hello(ws, bot_game["token"])
+            with take_seat(client, bot_game) as (ws, state):
                 while state["outcome"] is None:
                     if state["to_move"] == 0:
                         move = rng.choice(legal_texts(state))

@@ -10,104 +10,40 @@ last decisions are saved as ``DIR/last-move-{desktop,phone}-{light,dark}.png``.
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from serving import Server
-from test_web_e2e import (
+from browser_support import (
     DESKTOP,
+    ME,
     PHONE,
+    THEM,
     Page,
     browser,
     choose_preference,
     game_data,
+    my_turn,
     page,
+    play,
     pytestmark,
+    scripted,
     server,
     shoot,
     start_game,
 )
+from serving import Server
 
 from hanamikoji.core import Game
-from hanamikoji.core.moves import Move, MoveKind
-from hanamikoji.interfaces.web.payload import JSON, PublicGame, encode, seat_state
+from hanamikoji.core.moves import MoveKind
 from hanamikoji.notation.names import card_label
 
 __all__ = ["browser", "page", "pytestmark", "server"]
 
-GAME_ID = "scripted"
-ME, THEM = 0, 1
 PHONE_DEVICE: dict[str, Any] = {"viewport": PHONE, "has_touch": True, "is_mobile": True}
 
-# -- the scripted socket -----------------------------------------------------------------------
-
-
-class ScriptedTable:
-    """A page whose game socket the test answers: it shows seat 0 of the game given to
-    :meth:`show` against a level-2 bot, and keeps every message the page sends."""
-
-    def __init__(self, page: Page, server: Server) -> None:
-        self.page = page
-        self.url = f"{server.url}/g/{GAME_ID}#t=token"
-        self.sent: list[JSON] = []
-        self.state: JSON | None = None
-        self.socket: Any = None
-        page.route_web_socket(f"**/ws/{GAME_ID}", self.accept)
-
-    def accept(self, socket: Any) -> None:
-        self.socket = socket
-        socket.on_message(self.receive)
-
-    def receive(self, text: str | bytes) -> None:
-        message: JSON = json.loads(text)
-        self.sent.append(message)
-        if message["type"] == "hello" and self.state is not None:
-            self.socket.send(encode(self.state))
-
-    def show(self, game: Game) -> None:
-        """Send seat 0's state of ``game`` (opening the page the first time)."""
-        public = PublicGame(
-            GAME_ID, ("human", "bot"), (None, 2), len(game.move_stack), (True, True)
-        )
-        self.state = seat_state(game.view(ME), public)
-        if self.socket is None:
-            self.page.goto(self.url)
-        else:
-            self.socket.send(encode(self.state))
-        self.page.wait_for_selector(f".game[data-ply='{len(game.move_stack)}']")
-
-    def moves_sent(self) -> list[str]:
-        return [message["move"] for message in self.sent if message["type"] == "move"]
-
-
-@contextmanager
-def scripted(browser: Any, server: Server, **options: Any) -> Iterator[ScriptedTable]:
-    """A scripted table in a new browser context (``options``: viewport, touch, scheme)."""
-    settings: dict[str, Any] = {"viewport": DESKTOP, "locale": "en-GB"}
-    settings.update(options)
-    context = browser.new_context(**settings)
-    try:
-        yield ScriptedTable(context.new_page(), server)
-    finally:
-        context.close()
-
-
 # -- positions ---------------------------------------------------------------------------------
-
-
-def first_of(game: Game, kind: MoveKind) -> Move:
-    return next(move for move in game.legal_moves() if move.kind == kind)
-
-
-def play(game: Game, *kinds: MoveKind) -> Game:
-    """Play the first legal decision of each kind in turn."""
-    for kind in kinds:
-        game.push(first_of(game, kind))
-    return game
 
 
 def answer_of(kind: MoveKind) -> MoveKind:
@@ -138,10 +74,6 @@ def reach(wanted: Callable[[Game], bool], variant: str = "classic") -> Game:
         if wanted(game):
             return game
     raise AssertionError("no game reached the position")
-
-
-def my_turn(game: Game) -> bool:
-    return not game.is_over() and game.to_move == ME and game.pending is None
 
 
 # -- what the page shows -----------------------------------------------------------------------

@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 from serving import Server, app_client, free_port
+from web_support import frames
 
-from hanamikoji.core.cards import FULL_SET, ITEM_LETTERS, counts, from_counts, pack
+from hanamikoji.core.cards import FULL_SET, counts, from_counts, pack
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move, MoveKind
-from hanamikoji.interfaces.web.payload import KIND_NAMES
 from hanamikoji.interfaces.web.tutorial import (
     LEARNER,
     SCRIPT,
@@ -32,17 +32,18 @@ from hanamikoji.interfaces.web.tutorial import (
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 try:
-    from test_web_e2e import (
+    from browser_support import (
         CHROMIUM,
         DESKTOP,
         PHONE,
         Page,
         browser,  # noqa: F401  (a fixture)
         choose_preference,
-        close_summaries,
         page,  # noqa: F401  (a fixture)
         play_until_over,
         shoot,
+        take_the_lesson,
+        wait_for_step,
     )
 
     BROWSER = CHROMIUM.exists()
@@ -131,11 +132,6 @@ def test_each_step_carries_its_own_state_for_a_page_that_resumes_there() -> None
         seen += step["frames"]
         assert step["state"]["ply"] == ply
         assert step["state"] == seen[-1]
-
-
-def frames(index: int) -> list[JSONDict]:
-    found: list[JSONDict] = tutorial_step(index, "en")["frames"]
-    return found
 
 
 # -- hidden information -------------------------------------------------------------------------
@@ -272,46 +268,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def lesson_step(page: Page) -> int:
     return int(page.get_attribute("[data-testid=lesson]", "data-step") or "-1")
-
-
-def wait_for_step(page: Page, index: int) -> None:
-    page.wait_for_selector(f"[data-testid=lesson][data-step='{index}'][data-moving=no]")
-
-
-def make_decision(page: Page, text: str) -> None:
-    """Choose ``text`` on the table by mouse: the action and its cards (a Competition's
-    in pair order, so the first split offered is the one meant), or the answer; confirm."""
-    move = Move.from_text(text)
-    if move.is_response:
-        page.click(f".offer button.option[data-move='{move.text()}']")
-    else:
-        page.click(f"button.action-marker[data-kind={KIND_NAMES[move.kind]}]")
-        order = [card for pair in move.pairs for card in pair] if move.pairs else move.cards
-        for card in order:
-            letter = ITEM_LETTERS[card]
-            page.locator(f".hand button.card[data-card={letter}]:not(.selected)").first.click()
-    page.click("#confirm")
-
-
-def take_the_lesson(page: Page, start: int = 0, *, until: int | None = None) -> None:
-    """Play the lesson from step ``start`` to step ``until`` (the last by default)."""
-    end = len(SCRIPT) - 1 if until is None else until
-    for index in range(start, end):
-        wait_for_step(page, index)
-        decision = SCRIPT[index].decision
-        if decision is None:
-            page.click("#lesson-next")
-        else:
-            make_decision(page, decision)
-        if index + 1 == scoring_step():
-            page.wait_for_selector("dialog[open]")  # the round's scoring
-            close_summaries(page)
-    wait_for_step(page, end)
-
-
-def scoring_step() -> int:
-    """The step whose states include the round's scoring (the page shows its summary)."""
-    return next(i for i in range(len(SCRIPT)) if any(f["rounds"] for f in frames(i)))
 
 
 def shoot_both_sizes(page: Page, scheme: str) -> None:

@@ -13,8 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from serving import Server, free_port
-from test_web_e2e import (
+from browser_support import (
     DESKTOP,
     PHONE,
     Page,
@@ -26,6 +25,7 @@ from test_web_e2e import (
     shoot,
     start_game,
 )
+from serving import Server, free_port
 
 from hanamikoji.core import Game
 from hanamikoji.core.moves import MoveKind
