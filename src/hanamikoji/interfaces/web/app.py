@@ -70,7 +70,6 @@ from hanamikoji.interfaces.web.guards import (
     RateGuard,
     SeatSockets,
     SocketCap,
-    origin_allowed,
     parse_rate,
     read_body,
     receive_message,
@@ -97,6 +96,14 @@ from hanamikoji.interfaces.web.player_routes import (
 )
 from hanamikoji.interfaces.web.rating_routes import rating_routes
 from hanamikoji.interfaces.web.ratings import check_rated
+from hanamikoji.interfaces.web.refusals import (
+    OriginCheck,
+    foreign_socket,
+    path_lang,
+    refusal_response,
+    refused,
+    request_lang,
+)
 from hanamikoji.interfaces.web.rules_page import rules_document, rules_fragment
 from hanamikoji.interfaces.web.schema import (
     MAX_BODY_BYTES,
@@ -120,7 +127,6 @@ STATIC = Path(__file__).resolve().parent / "static"
 HELLO_TIMEOUT = 10.0
 """Seconds a WebSocket may stay open without saying which seat it opens."""
 
-CLOSE_POLICY = 4403
 CLOSE_BAD_SEAT = 4401
 CLOSE_NO_GAME = 4404
 CLOSE_REPLACED = 4409
@@ -129,17 +135,6 @@ CLOSE_SERVER_ERROR = 1011
 
 HEALTH_TIMEOUT = 2.0
 """Seconds ``/healthz`` waits for the database's answer to ``SELECT 1``."""
-
-STATUS = {
-    "err_too_long": 413,
-    "err_content_type": 415,
-    "err_rate_limited": 429,
-    "err_hint_late": 503,
-    "err_unavailable": 503,
-    "err_csrf": 403,
-    "err_rated_needs_account": 403,
-}
-"""HTTP statuses of refusals that are not a plain bad request (400)."""
 
 
 _SERVE = ServeSettings()
@@ -260,8 +255,8 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/w/{game_id}", _page),
         Route("/lobby", _page),
         Route("/leaderboard", _page),
-        *player_routes(_request_lang),
-        *rating_routes(_request_lang),
+        *player_routes(),
+        *rating_routes(),
         *lobby_routes(),
         Route("/api/i18n/{lang}", _catalog),
         Route("/rules/{lang}", _rules_page),
@@ -285,11 +280,13 @@ def create_app(config: ServerConfig) -> Starlette:
     # One answer wherever a route or a socket finds the database unreachable.
     # (Starlette types a handler for requests or for sockets; this one serves both.)
     handlers = dict.fromkeys(UNREACHABLE, cast(ExceptionHandler, _database_unreachable))
+    handlers[Refused] = cast(ExceptionHandler, refused)  # every route's refusals
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     app.state.allowed_origins = frozenset(o.rstrip("/") for o in config.allowed_origins)
     app.state.rates = rates
     app.state.cookies = cookies
     app.state.seat_sockets = SeatSockets[WebSocket]()
+    app.add_middleware(OriginCheck, allowed=app.state.allowed_origins)
     app.add_middleware(SocketCap, per_address=config.sockets_per_address, refusal=_too_many_sockets)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts))
     app.add_middleware(_SecurityHeaders)
@@ -324,37 +321,9 @@ def _hub(connection: HTTPConnection) -> GameHub:
     return hub
 
 
-def _request_lang(request: HTTPConnection) -> Lang:
-    wanted = request.query_params.get("lang") or request.headers.get("x-hanamikoji-lang", "")
-    if wanted in LANGUAGES:
-        return parse_lang(wanted)
-    for part in request.headers.get("accept-language", "").split(","):
-        code = part.split(";")[0].strip().lower()[:2]
-        if code in ("es", "fr", "en"):
-            return parse_lang(code)
-    return "en"
-
-
-def _refusal(refusal: Refused, lang: Lang, status: int) -> JSONResponse:
-    return JSONResponse(error_message(refusal, lang), status_code=status)
-
-
-def _origin_allowed(connection: HTTPConnection) -> bool:
-    return origin_allowed(connection, connection.app.state.allowed_origins)
-
-
 def _rates(connection: HTTPConnection) -> RateGuard:
     rates: RateGuard = connection.app.state.rates
     return rates
-
-
-def _refused(refusal: Refused, lang: Lang, default: int = 400) -> JSONResponse:
-    """A refusal with its status (``default`` unless :data:`STATUS` names one)."""
-    response = _refusal(refusal, lang, STATUS.get(refusal.key, default))
-    wait = refusal.fields.get("seconds")
-    if isinstance(wait, int):
-        response.headers["Retry-After"] = str(wait)
-    return response
 
 
 def _bearer(request: Request) -> str | None:
@@ -410,8 +379,8 @@ async def _database_unreachable(connection: HTTPConnection, error: Exception) ->
     if isinstance(connection, WebSocket):
         await _close_unavailable(connection)
         return None
-    lang = _request_lang(connection)
-    return _refused(Refused("err_unavailable", seconds=RETRY_AFTER_SECONDS), lang)
+    lang = request_lang(connection)
+    return refusal_response(Refused("err_unavailable", seconds=RETRY_AFTER_SECONDS), lang)
 
 
 async def _close_unavailable(websocket: WebSocket) -> None:
@@ -422,10 +391,7 @@ async def _close_unavailable(websocket: WebSocket) -> None:
 
 
 async def _catalog(request: Request) -> Response:
-    try:
-        lang = parse_lang(request.path_params["lang"])
-    except Refused as refusal:
-        return _refusal(refusal, "en", 404)
+    lang = path_lang(request)
     return JSONResponse(client_catalog(lang), headers={"Cache-Control": "max-age=300"})
 
 
@@ -439,24 +405,19 @@ async def _rules_fragment(request: Request) -> Response:
 
 async def _rules(request: Request, render: Callable[[Lang, str | None], str]) -> Response:
     """The rules in the path's language, the query's ``variant`` (if any) marked."""
-    try:
-        lang = parse_lang(request.path_params["lang"])
-    except Refused as refusal:
-        return _refusal(refusal, "en", 404)
+    lang = path_lang(request)
     variant = request.query_params.get("variant")
     if variant is not None and variant not in VARIANTS:
-        return _refusal(Refused("err_bad_field", field="variant"), lang, 400)
+        raise Refused("err_bad_field", field="variant")
     body = await asyncio.to_thread(render, lang, variant)
     return HTMLResponse(body, headers={"Cache-Control": "max-age=300"})
 
 
 async def _tutorial(request: Request) -> Response:
-    lang = _request_lang(request)
-    try:
-        index = parse_step(request.query_params.get("step", "0"))
-    except Refused as refusal:
-        return _refusal(refusal, lang, 400)
-    return JSONResponse(tutorial_step(index, lang), headers={"Cache-Control": "no-store"})
+    index = parse_step(request.query_params.get("step", "0"))
+    return JSONResponse(
+        tutorial_step(index, request_lang(request)), headers={"Cache-Control": "no-store"}
+    )
 
 
 async def _options(request: Request) -> Response:
@@ -470,24 +431,18 @@ async def _options(request: Request) -> Response:
 
 
 async def _create_game(request: Request) -> Response:
-    lang = _request_lang(request)
-    if not _origin_allowed(request):
-        return _refusal(Refused("err_origin"), lang, 403)
-    try:
-        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if media != "application/json":
-            raise Refused("err_content_type")
-        settings = decode_new_game(await read_body(request, MAX_BODY_BYTES))
-        session = await acting_session(request)
-        if settings.rated:
-            level = settings.level if settings.opponent == "bot" else None
-            check_rated(None if session is None else session.player, level, settings.variant)
-        client = request.client.host if request.client is not None else ""
-        wait = _rates(request).allow_create(client)
-        if wait is not None:
-            raise Refused("err_rate_limited", seconds=max(1, round(wait)))
-    except Refused as refusal:
-        return _refused(refusal, lang)
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json":
+        raise Refused("err_content_type")
+    settings = decode_new_game(await read_body(request, MAX_BODY_BYTES))
+    session = await acting_session(request)
+    if settings.rated:
+        level = settings.level if settings.opponent == "bot" else None
+        check_rated(None if session is None else session.player, level, settings.variant)
+    client = request.client.host if request.client is not None else ""
+    wait = _rates(request).allow_create(client)
+    if wait is not None:
+        raise Refused("err_rate_limited", seconds=max(1, round(wait)))
     first = settings.first
     first_player = {"me": 0, "opponent": 1}.get(first, secrets.randbelow(2))
     bot = settings.opponent == "bot"
@@ -520,45 +475,39 @@ WATCH_LIST_LIMIT = 50
 async def _watch_list(request: Request) -> Response:
     """The newest ongoing games between people that anyone may watch."""
     if request.query_params.get("watch") != "1":
-        return _refusal(Refused("err_bad_field", field="watch"), _request_lang(request), 400)
+        raise Refused("err_bad_field", field="watch")
     games = await _hub(request).watchable(WATCH_LIST_LIMIT)
     return JSONResponse({"games": games}, headers={"Cache-Control": "no-store"})
 
 
-SeatRoute = Callable[[Request, Lang, LiveGame, int], Awaitable[Response]]
+SeatRoute = Callable[[Request, LiveGame, int], Awaitable[Response]]
 
 
 def _seated(route: SeatRoute) -> Callable[[Request], Awaitable[Response]]:
     """A route for the holder of a seat: a token that names no seat of the game is
-    refused with 404, and a refusal by the route itself with 409 (the game is not in a
-    state for it) or its own status (429 with ``Retry-After``: too many at once)."""
+    refused (``err_bad_token``, 404); the route's own refusals have their statuses
+    (``refusals.STATUS``: 409 for a game not in a state for it, 429 with ``Retry-After``
+    for too many at once)."""
 
     async def endpoint(request: Request) -> Response:
-        lang = _request_lang(request)
-        try:
-            live, seat = await _seat(request)
-        except Refused as refusal:
-            return _refused(refusal, lang, 404)
-        try:
-            return await route(request, lang, live, seat)
-        except Refused as refusal:
-            return _refused(refusal, lang, 409)
+        live, seat = await _seat(request)
+        return await route(request, live, seat)
 
     return endpoint
 
 
 @_seated
-async def _game_state(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
+async def _game_state(request: Request, live: LiveGame, seat: int) -> Response:
     async with live.lock:
         state = _hub(request).state_for(live, seat)
     return JSONResponse(state, headers={"Cache-Control": "no-store"})
 
 
 @_seated
-async def _record(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
+async def _record(request: Request, live: LiveGame, seat: int) -> Response:
     fmt = request.query_params.get("format", "text")
     if fmt not in ("text", "json"):
-        return _refusal(Refused("err_bad_field", field="format"), lang, 400)
+        raise Refused("err_bad_field", field="format")
     async with live.lock:
         body = _hub(request).record(live, fmt)
     suffix, media = ("json", "application/json") if fmt == "json" else ("hkr", "text/plain")
@@ -573,39 +522,33 @@ async def _record(request: Request, lang: Lang, live: LiveGame, seat: int) -> Re
 
 
 @_seated
-async def _replay(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
+async def _replay(request: Request, live: LiveGame, seat: int) -> Response:
     async with live.lock:
         frames = _hub(request).replay(live)
     return JSONResponse({"frames": frames}, headers={"Cache-Control": "no-store"})
 
 
 @_seated
-async def _rematch(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
-    if not _origin_allowed(request):
-        return _refusal(Refused("err_origin"), lang, 403)
+async def _rematch(request: Request, live: LiveGame, seat: int) -> Response:
     new_id = await _hub(request).rematch(live)
     await copy_seats(request, live.id, new_id)
     return JSONResponse({"id": new_id})
 
 
 @_seated
-async def _start_analysis(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
-    if not _origin_allowed(request):
-        return _refusal(Refused("err_origin"), lang, 403)
+async def _start_analysis(request: Request, live: LiveGame, seat: int) -> Response:
     state = await _hub(request).start_analysis(live)
     return JSONResponse(state, status_code=202 if state["status"] == "running" else 200)
 
 
 @_seated
-async def _analysis(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
+async def _analysis(request: Request, live: LiveGame, seat: int) -> Response:
     state = await _hub(request).analysis(live)
     return JSONResponse(state, headers={"Cache-Control": "no-store"})
 
 
 @_seated
-async def _hint(request: Request, lang: Lang, live: LiveGame, seat: int) -> Response:
-    if not _origin_allowed(request):
-        return _refusal(Refused("err_origin"), lang, 403)
+async def _hint(request: Request, live: LiveGame, seat: int) -> Response:
     hints: Hints = request.app.state.hints
     hint = await hints.suggest(live, seat)
     return JSONResponse(hint, headers={"Cache-Control": "no-store"})
@@ -615,9 +558,7 @@ async def _hint(request: Request, lang: Lang, live: LiveGame, seat: int) -> Resp
 
 
 async def _game_socket(websocket: WebSocket) -> None:
-    if not _origin_allowed(websocket):
-        # Closing before accepting refuses the handshake (HTTP 403).
-        await websocket.close(code=CLOSE_POLICY)
+    if await foreign_socket(websocket):
         return
     await websocket.accept()
     try:
@@ -708,8 +649,7 @@ async def _serve_seat(
 async def _watch_socket(websocket: WebSocket) -> None:
     """A spectator: no token; the public state now and at every change, never a
     decision. A game that does not exist or is private closes the socket (4404)."""
-    if not _origin_allowed(websocket):
-        await websocket.close(code=CLOSE_POLICY)
+    if await foreign_socket(websocket):
         return
     await websocket.accept()
     hub = _hub(websocket)

@@ -23,12 +23,7 @@ from starlette.websockets import WebSocket
 
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
 from hanamikoji.interfaces.web.clock import TimeControl
-from hanamikoji.interfaces.web.guards import (
-    MessageBudget,
-    RateGuard,
-    origin_allowed,
-    receive_message,
-)
+from hanamikoji.interfaces.web.guards import MessageBudget, RateGuard, receive_message
 from hanamikoji.interfaces.web.health import CLOSE_TRY_AGAIN, UNREACHABLE
 from hanamikoji.interfaces.web.hub import GameHub, error_message, unavailable_message
 from hanamikoji.interfaces.web.live import Connection
@@ -36,6 +31,7 @@ from hanamikoji.interfaces.web.lobby import Lobby, LobbyClient, LobbyPlayer, Pai
 from hanamikoji.interfaces.web.payload import encode
 from hanamikoji.interfaces.web.player_routes import current_session
 from hanamikoji.interfaces.web.players import Accounts
+from hanamikoji.interfaces.web.refusals import foreign_socket
 from hanamikoji.interfaces.web.schema import (
     AcceptMessage,
     CancelMessage,
@@ -52,8 +48,6 @@ from hanamikoji.notation.names import LANGUAGES, Lang
 __all__ = ["PAIRING_INTERVAL", "lobby_routes", "open_lobby", "run_pairings"]
 
 log = logging.getLogger("hanamikoji.web")
-
-CLOSE_POLICY = 4403
 
 PAIRING_INTERVAL = 1.0
 """Seconds between two looks at the quick-pairing queue (its windows widen with time)."""
@@ -115,8 +109,7 @@ async def _lobby_player(connection: HTTPConnection) -> LobbyPlayer | None:
 
 
 async def _lobby_socket(websocket: WebSocket) -> None:
-    if not origin_allowed(websocket, websocket.app.state.allowed_origins):
-        await websocket.close(code=CLOSE_POLICY)
+    if await foreign_socket(websocket):
         return
     await websocket.accept()
     wanted = websocket.query_params.get("lang", "en")

@@ -11,8 +11,9 @@
 ``POST /api/games/{id}/claim``              name the session's player at a token's seat
 ==========================================  =============================================
 
-Every ``POST`` here passes the Origin check, and one that a session cookie comes with
-carries that session's CSRF token in ``X-CSRF-Token``. Sign-in attempts (registering,
+Every ``POST`` here has passed the Origin check (``refusals.OriginCheck``), and one that a
+session cookie comes with carries that session's CSRF token in ``X-CSRF-Token``; a refusal
+is answered by the app's handler (``refusals.refused``). Sign-in attempts (registering,
 signing in, a guest's nickname) are limited per client address, and signing in also per
 account name (``--login-rate``).
 """
@@ -20,7 +21,6 @@ account name (``--login-rate``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
@@ -30,8 +30,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from hanamikoji.interfaces.web.checks import Refused
-from hanamikoji.interfaces.web.guards import origin_allowed, read_body
-from hanamikoji.interfaces.web.hub import GameHub, error_message
+from hanamikoji.interfaces.web.guards import read_body
+from hanamikoji.interfaces.web.hub import GameHub
 from hanamikoji.interfaces.web.live import LiveGame, clock_json, rebuild, stored_clocks
 from hanamikoji.interfaces.web.player_store import (
     GameEntry,
@@ -47,7 +47,6 @@ from hanamikoji.interfaces.web.schema import (
     decode_guest,
 )
 from hanamikoji.interfaces.web.storage import FINISHED, PLAYING, Store, attempt_key
-from hanamikoji.notation.names import Lang
 
 __all__ = [
     "CSRF_HEADER",
@@ -69,25 +68,6 @@ SESSION_SECRET = "session-cookies"
 ONGOING_LIMIT = 100
 FINISHED_LIMIT = 50
 PLAYER_PAGE_GAMES = 20
-
-STATUS = {
-    "err_origin": 403,
-    "err_csrf": 403,
-    "err_signed_out": 401,
-    "err_login_failed": 401,
-    "err_name_taken": 409,
-    "err_already_account": 409,
-    "err_seat_taken": 409,
-    "err_claim_both": 409,
-    "err_rated_needs_account": 403,
-    "err_bad_token": 404,
-    "err_no_player": 404,
-    "err_too_long": 413,
-    "err_content_type": 415,
-    "err_rate_limited": 429,
-    "err_login_rate": 429,
-}
-"""HTTP statuses of the players' refusals (400 for any other)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,9 +91,6 @@ async def open_accounts(
     store = PlayerStore(hub.store)
     secret = await hub.writer.call(lambda: store.secret(SESSION_SECRET))
     return Accounts(store, hub.writer, SessionKeys(secret), passwords or Passwords(), lifetime)
-
-
-LangOf = Callable[[Request], Lang]
 
 
 # -- sessions, for every route --------------------------------------------------------------
@@ -180,38 +157,18 @@ async def copy_seats(request: Request, from_game: str, to_game: str) -> None:
 # -- the routes -----------------------------------------------------------------------------
 
 
-def player_routes(lang_of: LangOf) -> list[BaseRoute]:
-    """The players' routes; ``lang_of`` names the language a request's refusals are in."""
-
-    def endpoint(
-        route: Callable[[Request], Awaitable[Response]],
-    ) -> Callable[[Request], Awaitable[Response]]:
-        async def respond(request: Request) -> Response:
-            try:
-                return await route(request)
-            except Refused as refusal:
-                return _refused(refusal, lang_of(request))
-
-        return respond
-
+def player_routes() -> list[BaseRoute]:
+    """The players' routes."""
     return [
-        Route("/api/me", endpoint(_me)),
-        Route("/api/me/register", endpoint(_register), methods=["POST"]),
-        Route("/api/me/login", endpoint(_login), methods=["POST"]),
-        Route("/api/me/guest", endpoint(_guest), methods=["POST"]),
-        Route("/api/me/logout", endpoint(_logout), methods=["POST"]),
-        Route("/api/me/games", endpoint(_my_games)),
-        Route("/api/players/{name}", endpoint(_player_page)),
-        Route("/api/games/{game_id}/claim", endpoint(_claim), methods=["POST"]),
+        Route("/api/me", _me),
+        Route("/api/me/register", _register, methods=["POST"]),
+        Route("/api/me/login", _login, methods=["POST"]),
+        Route("/api/me/guest", _guest, methods=["POST"]),
+        Route("/api/me/logout", _logout, methods=["POST"]),
+        Route("/api/me/games", _my_games),
+        Route("/api/players/{name}", _player_page),
+        Route("/api/games/{game_id}/claim", _claim, methods=["POST"]),
     ]
-
-
-def _refused(refusal: Refused, lang: Lang) -> JSONResponse:
-    response = JSONResponse(error_message(refusal, lang), status_code=STATUS.get(refusal.key, 400))
-    wait = refusal.fields.get("seconds")
-    if isinstance(wait, int):
-        response.headers["Retry-After"] = str(wait)
-    return response
 
 
 def _player_json(player: Player) -> dict[str, Any]:
@@ -237,13 +194,6 @@ def _signed_in(request: Request, session: Session, status: int = 200) -> JSONRes
         samesite="lax",
     )
     return response
-
-
-async def _changing(request: Request) -> Session | None:
-    """The Origin check and the CSRF check of a ``POST``; its session, if any."""
-    if not origin_allowed(request, request.app.state.allowed_origins):
-        raise Refused("err_origin")
-    return await acting_session(request)
 
 
 async def _json_body(request: Request) -> bytes:
@@ -286,7 +236,7 @@ async def _me(request: Request) -> Response:
 
 
 async def _register(request: Request) -> Response:
-    session = await _changing(request)
+    session = await acting_session(request)
     credentials = decode_credentials(await _json_body(request))
     await _limit_sign_in(request)
     made = await _accounts(request).register(credentials.name, credentials.password, session)
@@ -294,7 +244,7 @@ async def _register(request: Request) -> Response:
 
 
 async def _login(request: Request) -> Response:
-    session = await _changing(request)
+    session = await acting_session(request)
     credentials = decode_credentials(await _json_body(request))
     await _limit_sign_in(request, name_key(credentials.name))
     signed = await _accounts(request).log_in(credentials.name, credentials.password, session)
@@ -302,7 +252,7 @@ async def _login(request: Request) -> Response:
 
 
 async def _guest(request: Request) -> Response:
-    session = await _changing(request)
+    session = await acting_session(request)
     wanted = decode_guest(await _json_body(request))
     await _limit_sign_in(request)
     guest = await _accounts(request).guest(wanted.nickname, session)
@@ -310,7 +260,7 @@ async def _guest(request: Request) -> Response:
 
 
 async def _logout(request: Request) -> Response:
-    session = await _changing(request)
+    session = await acting_session(request)
     if session is not None:
         await _accounts(request).log_out(session)
     settings = _cookies(request)
@@ -322,7 +272,7 @@ async def _logout(request: Request) -> Response:
 
 
 async def _claim(request: Request) -> Response:
-    session = await _changing(request)
+    session = await acting_session(request)
     if session is None:
         raise Refused("err_signed_out")
     header = request.headers.get("authorization", "")

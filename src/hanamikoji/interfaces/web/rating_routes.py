@@ -22,9 +22,8 @@ from starlette.routing import BaseRoute, Route
 from hanamikoji.arena.glicko2 import PROVISIONAL_DEVIATION
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.web.checks import Refused
-from hanamikoji.interfaces.web.hub import GameHub, error_message
+from hanamikoji.interfaces.web.hub import GameHub
 from hanamikoji.interfaces.web.ratings import RatingStore
-from hanamikoji.notation.names import Lang
 
 __all__ = ["annotate_games", "game_ratings_json", "player_ratings_json", "rating_routes"]
 
@@ -38,15 +37,13 @@ def _ratings(connection: HTTPConnection) -> RatingStore:
     return _hub(connection).ratings
 
 
-def rating_routes(lang_of: Any) -> list[BaseRoute]:
-    """The ratings' routes; ``lang_of`` names the language of a request's refusals."""
+def rating_routes() -> list[BaseRoute]:
+    """The ratings' routes."""
 
     async def leaderboard(request: Request) -> Response:
         variant = request.query_params.get("variant", "classic")
         if variant not in VARIANTS:
-            lang: Lang = lang_of(request)
-            refusal = Refused("err_bad_field", field="variant")
-            return JSONResponse(error_message(refusal, lang), status_code=400)
+            raise Refused("err_bad_field", field="variant")
         store = _ratings(request)
         established = await asyncio.to_thread(store.leaderboard, variant, provisional=False)
         provisional = await asyncio.to_thread(store.leaderboard, variant, provisional=True)
@@ -68,8 +65,7 @@ def rating_routes(lang_of: Any) -> list[BaseRoute]:
             else None
         )
         if stored is None:
-            lang = lang_of(request)
-            return JSONResponse(error_message(Refused("err_no_game"), lang), status_code=404)
+            raise Refused("err_no_game")
         body = await game_ratings_json(_hub(request), game_id, rated=stored.rated)
         return JSONResponse(body, headers={"Cache-Control": "no-store"})
 

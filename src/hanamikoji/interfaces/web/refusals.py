@@ -1,0 +1,174 @@
+"""Refusals over HTTP: one status table, one exception handler, one Origin check.
+
+A route refuses by raising :class:`~hanamikoji.interfaces.web.checks.Refused`; the
+handler :func:`refused` (registered once by the app) answers it with
+``{"type": "error", "code", "message"}`` in the request's language, the status
+:data:`STATUS` gives its key, and ``Retry-After`` when the refusal carries ``seconds``.
+
+Every unsafe request (``POST``, ``PUT``, ``PATCH``, ``DELETE``) passes :class:`OriginCheck`
+before any route runs: a page of another site gets ``err_origin`` (403). The WebSocket
+handshakes check the same rule where they are accepted (:func:`foreign_socket`). The
+session's CSRF token is checked by ``player_routes.acting_session`` where a route acts for
+the session (a seat opened by its token needs none; docs/web.md, *Accounts*).
+"""
+
+from __future__ import annotations
+
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket
+
+from hanamikoji.interfaces.web.checks import Refused, parse_lang
+from hanamikoji.interfaces.web.guards import origin_allowed
+from hanamikoji.interfaces.web.hub import error_message
+from hanamikoji.notation.names import LANGUAGES, Lang
+
+__all__ = [
+    "CLOSE_POLICY",
+    "STATUS",
+    "UNSAFE_METHODS",
+    "NotFound",
+    "OriginCheck",
+    "foreign_socket",
+    "path_lang",
+    "refusal_response",
+    "refused",
+    "request_lang",
+    "status_of",
+]
+
+CLOSE_POLICY = 4403
+"""The close code of a WebSocket handshake refused for its ``Origin`` (HTTP 403)."""
+
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+STATUS = {
+    # the request itself
+    "err_not_json": 400,
+    "err_not_object": 400,
+    "err_unknown_type": 400,
+    "err_bad_field": 400,
+    "err_bad_lang": 400,  # in a route's path: 404 (path_lang)
+    "err_too_long": 413,
+    "err_content_type": 415,
+    "err_rate_limited": 429,
+    "err_origin": 403,
+    "err_csrf": 403,
+    # players
+    "err_signed_out": 401,
+    "err_login_failed": 401,
+    "err_name_length": 400,
+    "err_name_chars": 400,
+    "err_name_reserved": 400,
+    "err_nickname_length": 400,
+    "err_nickname_chars": 400,
+    "err_password_length": 400,
+    "err_name_taken": 409,
+    "err_already_account": 409,
+    "err_seat_taken": 409,
+    "err_claim_both": 409,
+    "err_no_player": 404,
+    "err_login_rate": 429,
+    # games
+    "err_bad_token": 404,
+    "err_no_game": 404,
+    "err_unavailable": 503,
+    "err_hint_rated": 409,
+    "err_hint_friend": 409,
+    "err_hint_late": 503,
+    "err_rated_needs_account": 403,
+    "err_rated_variant": 400,
+    "err_not_your_turn": 409,
+    "err_not_a_move": 409,
+    "err_stale": 409,
+    "err_conflict": 409,
+    "err_storage": 409,
+    "err_not_over": 409,
+    "err_game_over": 409,
+}
+"""The HTTP status of each refusal a route can raise (docs/web.md's error table)."""
+
+
+class NotFound(Refused):
+    """A refusal of a route's path: what it names does not exist (404, whatever its key)."""
+
+
+def status_of(refusal: Refused) -> int:
+    """The refusal's HTTP status: 404 for :class:`NotFound`, else :data:`STATUS`'s, 400
+    for a key it does not name."""
+    if isinstance(refusal, NotFound):
+        return 404
+    return STATUS.get(refusal.key, 400)
+
+
+def path_lang(request: HTTPConnection) -> Lang:
+    """The language a route's path names (``/api/i18n/{lang}``); :class:`NotFound`
+    (``err_bad_lang``, 404) if it names none."""
+    try:
+        return parse_lang(request.path_params["lang"])
+    except Refused as refusal:
+        raise NotFound(refusal.key, **refusal.fields) from None
+
+
+def request_lang(request: HTTPConnection) -> Lang:
+    """The language of a request's refusals: the path's language on a route whose path
+    names one (English if it names none); else ``?lang=``, ``X-Hanamikoji-Lang``, then
+    the first of ``Accept-Language``'s that the server speaks, else English."""
+    if "lang" in request.path_params:
+        in_path = request.path_params["lang"]
+        return parse_lang(in_path) if in_path in LANGUAGES else "en"
+    wanted = request.query_params.get("lang") or request.headers.get("x-hanamikoji-lang", "")
+    if wanted in LANGUAGES:
+        return parse_lang(wanted)
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip().lower()[:2]
+        if code in ("es", "fr", "en"):
+            return parse_lang(code)
+    return "en"
+
+
+def refusal_response(refusal: Refused, lang: Lang) -> JSONResponse:
+    """The answer to a refused request: its message, status and ``Retry-After``."""
+    response = JSONResponse(error_message(refusal, lang), status_code=status_of(refusal))
+    wait = refusal.fields.get("seconds")
+    if isinstance(wait, int):
+        response.headers["Retry-After"] = str(wait)
+    return response
+
+
+async def refused(request: Request, error: Exception) -> Response:
+    """The app's handler of :class:`Refused`, wherever in a route it is raised. Sockets
+    answer their own refusals on the socket: one that escapes is not an HTTP answer."""
+    if isinstance(request, WebSocket) or not isinstance(error, Refused):
+        raise error
+    return refusal_response(error, request_lang(request))
+
+
+class OriginCheck:
+    """Refuses every unsafe request (:data:`UNSAFE_METHODS`) whose ``Origin`` is not the
+    server's own or one of ``allowed`` (``--allow-origin``) with 403 ``err_origin``,
+    before any route runs."""
+
+    def __init__(self, app: ASGIApp, allowed: frozenset[str]) -> None:
+        self.app = app
+        self.allowed = allowed
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] in UNSAFE_METHODS:
+            connection = HTTPConnection(scope)
+            if not origin_allowed(connection, self.allowed):
+                response = refusal_response(Refused("err_origin"), request_lang(connection))
+                await response(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
+
+
+async def foreign_socket(websocket: WebSocket) -> bool:
+    """Whether the socket's handshake comes from a page of another site; if so it is
+    refused (closed before it is accepted: HTTP 403)."""
+    allowed: frozenset[str] = websocket.app.state.allowed_origins
+    if origin_allowed(websocket, allowed):
+        return False
+    await websocket.close(code=CLOSE_POLICY)
+    return True
