@@ -30,6 +30,7 @@ from hanamikoji.interfaces.web.app import CLOSE_BAD_SEAT
 from hanamikoji.interfaces.web.catalog import UI
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.guards import RateGuard, loopback_hosts, parse_rate, read_body
+from hanamikoji.interfaces.web.refusals import STATUS
 
 WEB_DOC = Path(__file__).resolve().parent.parent / "docs" / "web.md"
 JSON_TYPE = {"Content-Type": "application/json"}
@@ -480,3 +481,45 @@ def test_every_error_code_is_described_in_one_place() -> None:
     table = WEB_DOC.read_text().split("### Messages", 1)[1]
     described = set(re.findall(r"`(err_[a-z_]+)`", table))
     assert described == {key for key in (*UI, *MESSAGES) if key.startswith("err_")}
+
+
+def _documented_statuses() -> tuple[dict[str, int], set[str]]:
+    """docs/web.md's error table: each code's HTTP status, and the codes of the socket
+    only. A row's statuses go to its codes in order, or its one status to all of them."""
+    table = WEB_DOC.read_text().split("### Messages", 1)[1].split("\n### ", 1)[0]
+    statuses: dict[str, int] = {}
+    socket_only: set[str] = set()
+    for row in table.splitlines():
+        cells = row.split(" | ")
+        if not row.startswith("| `err_") or len(cells) < 3:
+            continue
+        keys = re.findall(r"`(err_[a-z_]+)`", cells[0])
+        numbers = [int(n) for n in re.findall(r"\b[1-5]\d\d\b", cells[1])]
+        if not numbers:
+            socket_only.update(keys)
+            continue
+        pairs = (
+            zip(keys, numbers, strict=True)
+            if len(numbers) == len(keys)
+            else ((key, numbers[0]) for key in keys)
+        )
+        statuses.update(pairs)
+    return statuses, socket_only
+
+
+def test_the_status_table_is_the_documented_one() -> None:
+    """Every code docs/web.md gives an HTTP status has that status in ``refusals.STATUS``,
+    and every code a route of the web package raises has a status there (or is a
+    socket's only), so the table and the doc cannot drift apart."""
+    statuses, socket_only = _documented_statuses()
+    assert len(statuses) > 30
+    assert {key: STATUS.get(key) for key in statuses} == statuses
+    web = Path(__file__).resolve().parent.parent / "src" / "hanamikoji" / "interfaces" / "web"
+    raised = {
+        key
+        for source in web.glob("*.py")
+        for key in re.findall(r"Refused\(\s*\"(err_[a-z_]+)\"", source.read_text())
+    }
+    assert len(raised) > 30
+    assert raised - socket_only <= set(STATUS)
+    assert set(STATUS) <= {key for key in (*UI, *MESSAGES) if key.startswith("err_")}
