@@ -15,7 +15,7 @@ import httpx2 as httpx
 import pytest
 from serving import Server, app_client
 from starlette.testclient import TestClient
-from web_support import PASSWORD, bearer, create, csrf, legal_texts, register
+from web_support import bearer, create, csrf, legal_texts, register
 
 from hanamikoji.core.game import Game
 from hanamikoji.core.view import View
@@ -238,13 +238,7 @@ def test_the_page_offers_hints_in_an_unrated_bot_game_only(page: Page, server: S
     """Signed in with an account: an unrated game against a bot has the Show hints box
     and its Hint button; a rated one has neither."""
     assert e2e is not None
-    page.goto(server.url + "/")
-    page.click("#account-button")
-    page.click("#account-tab-register")
-    page.fill("#account-name", "HintPlayer")
-    page.fill("#account-password", PASSWORD)
-    page.click("#account-submit")
-    page.wait_for_selector("#account-button[data-kind=account]")
+    e2e.sign_up(page, server, "HintPlayer")
     for rated in (False, True):
         page.goto(server.url + "/")
         page.select_option("#level", "1")

@@ -57,6 +57,7 @@ try:
         Page,
         browser,  # noqa: F401  (a fixture)
         page,  # noqa: F401  (a fixture)
+        sign_up,
     )
 
     BROWSER = CHROMIUM.exists()
@@ -676,13 +677,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.mark.e2e
 @pytest.mark.skipif(not BROWSER, reason="needs Playwright and Debian's chromium")
 def test_register_play_a_bot_and_find_the_game_in_my_games(page: Page, server: Server) -> None:
-    page.goto(server.url + "/")
-    page.click("#account-button")
-    page.click("#account-tab-register")
-    page.fill("#account-name", "Tester_1")
-    page.fill("#account-password", PASSWORD)
-    page.click("#account-submit")
-    page.wait_for_selector("#account-button[data-kind=account]")
+    sign_up(page, server, "Tester_1")
     assert "Tester_1" in page.inner_text("#account-button")
     page.check("input[name=opponent][value=bot]")
     page.click("#start-button")
