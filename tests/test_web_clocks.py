@@ -42,8 +42,8 @@ from hanamikoji.interfaces.web.clock import (
 )
 from hanamikoji.interfaces.web.hub import GameHub
 from hanamikoji.interfaces.web.live import Connection
-from hanamikoji.interfaces.web.schema import NewGameRequest
 from hanamikoji.interfaces.web.storage import Append, Store, new_game_row
+from hanamikoji.interfaces.web.wire.incoming import NewGameRequest
 
 JSONDict = dict[str, Any]
 START = 1_800_000_000_000

@@ -28,8 +28,8 @@ from hanamikoji.interfaces.web.lobby import (
     Pairing,
     Seat,
 )
-from hanamikoji.interfaces.web.schema import QuickMessage, SeekMessage, TimeControlName
 from hanamikoji.interfaces.web.storage import Store
+from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage, TimeControlName
 
 JSONDict = dict[str, Any]
 

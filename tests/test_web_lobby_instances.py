@@ -27,8 +27,8 @@ from hanamikoji.interfaces.web.lobby_routes import open_lobby
 from hanamikoji.interfaces.web.player_routes import open_accounts
 from hanamikoji.interfaces.web.player_store import new_player
 from hanamikoji.interfaces.web.players import Accounts
-from hanamikoji.interfaces.web.schema import QuickMessage, SeekMessage
 from hanamikoji.interfaces.web.storage import games, instances
+from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 

@@ -41,7 +41,6 @@ from hanamikoji.interfaces import web_cli
 from hanamikoji.interfaces.web.app import ServerConfig, create_app
 from hanamikoji.interfaces.web.catalog import text
 from hanamikoji.interfaces.web.players import Passwords, check_nickname, is_reserved
-from hanamikoji.interfaces.web.schema import DEFAULT_LEVEL
 from hanamikoji.interfaces.web.storage import (
     Store,
     attempt_key,
@@ -50,6 +49,7 @@ from hanamikoji.interfaces.web.storage import (
     players,
     sessions,
 )
+from hanamikoji.interfaces.web.wire.incoming import DEFAULT_LEVEL
 
 try:
     from browser_support import (

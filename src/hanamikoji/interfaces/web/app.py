@@ -105,7 +105,9 @@ from hanamikoji.interfaces.web.refusals import (
     request_lang,
 )
 from hanamikoji.interfaces.web.rules_page import rules_document, rules_fragment
-from hanamikoji.interfaces.web.schema import (
+from hanamikoji.interfaces.web.storage import Store
+from hanamikoji.interfaces.web.tutorial import parse_step, tutorial_step
+from hanamikoji.interfaces.web.wire.incoming import (
     MAX_BODY_BYTES,
     Hello,
     LangMessage,
@@ -113,8 +115,6 @@ from hanamikoji.interfaces.web.schema import (
     decode_client_message,
     decode_new_game,
 )
-from hanamikoji.interfaces.web.storage import Store
-from hanamikoji.interfaces.web.tutorial import parse_step, tutorial_step
 from hanamikoji.interfaces.web_settings import ServeSettings
 from hanamikoji.notation.names import LANGUAGES, Lang
 

@@ -31,7 +31,7 @@ from hanamikoji.interfaces.i18n import (
     ui_lang,
 )
 from hanamikoji.interfaces.messages import MESSAGES
-from hanamikoji.interfaces.web.schema import DEFAULT_LEVEL
+from hanamikoji.interfaces.web.wire.incoming import DEFAULT_LEVEL
 from hanamikoji.notation.names import (
     LANGUAGES,
     Lang,

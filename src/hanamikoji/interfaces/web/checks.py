@@ -1,6 +1,6 @@
 """Validation of what players send, with the reason in the player's language.
 
-Every incoming message is decoded by :mod:`~hanamikoji.interfaces.web.schema`; every
+Every incoming message is decoded by :mod:`~hanamikoji.interfaces.web.wire.incoming`; every
 decision goes through :func:`check_decision`. Both raise :class:`Refused` (a catalog key
 and its fields), and nothing changes when they do. A number written in a query or a
 header is read by :func:`whole_number`, never by ``int()`` (which refuses more than

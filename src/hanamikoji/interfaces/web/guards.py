@@ -8,7 +8,7 @@ answers, bodies read with their limit, and rate limits.
 * **Origins.** A browser page may call only from the server's own origin (the allowed
   ``Host`` with the server's scheme) or an origin named by ``--allow-origin``.
 * **Bodies** are read as they stream in, and refused as soon as they pass the limit;
-  socket messages are taken as they come, text or binary, for ``schema.py`` to decode.
+  socket messages are taken as they come, text or binary, for ``wire/incoming.py`` to decode.
 * **Sockets.** One client address may hold a number of WebSockets at once (games,
   spectators, the lobby), and one seat a few (:data:`SEAT_SOCKETS`): a seat's newest page
   replaces its oldest, so a reload always works, and each socket's message budget cannot

@@ -67,8 +67,8 @@ from hanamikoji.interfaces.web.lobby_store import (
     decode_note,
 )
 from hanamikoji.interfaces.web.payload import JSON, encode
-from hanamikoji.interfaces.web.schema import QuickMessage, SeekMessage
 from hanamikoji.interfaces.web.storage import Store
+from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage
 
 __all__ = [
     "MAX_SEEKS",

@@ -2,7 +2,7 @@
 
 The page connects with its session cookie (a guest or an account; without one it may
 only look), and sends ``seek``, ``cancel``, ``accept``, ``quick`` and ``unqueue``
-messages (``schema.py``); it is sent the seeks it may see (``lobby``), each change
+messages (``wire/incoming.py``); it is sent the seeks it may see (``lobby``), each change
 (``seek``, ``unseek``), its place in the queue (``queued``) and, once paired, its seat
 (``paired``: the game, the seat, and the seat's token when the game was made on this
 instance; without one the page opens its seat by its session). Its seeks and its place
@@ -32,7 +32,7 @@ from hanamikoji.interfaces.web.payload import encode
 from hanamikoji.interfaces.web.player_routes import current_session
 from hanamikoji.interfaces.web.players import Accounts
 from hanamikoji.interfaces.web.refusals import foreign_socket
-from hanamikoji.interfaces.web.schema import (
+from hanamikoji.interfaces.web.wire.incoming import (
     AcceptMessage,
     CancelMessage,
     LangMessage,

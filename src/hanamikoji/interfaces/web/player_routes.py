@@ -41,12 +41,12 @@ from hanamikoji.interfaces.web.player_store import (
 )
 from hanamikoji.interfaces.web.players import Accounts, Passwords, Session, SessionKeys
 from hanamikoji.interfaces.web.rating_routes import annotate_games, player_ratings_json
-from hanamikoji.interfaces.web.schema import (
+from hanamikoji.interfaces.web.storage import FINISHED, PLAYING, Store, attempt_key
+from hanamikoji.interfaces.web.wire.incoming import (
     MAX_BODY_BYTES,
     decode_credentials,
     decode_guest,
 )
-from hanamikoji.interfaces.web.storage import FINISHED, PLAYING, Store, attempt_key
 
 __all__ = [
     "CSRF_HEADER",
