@@ -12,7 +12,8 @@
 - The example session of docs/protocol.md is what ``hanamikoji engine`` answers, line by
   line.
 - Each table of modules (docs/architecture.md, one a layer's folder; docs/web.md's for
-  the web server; docs/terminal.md's for the full-screen app) names every module of its
+  the web server, and one for each of its subfolders; docs/terminal.md's for the
+  full-screen app) names every module of its
   folder and no module that is not there.
 - Every ``--lang a|b|...`` quoted in the docs, and ``--lang``'s help, name every language.
 """
@@ -391,6 +392,9 @@ that names the folder (``### `hanamikoji/core/```)."""
 
 FOLDER_HEADING = re.compile(r"^### `hanamikoji/([\w/]*)`$", re.MULTILINE)
 
+SUBFOLDER_HEADING = re.compile(r"^### `([\w/]+)/`$", re.MULTILINE)
+"""docs/web.md's heading of a table of one subfolder's modules (``### `db/```)."""
+
 
 def section(text: str, heading: str, deepest: int = 6) -> str:
     """The text under the line ``heading`` (code blocks left out) up to the next heading
@@ -460,6 +464,11 @@ def module_tables() -> list[tuple[str, str, Path]]:
     ]
     tables.append(
         ("docs/web.md", section(web, "## How the server is built"), PACKAGE / "interfaces/web")
+    )
+    built = section(web, "## How the server is built", deepest=2)
+    tables.extend(
+        ("docs/web.md", section(built, match.group(0)), PACKAGE / "interfaces/web" / match[1])
+        for match in SUBFOLDER_HEADING.finditer(built)
     )
     tables.append(
         ("docs/terminal.md", section(terminal, "## How it is built"), PACKAGE / "interfaces/tui")

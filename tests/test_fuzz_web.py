@@ -30,8 +30,9 @@ from starlette.testclient import TestClient
 
 from hanamikoji.interfaces.messages import MESSAGES
 from hanamikoji.interfaces.web.catalog import UI
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import GameStore
 from hanamikoji.interfaces.web.live import rebuild
-from hanamikoji.interfaces.web.storage import Store
 
 CODES = frozenset(key for key in (*UI, *MESSAGES) if key.startswith("err_"))
 FIELDS = ("type", "token", "lang", "move", "ply", "opponent", "level", "variant", "first", "rated")
@@ -90,9 +91,9 @@ def client() -> Iterator[TestClient]:
         yield test_client
 
 
-def store_of(client: TestClient) -> Store:
+def store_of(client: TestClient) -> GameStore:
     store: Store = client.app.state.hub.store  # type: ignore[attr-defined]
-    return store
+    return GameStore(store)
 
 
 def assert_documented_error(body: Any) -> None:
@@ -365,7 +366,7 @@ def test_a_real_server_survives_a_burst_of_malformed_traffic(tmp_path: Path) -> 
     store = Store(server.db_url)
     try:
         for game_id in ids:
-            stored = store.load(game_id)
+            stored = GameStore(store).load(game_id)
             assert stored is not None
             rebuild(stored)
     finally:

@@ -20,7 +20,9 @@ from web_support import bearer, legal_texts, receive_state
 from hanamikoji.bots.analysis import THRESHOLDS, AnalysisSettings, analyse_decision
 from hanamikoji.interfaces.web import bots as web_bots
 from hanamikoji.interfaces.web.catalog import UI
-from hanamikoji.interfaces.web.storage import Store, StoredAnalysis, new_game_row
+from hanamikoji.interfaces.web.db.analyses import AnalysisStore, StoredAnalysis
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import GameStore, new_game_row
 from hanamikoji.notation.records import GameRecord
 
 JSONDict = dict[str, Any]
@@ -228,12 +230,13 @@ def test_an_analysis_that_fails_can_be_asked_for_again(
 
 def test_the_store_keeps_one_analysis_per_game() -> None:
     store = Store("sqlite://")
-    row = store.create_game(new_game_row("classic", 1, 0, ("h", None), 1, 1))
-    assert store.load_analysis(row.id) is None
+    row = GameStore(store).create_game(new_game_row("classic", 1, 0, ("h", None), 1, 1))
+    analyses = AnalysisStore(store)
+    assert analyses.load_analysis(row.id) is None
     analysis = StoredAnalysis('{"worlds": 4}', "1.0", "[]", ('{"ply": 1}', '{"ply": 2}'))
-    assert store.save_analysis(row.id, analysis)
-    assert not store.save_analysis(row.id, StoredAnalysis("{}", "2.0", "[]", ('{"ply": 1}',)))
-    assert store.load_analysis(row.id) == analysis
+    assert analyses.save_analysis(row.id, analysis)
+    assert not analyses.save_analysis(row.id, StoredAnalysis("{}", "2.0", "[]", ('{"ply": 1}',)))
+    assert analyses.load_analysis(row.id) == analysis
 
 
 def test_the_summary_counts_are_counted_sentences() -> None:

@@ -40,9 +40,10 @@ from hanamikoji.interfaces.web.clock import (
     datetime_to_ms,
     ms_to_datetime,
 )
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import Append, GameStore, new_game_row
 from hanamikoji.interfaces.web.hub import GameHub
 from hanamikoji.interfaces.web.live import Connection
-from hanamikoji.interfaces.web.storage import Append, Store, new_game_row
 from hanamikoji.interfaces.web.wire.incoming import NewGameRequest
 
 JSONDict = dict[str, Any]
@@ -242,7 +243,7 @@ def test_the_flag_falls_and_the_game_is_lost_on_time_by_the_right_seat(tmp_path:
         live = client.portal.call(hub.get, game["id"])  # type: ignore[union-attr]
         watched = hub.spectator_state_for(live)
         assert watched["outcome"]["termination"] == "time" and watched["hand"] == []
-    stored = Store(url).load(game["id"])
+    stored = GameStore(Store(url)).load(game["id"])
     assert stored is not None
     assert (stored.status, stored.result, stored.termination) == ("finished", "0-1", "time")
     # The result survives a restart.
@@ -262,7 +263,7 @@ def test_a_flag_before_each_side_has_decided_aborts_the_game(tmp_path: Path) -> 
         state = state_of(client, game)
         assert state["outcome"]["termination"] == "aborted"
         assert state["outcome"]["winner"] is None and state["outcome"]["result"] == "*"
-    stored = Store(url).load(game["id"])
+    stored = GameStore(Store(url)).load(game["id"])
     assert stored is not None and (stored.result, stored.termination) == ("*", "aborted")
 
 
@@ -294,7 +295,7 @@ def test_a_restart_and_a_reload_read_the_same_clocks(tmp_path: Path) -> None:
     clock.advance(300)
     with clocked(url, clock):
         pass
-    stored = Store(url).load(game["id"])
+    stored = GameStore(Store(url)).load(game["id"])
     assert stored is not None and (stored.result, stored.termination) == ("0-1", "time")
 
 
@@ -412,7 +413,8 @@ def _database(kind: str, tmp_path: Path) -> str:
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_the_database_keeps_what_the_clocks_need(kind: str, tmp_path: Path) -> None:
-    store = Store(_database(kind, tmp_path))
+    database = Store(_database(kind, tmp_path))
+    store = GameStore(database)
     try:
         control = TimeControl.parse("5+5")
         row = new_game_row("classic", 7, 0, ("h0", "h1"), None, None)
@@ -438,7 +440,7 @@ def test_the_database_keeps_what_the_clocks_need(kind: str, tmp_path: Path) -> N
         again = store.load(untimed.id)
         assert again is not None and again.clock == UNTIMED and again.termination is None
     finally:
-        store.close()
+        database.close()
 
 
 # -- the page (Chromium) ---------------------------------------------------------------
@@ -497,7 +499,7 @@ def test_the_owners_flag_timer_ends_a_game_nobody_watches() -> None:
             # The hub's live games, on purpose: whether the game stayed in memory.
             in_memory = created.id in hub._live  # noqa: SLF001
             await asyncio.sleep(0.6)
-            stored = store.load(created.id)
+            stored = hub.games.load(created.id)
             assert stored is not None
             return stored.status, stored.termination, in_memory
         finally:

@@ -22,9 +22,10 @@ from sqlalchemy import update
 
 from hanamikoji.interfaces.web.bots import BotRunner
 from hanamikoji.interfaces.web.clock import TimeControl
-from hanamikoji.interfaces.web.cluster import SecondInstanceError, hold_sqlite
+from hanamikoji.interfaces.web.cluster.instances import SecondInstanceError, hold_sqlite
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.tables import instances
 from hanamikoji.interfaces.web.live import LiveGame
-from hanamikoji.interfaces.web.storage import Store, instances
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 
@@ -150,7 +151,7 @@ def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
             sys.executable,
             "-c",
             "import sys, time\n"
-            "from hanamikoji.interfaces.web.cluster import hold_sqlite\n"
+            "from hanamikoji.interfaces.web.cluster.instances import hold_sqlite\n"
             f"hold_sqlite({url!r}); print('held', flush=True); time.sleep(30)",
         ],
         stdout=subprocess.PIPE,
@@ -175,7 +176,7 @@ def test_a_second_server_on_one_sqlite_file_is_refused(tmp_path: Path) -> None:
 
 @needs_postgres
 def test_an_event_arrives_after_its_commit_and_never_for_a_rollback(schema: str) -> None:
-    from hanamikoji.interfaces.web.events import Event, Listener, notify
+    from hanamikoji.interfaces.web.cluster.events import Event, Listener, notify
 
     async def scenario() -> list[Event]:
         heard: list[Event] = []

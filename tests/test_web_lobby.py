@@ -20,6 +20,7 @@ from web_support import receive, sign_in
 from hanamikoji.arena.glicko2 import Rating
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.clock import PRESETS
+from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.lobby import (
     GameMaker,
     Lobby,
@@ -28,7 +29,6 @@ from hanamikoji.interfaces.web.lobby import (
     Pairing,
     Seat,
 )
-from hanamikoji.interfaces.web.storage import Store
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage, TimeControlName
 
 JSONDict = dict[str, Any]

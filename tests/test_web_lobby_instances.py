@@ -21,13 +21,13 @@ from postgres_db import DRIVER_MISSING, needs_postgres
 from sqlalchemy import func, select, update
 
 from hanamikoji.interfaces.web.checks import Refused
+from hanamikoji.interfaces.web.db.tables import games, instances
 from hanamikoji.interfaces.web.hub import GameHub
 from hanamikoji.interfaces.web.lobby import Lobby, LobbyClient, LobbyPlayer
 from hanamikoji.interfaces.web.lobby_routes import open_lobby
 from hanamikoji.interfaces.web.player_routes import open_accounts
 from hanamikoji.interfaces.web.player_store import new_player
 from hanamikoji.interfaces.web.players import Accounts
-from hanamikoji.interfaces.web.storage import games, instances
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)

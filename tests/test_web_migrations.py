@@ -43,22 +43,24 @@ from sqlalchemy.engine import Engine
 
 from hanamikoji import Game
 from hanamikoji.bots.analysis import AnalysisSettings, analyze_game
-from hanamikoji.interfaces.web import storage
-from hanamikoji.interfaces.web.storage import (
+from hanamikoji.interfaces.web.db import database
+from hanamikoji.interfaces.web.db.analyses import AnalysisStore
+from hanamikoji.interfaces.web.db.database import (
     FIRST_TABLES,
     MIGRATION_LOCK_KEY,
     SchemaError,
     Store,
     alembic_config,
-    metadata,
     upgrade_schema,
 )
+from hanamikoji.interfaces.web.db.games import GameStore
+from hanamikoji.interfaces.web.db.tables import metadata
 
 BEFORE_MIGRATIONS = Path(__file__).parent / "data" / "storage_before_migrations.py.txt"
 BEFORE_MIGRATIONS_BLOB = "9a0760077415205cfdd083a0fc3f9fa6e6611af8"
 """``git rev-parse d52489d:src/hanamikoji/interfaces/web/storage.py``."""
 
-MIGRATIONS_DIR = Path(storage.__file__).parent / "migrations"
+MIGRATIONS_DIR = Path(database.__file__).parent / "migrations"
 HEAD = "0009"
 """The newest revision in ``migrations/versions/``."""
 
@@ -273,8 +275,8 @@ def test_the_upgraded_store_loads_and_replays_the_old_games(
     old = fill_before_migrations(url, played)
     store = Store(url)
     try:
-        loaded = store.load(old.id)
-        again = store.load_analysis(old.id)
+        loaded = GameStore(store).load(old.id)
+        again = AnalysisStore(store).load_analysis(old.id)
     finally:
         store.close()
     assert loaded is not None and loaded.status == "finished"
@@ -330,8 +332,8 @@ def test_starting_again_changes_nothing(new_database: NewDatabase, played: Playe
     assert revisions(url) == [HEAD]
     store = Store(url)
     try:
-        assert store.count_games() == 1
-        assert store.load(old.id) is not None
+        assert GameStore(store).count_games() == 1
+        assert GameStore(store).load(old.id) is not None
     finally:
         store.close()
 
@@ -508,7 +510,7 @@ def _wait_for_a_waiting_advisory_lock(url: str, timeout: float = 20.0) -> None:
 
 START_A_SERVER = """
 import sys
-from hanamikoji.interfaces.web.storage import Store
+from hanamikoji.interfaces.web.db.database import Store
 print("ready", flush=True)
 sys.stdin.readline()
 Store(sys.argv[1]).close()

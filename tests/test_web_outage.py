@@ -245,7 +245,7 @@ def test_a_cut_off_database_fails_fast_not_after_the_tcp_timeout() -> None:
     """A server that accepts no connection at all (not one that refuses it): a new
     connection gives up within the store's connect timeout."""
     pytest.importorskip("psycopg", reason="psycopg is not installed (the web extra)")
-    from hanamikoji.interfaces.web.storage import CONNECT_TIMEOUT_SECONDS, Store
+    from hanamikoji.interfaces.web.db.database import CONNECT_TIMEOUT_SECONDS, Store
 
     with socket.socket() as silent:  # listens, never accepts: the handshake never ends
         silent.bind(("127.0.0.1", 0))

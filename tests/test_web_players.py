@@ -40,15 +40,11 @@ from web_support import (
 from hanamikoji.interfaces import web_cli
 from hanamikoji.interfaces.web.app import ServerConfig, create_app
 from hanamikoji.interfaces.web.catalog import text
+from hanamikoji.interfaces.web.db.attempts import attempt_key, count_attempt
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.tables import game_seats, players, sessions
+from hanamikoji.interfaces.web.db.tokens import hash_token
 from hanamikoji.interfaces.web.players import Passwords, check_nickname, is_reserved
-from hanamikoji.interfaces.web.storage import (
-    Store,
-    attempt_key,
-    game_seats,
-    hash_token,
-    players,
-    sessions,
-)
 from hanamikoji.interfaces.web.wire.incoming import DEFAULT_LEVEL
 
 try:
@@ -399,12 +395,12 @@ def test_sign_in_attempts_are_limited_per_account_name() -> None:
     ann, bob = (attempt_key("sign-in-account", name) for name in ("ann", "bob"))
     address = [attempt_key("sign-in-address", f"10.0.0.{n}") for n in range(4)]
     minute = 60_000
-    assert store.count_attempt([address[1], ann], 0, 2, minute) is None
-    assert store.count_attempt([address[2], ann], 1_000, 2, minute) is None
+    assert count_attempt(store, [address[1], ann], 0, 2, minute) is None
+    assert count_attempt(store, [address[2], ann], 1_000, 2, minute) is None
     # Another address, the same name: refused until the first attempt leaves the window.
-    assert store.count_attempt([address[3], ann], 2_000, 2, minute) == 58_000
-    assert store.count_attempt([address[3], bob], 2_000, 2, minute) is None
-    assert store.count_attempt([address[0], ann], 60_001, 2, minute) is None
+    assert count_attempt(store, [address[3], ann], 2_000, 2, minute) == 58_000
+    assert count_attempt(store, [address[3], bob], 2_000, 2, minute) is None
+    assert count_attempt(store, [address[0], ann], 60_001, 2, minute) is None
     store.close()
 
 

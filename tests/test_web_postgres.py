@@ -16,20 +16,21 @@ from typing import Any
 import pytest
 from postgres_db import URL, needs_postgres
 
-from hanamikoji.interfaces.web.storage import Append, PlyTakenError, Store, new_game_row
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import Append, GameStore, PlyTakenError, new_game_row
 
 pytestmark = needs_postgres
 
 
 @pytest.fixture
-def store() -> Iterator[Store]:
+def store() -> Iterator[GameStore]:
     assert URL is not None
     opened = Store(URL)
-    yield opened
+    yield GameStore(opened)
     opened.close()
 
 
-def test_a_ply_is_appended_once_and_games_load_in_order(store: Store) -> None:
+def test_a_ply_is_appended_once_and_games_load_in_order(store: GameStore) -> None:
     row = store.create_game(new_game_row("classic", 7, 0, ("h0", "h1"), None, None))
     for ply, text in enumerate(["G:FGG", "G>F", "S:C"]):
         store.append(row.id, ply, text)
@@ -41,7 +42,7 @@ def test_a_ply_is_appended_once_and_games_load_in_order(store: Store) -> None:
     assert loaded.token_hashes == ("h0", "h1") and loaded.seed == 7
 
 
-def test_one_stale_decision_does_not_lose_the_rest_of_its_batch(store: Store) -> None:
+def test_one_stale_decision_does_not_lose_the_rest_of_its_batch(store: GameStore) -> None:
     rows = [store.create_game(new_game_row("french", 9, 1, ("h", None), 1, 2)) for _ in range(3)]
     store.append(rows[1].id, 0, "S:A")
     outcomes = store.append_many(
@@ -58,7 +59,7 @@ def test_one_stale_decision_does_not_lose_the_rest_of_its_batch(store: Store) ->
     assert finished is not None and finished.status == "finished" and finished.result == "1-0"
 
 
-def test_a_rematch_is_created_once(store: Store) -> None:
+def test_a_rematch_is_created_once(store: GameStore) -> None:
     old = store.create_game(new_game_row("classic", 1, 0, ("a", "b"), None, None))
     first = store.create_rematch(old.id, new_game_row("classic", 2, 1, ("a", "b"), None, None))
     second = store.create_rematch(old.id, new_game_row("classic", 3, 1, ("a", "b"), None, None))
@@ -101,14 +102,15 @@ def test_a_whole_game_on_postgresql_survives_a_restart() -> None:
         assert again["log"] == states[0]["log"] and again["hand"] == states[0]["hand"]
 
 
-def test_an_analysis_is_stored_once_with_its_decisions_in_order(store: Store) -> None:
-    from hanamikoji.interfaces.web.storage import StoredAnalysis
+def test_an_analysis_is_stored_once_with_its_decisions_in_order(store: GameStore) -> None:
+    from hanamikoji.interfaces.web.db.analyses import AnalysisStore, StoredAnalysis
 
     row = store.create_game(new_game_row("classic", 7, 0, ("h0", None), 1, 1))
-    assert store.load_analysis(row.id) is None
+    analyses = AnalysisStore(store.store)
+    assert analyses.load_analysis(row.id) is None
     analysis = StoredAnalysis(
         '{"worlds": 4}', "1.0", "[]", tuple(f'{{"ply": {n}}}' for n in range(1, 13))
     )
-    assert store.save_analysis(row.id, analysis)
-    assert not store.save_analysis(row.id, StoredAnalysis("{}", "2.0", "[]", ()))
-    assert store.load_analysis(row.id) == analysis
+    assert analyses.save_analysis(row.id, analysis)
+    assert not analyses.save_analysis(row.id, StoredAnalysis("{}", "2.0", "[]", ()))
+    assert analyses.load_analysis(row.id) == analysis

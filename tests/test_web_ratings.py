@@ -38,16 +38,12 @@ from web_support import sign_in as lobby_sign_in
 
 from hanamikoji.arena.glicko2 import Rating, Result, idle, rate, rate_game
 from hanamikoji.bots.ratings import bot_rating
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import GameStore, new_game_row
+from hanamikoji.interfaces.web.db.tables import games, rating_history, ratings
+from hanamikoji.interfaces.web.db.tokens import hash_token
 from hanamikoji.interfaces.web.player_store import PlayerStore, new_player
 from hanamikoji.interfaces.web.ratings import RATING_PERIODS_PER_DAY, RatingStore, forfeit_due
-from hanamikoji.interfaces.web.storage import (
-    Store,
-    games,
-    hash_token,
-    new_game_row,
-    rating_history,
-    ratings,
-)
 
 try:
     from browser_support import (
@@ -93,11 +89,12 @@ class Table:
         row = new_game_row(
             variant, 7, 0, (hash_token("a"), hash_token("b")), bot_seat, bot_level, rated=rated
         )
-        self.store.create_game(row)
+        GameStore(self.store).create_game(row)
         for seat, player in enumerate(seats):
             if player is not None:
                 assert self.players.take_seat(row.id, seat, player) == "taken"
-        self.store.end_outside_rules(row.id, 0, result, "time")  # finished with this result
+        # Finished with this result.
+        GameStore(self.store).end_outside_rules(row.id, 0, result, "time")
         return row.id
 
     def stored(self, player: str, variant: str = "classic") -> Rating:
@@ -469,7 +466,7 @@ def wait_for(predicate: Any, seconds: float = 5.0) -> None:
 
 
 def stored_game(client: TestClient, game_id: str) -> Any:
-    return client.app.state.hub.store.get(game_id)  # type: ignore[attr-defined]
+    return client.app.state.hub.games.get(game_id)  # type: ignore[attr-defined]
 
 
 def test_a_side_that_never_decides_aborts_the_game_unrated() -> None:

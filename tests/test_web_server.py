@@ -38,9 +38,10 @@ from hanamikoji.core import Game, Move, MoveKind
 from hanamikoji.core.cards import FULL_SET, counts, from_counts, pack
 from hanamikoji.interfaces.web import bots as web_bots
 from hanamikoji.interfaces.web.catalog import client_catalog, text
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import GameStore, new_game_row
 from hanamikoji.interfaces.web.live import rebuild
 from hanamikoji.interfaces.web.payload import PublicGame, seat_state
-from hanamikoji.interfaces.web.storage import Store
 from hanamikoji.notation.names import LANGUAGES
 from hanamikoji.notation.records import GameRecord
 
@@ -454,7 +455,7 @@ def test_two_servers_on_one_database_cannot_both_append_a_ply(tmp_path: Path) ->
                     seen[message["type"]] = message
             assert seen["error"]["code"] == "err_conflict"
             assert seen["state"]["log"][0]["text"] == moves[0]
-    assert Store(url).load(game["id"]).decisions == (moves[0],)  # type: ignore[union-attr]
+    assert GameStore(Store(url)).load(game["id"]).decisions == (moves[0],)  # type: ignore[union-attr]
 
 
 # -- the hidden-card audit -------------------------------------------------------------------
@@ -670,8 +671,7 @@ def test_a_rebuilt_game_equals_the_played_one() -> None:
     rng = random.Random(1)
     while not game.is_over():
         game.push(rng.choice(game.legal_moves()))
-    store = Store("sqlite://")
-    from hanamikoji.interfaces.web.storage import new_game_row
+    store = GameStore(Store("sqlite://"))
 
     row = store.create_game(new_game_row("classic", 99, 1, ("h", None), None, None))
     for ply, move in enumerate(game.move_stack):

@@ -214,7 +214,7 @@ def test_a_private_game_cannot_be_watched_or_listed() -> None:
             assert json.loads(ws.receive_text())["code"] == "err_no_game"
         listed = [game["id"] for game in client.get("/api/games?watch=1").json()["games"]]
         assert public["id"] in listed and private["id"] not in listed
-        assert client.app.state.hub.store.get(private["id"]).private  # type: ignore[attr-defined]
+        assert client.app.state.hub.games.get(private["id"]).private  # type: ignore[attr-defined]
 
 
 class _NoSpectator:

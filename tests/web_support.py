@@ -22,10 +22,10 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from hanamikoji.core import turn_moves
 from hanamikoji.core.cards import pack
 from hanamikoji.interfaces.web.bots import BotRunner
+from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.hub import GameHub
 from hanamikoji.interfaces.web.live import Connection
 from hanamikoji.interfaces.web.payload import KIND_NAMES
-from hanamikoji.interfaces.web.storage import Store
 from hanamikoji.interfaces.web.tutorial import tutorial_step
 
 __all__ = [
@@ -146,7 +146,7 @@ def play_to_the_end(ws: Any, state: JSONDict, rng: random.Random) -> JSONDict:
 
 
 def stored_decisions(client: TestClient, game_id: str) -> tuple[str, ...]:
-    stored = client.app.state.hub.store.load(game_id)  # type: ignore[attr-defined]
+    stored = client.app.state.hub.games.load(game_id)  # type: ignore[attr-defined]
     assert stored is not None
     decisions: tuple[str, ...] = stored.decisions
     return decisions
@@ -154,7 +154,7 @@ def stored_decisions(client: TestClient, game_id: str) -> tuple[str, ...]:
 
 def settings(client: TestClient, game_id: str) -> JSONDict:
     """What the server keeps to itself until the end: the seed above all."""
-    stored = client.app.state.hub.store.get(game_id)  # type: ignore[attr-defined]
+    stored = client.app.state.hub.games.get(game_id)  # type: ignore[attr-defined]
     assert stored is not None
     return {
         "id": game_id,

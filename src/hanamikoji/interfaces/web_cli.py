@@ -71,7 +71,7 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
         from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
         from hanamikoji.interfaces.web.app import create_app
-        from hanamikoji.interfaces.web.cluster import SecondInstanceError, hold_sqlite
+        from hanamikoji.interfaces.web.cluster.instances import SecondInstanceError, hold_sqlite
         from hanamikoji.interfaces.web.connections import ConnectionGuard, guarded
     except ImportError as error:
         streams.stderr.write(

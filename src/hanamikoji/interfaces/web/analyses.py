@@ -4,7 +4,7 @@ An analysis is asked for by either seat once the game is over. Its decisions are
 analysed one at a time in the bots' workers (:meth:`BotRunner.analyse`), so the bots of
 the games in play get their turn between two of them; what is done so far is kept in
 memory for the progress bar, and the whole analysis is stored in one commit at the end
-(``analyses`` and ``analysis_runs`` in :mod:`~.storage`). From then on it is read from
+(``analyses`` and ``analysis_runs`` in :mod:`~.db.tables`). From then on it is read from
 the database: a game is analysed once, whoever asks and however often.
 
 At most ``limit`` games are analysed at once on a server, and each game by one run at a
@@ -28,9 +28,10 @@ from hanamikoji.bots.analysis import (
 from hanamikoji.core.moves import Move
 from hanamikoji.interfaces.web.bots import BotRunner
 from hanamikoji.interfaces.web.checks import Refused
+from hanamikoji.interfaces.web.db.analyses import AnalysisStore, StoredAnalysis
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.writer import DecisionWriter
 from hanamikoji.interfaces.web.payload import JSON, move_json
-from hanamikoji.interfaces.web.storage import Store, StoredAnalysis
-from hanamikoji.interfaces.web.writer import DecisionWriter
 from hanamikoji.notation.records import GameRecord
 
 __all__ = ["RETRY_SECONDS", "Analyses"]
@@ -72,7 +73,7 @@ class Analyses:
         settings: AnalysisSettings,
         limit: int,
     ) -> None:
-        self.store = store
+        self.records = AnalysisStore(store)
         self.writer = writer
         self.bots = bots
         self.settings = settings
@@ -106,7 +107,7 @@ class Analyses:
         running = self._runs.get(game_id)
         if running is not None:
             return running.json()
-        stored = await asyncio.to_thread(self.store.load_analysis, game_id)
+        stored = await asyncio.to_thread(self.records.load_analysis, game_id)
         return None if stored is None else _done_json(stored)
 
     async def close(self) -> None:
@@ -120,7 +121,7 @@ class Analyses:
     async def _run(self, game_id: str, record: GameRecord, run: _Run) -> None:
         try:
             analysis = await self._analyse(record, run)
-            await self.writer.call(lambda: self.store.save_analysis(game_id, analysis))
+            await self.writer.call(lambda: self.records.save_analysis(game_id, analysis))
         except asyncio.CancelledError:
             raise
         except Exception:  # a defect: the page hears "none" and may ask again

@@ -64,6 +64,7 @@ from hanamikoji.interfaces.web.bots import BotRunner
 from hanamikoji.interfaces.web.catalog import client_catalog
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
 from hanamikoji.interfaces.web.clock import TimeControl, wall_clock_ms
+from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.guards import (
     LOOPBACK_HOSTS,
     MessageBudget,
@@ -105,7 +106,6 @@ from hanamikoji.interfaces.web.refusals import (
     request_lang,
 )
 from hanamikoji.interfaces.web.rules_page import rules_document, rules_fragment
-from hanamikoji.interfaces.web.storage import Store
 from hanamikoji.interfaces.web.tutorial import parse_step, tutorial_step
 from hanamikoji.interfaces.web.wire.incoming import (
     MAX_BODY_BYTES,

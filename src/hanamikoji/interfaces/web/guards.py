@@ -160,7 +160,7 @@ def parse_rate(text: str) -> RateLimitItem | None:
 class RateGuard:
     """Counts new games per client address and messages per socket, in this instance's
     memory; holds the sign-in limit, which is counted in the database that every
-    instance shares (``Store.count_attempt``).
+    instance shares (``db/attempts.py``).
 
     Args:
         create: new games one address may create (``None``: no limit).

@@ -5,8 +5,8 @@ time someone asks for it (after a restart too), a decision is committed before i
 applied for anyone to see, and when another writer got to a ply first the live copy is
 thrown away and rebuilt from the database.
 
-Several instances may serve one PostgreSQL database (``cluster.py``): a decision
-committed by one reaches the pages on the others through its event (``events.py``),
+Several instances may serve one PostgreSQL database (``cluster/instances.py``): a decision
+committed by one reaches the pages on the others through its event (``cluster/events.py``),
 and the game's pending work (its bot's turn, its clock, its forfeit timer) is run by
 its owner alone. A game stays in memory while a page is open on it here, its bot thinks
 here, or this instance owns it.
@@ -42,8 +42,12 @@ from hanamikoji.interfaces.web.clock import (
     ms_to_datetime,
     wall_clock_ms,
 )
-from hanamikoji.interfaces.web.cluster import Cluster, PresenceRow, away_since
-from hanamikoji.interfaces.web.events import Event, Listener
+from hanamikoji.interfaces.web.cluster.events import Event, Listener
+from hanamikoji.interfaces.web.cluster.instances import Cluster, PresenceRow, away_since
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import Append, GameStore, PlyTakenError, new_game_row
+from hanamikoji.interfaces.web.db.tokens import hash_token, new_token, token_matches
+from hanamikoji.interfaces.web.db.writer import DecisionWriter
 from hanamikoji.interfaces.web.health import RETRY_AFTER_SECONDS, unreachable
 from hanamikoji.interfaces.web.live import (
     SPECTATOR,
@@ -73,16 +77,6 @@ from hanamikoji.interfaces.web.ratings import (
     RatingStore,
     forfeit_due,
 )
-from hanamikoji.interfaces.web.storage import (
-    Append,
-    PlyTakenError,
-    Store,
-    hash_token,
-    new_game_row,
-    new_token,
-    token_matches,
-)
-from hanamikoji.interfaces.web.writer import DecisionWriter
 from hanamikoji.notation.names import Lang
 from hanamikoji.notation.records import GameRecord
 
@@ -149,6 +143,7 @@ class GameHub:
         abandon_timeout: float = DEFAULT_ABANDON_SECONDS,
     ) -> None:
         self.store = store
+        self.games = GameStore(store)
         self.ratings = RatingStore(store)
         self.abort_ms = round(abort_timeout * 1000)
         self.abandon_ms = round(abandon_timeout * 1000)
@@ -251,7 +246,7 @@ class GameHub:
         )
         row = replace(row, clock=clock, created=ms_to_datetime(self.now()))
         row = replace(row, owner=self.me if needs_owner(row, first_player) else None)
-        await self.writer.call(lambda: self.store.create_game(row))
+        await self.writer.call(lambda: self.games.create_game(row))
         if row.owner is not None:
             await self._adopt([row.id])
         return NewGame(row.id, token, friend_token)
@@ -290,7 +285,7 @@ class GameHub:
     def _load(self, game_id: str) -> LiveGame | None:
         """A game from the database with its presence (blocking). A game made before
         owners existed whose bot is to move is taken on by this instance."""
-        stored = self.store.load(game_id)
+        stored = self.games.load(game_id)
         if stored is None:
             return None
         game = rebuild(stored)
@@ -418,7 +413,7 @@ class GameHub:
     async def watchable(self, limit: int) -> list[JSON]:
         """The newest ongoing games between people that anyone may watch, at most
         ``limit``."""
-        rows = await asyncio.to_thread(self.store.watchable_games, limit)
+        rows = await asyncio.to_thread(self.games.watchable_games, limit)
         return [
             {"id": row.id, "variant": row.variant, "created": row.created.isoformat()}
             for row in rows
@@ -502,14 +497,14 @@ class GameHub:
         self._announce(live)
 
     async def _reload(self, live: LiveGame) -> None:
-        stored = await asyncio.to_thread(self.store.load, live.id)
+        stored = await asyncio.to_thread(self.games.load, live.id)
         if stored is not None:
             live.stored = stored
             live.game = rebuild(stored)
             live.timeline = timeline(stored)
         self._changed(live)
 
-    # -- other instances (cluster.py, events.py) ----------------------------------------
+    # -- other instances (cluster/instances.py, events.py) ----------------------------
 
     async def _on_game_event(self, event: Event) -> None:
         """Another instance wrote to a game: a decision (applied as it comes when it is
@@ -661,7 +656,7 @@ class GameHub:
         or ended the game first."""
         ply = live.ply
         ended = await self.writer.call(
-            lambda: self.store.end_outside_rules(live.id, ply, result, termination)
+            lambda: self.games.end_outside_rules(live.id, ply, result, termination)
         )
         if not ended:
             await self._reload(live)
@@ -736,7 +731,7 @@ class GameHub:
     async def sweep_ratings(self) -> int:
         """At start: rate the rated games that ended unrated (a server stopped between
         the two). Returns how many. (The rated games in play get their forfeit timers
-        from their owners: ``cluster.py``.)"""
+        from their owners: ``cluster/instances.py``.)"""
         ended = await asyncio.to_thread(self.ratings.unrated_ends)
         for game_id in ended:
             await self.writer.call(functools.partial(self.ratings.rate, game_id))
@@ -922,7 +917,7 @@ class GameHub:
             rated=stored.rated,
         )
         row = replace(row, clock=stored.clock, created=ms_to_datetime(self.now()))
-        new_id = await self.writer.call(lambda: self.store.create_rematch(stored.id, row))
+        new_id = await self.writer.call(lambda: self.games.create_rematch(stored.id, row))
         async with live.lock:
             live.stored = replace(live.stored, rematch_id=new_id)
             self._announce(live)

@@ -22,9 +22,9 @@ from hanamikoji.interfaces.web.clock import (
     clocks,
     datetime_to_ms,
 )
-from hanamikoji.interfaces.web.cluster import PresenceRow
+from hanamikoji.interfaces.web.cluster.instances import PresenceRow
+from hanamikoji.interfaces.web.db.games import StoredGame
 from hanamikoji.interfaces.web.payload import JSON, PublicGame
-from hanamikoji.interfaces.web.storage import StoredGame
 from hanamikoji.notation.names import Lang
 
 __all__ = [
@@ -107,7 +107,7 @@ class LiveGame:
     timeline: list[Decision] = field(default_factory=list)
     clock_timer: asyncio.TimerHandle | None = None
     # Since when (ms) each seat has had no page open on any instance (None: one is
-    # open), from the presence rows of every instance (cluster.py); the timer of an
+    # open), from the presence rows of every instance (cluster/instances.py); the timer of an
     # untimed rated game's next forfeit (ratings.py).
     absent_since: list[int | None] = field(default_factory=lambda: [None, None])
     presence: list[PresenceRow] = field(default_factory=list)
@@ -205,7 +205,7 @@ def clock_tags(stored: StoredGame) -> list[tuple[str, str]]:
 
 def needs_owner(stored: StoredGame, to_move: int | None) -> bool:
     """Whether a game has work its owner must run while ``to_move`` is to decide: a clock,
-    a rated game's forfeit timer, or its bot's turn (``cluster.py``)."""
+    a rated game's forfeit timer, or its bot's turn (``cluster/instances.py``)."""
     if to_move is None or stored.termination is not None:
         return False
     return stored.clock.timed or stored.rated or to_move == stored.bot_seat

@@ -54,7 +54,8 @@ from hanamikoji.arena.glicko2 import Rating, provisional
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.clock import wall_clock_ms
-from hanamikoji.interfaces.web.events import Event, Listener
+from hanamikoji.interfaces.web.cluster.events import Event, Listener
+from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.lobby_store import (
     LobbyStore,
     PairedNote,
@@ -67,7 +68,6 @@ from hanamikoji.interfaces.web.lobby_store import (
     decode_note,
 )
 from hanamikoji.interfaces.web.payload import JSON, encode
-from hanamikoji.interfaces.web.storage import Store
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage
 
 __all__ = [
@@ -546,7 +546,7 @@ class Lobby:
             elif instance != self.me:
                 await self._run(functools.partial(self.db.tell_paired, key, seat.game, seat.seat))
 
-    # -- other instances (events.py) ----------------------------------------------------
+    # -- other instances (cluster/events.py) ------------------------------------------
 
     async def _on_event(self, event: Event) -> None:
         note = decode_note(event.data)

@@ -4,7 +4,7 @@ every instance on the database (issue 27).
 Each row names the instance and the page (its client key) it belongs to. A seek's row
 holds what any instance needs to show it (the seeker's id, name, account or not, and
 rating in the seek's variant) so that no instance asks the database per page. Every
-write sends, with its commit, the ``lobby`` events (``events.py``) the other instances
+write sends, with its commit, the ``lobby`` events (``cluster/events.py``) the other instances
 need to keep their copies (:class:`Note`): a seek posted (the whole seek), a seek gone
 (its id), a page paired (the game and the seat, never a seat's token: the page opens its
 seat by its session), a page queued (the matcher looks at the queue).
@@ -13,9 +13,9 @@ Taking is decided here, by the database: :meth:`LobbyStore.take_seek` and
 :meth:`LobbyStore.take_pair` delete the rows they pair, and of two instances taking one
 row, one deletes it, the other finds nothing.
 
-The tables are in ``storage.py`` (migration ``r0007_lobby.py`` makes them).
+The tables are in ``db/tables.py`` (migration ``r0007_lobby.py`` makes them).
 
->>> from hanamikoji.interfaces.web.storage import Store
+>>> from hanamikoji.interfaces.web.db.database import Store
 >>> db = LobbyStore(Store("sqlite://"))
 >>> ann = SeekPlayer("p1", "Ann", False, 1500.0, True)
 >>> db.add_seek(Seek("s1", db.me, "k1", ann, "classic", "none", False, None, 0))
@@ -35,9 +35,10 @@ import msgspec
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
-from hanamikoji.interfaces.web.events import Event, notify
+from hanamikoji.interfaces.web.cluster.events import Event, notify
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.tables import instances, lobby_queue, lobby_seeks
 from hanamikoji.interfaces.web.payload import JSON
-from hanamikoji.interfaces.web.storage import Store, instances, lobby_queue, lobby_seeks
 
 __all__ = [
     "LobbyStore",

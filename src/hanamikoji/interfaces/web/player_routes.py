@@ -30,6 +30,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from hanamikoji.interfaces.web.checks import Refused
+from hanamikoji.interfaces.web.db.attempts import attempt_key, count_attempt
+from hanamikoji.interfaces.web.db.games import FINISHED, PLAYING, GameStore
 from hanamikoji.interfaces.web.guards import read_body
 from hanamikoji.interfaces.web.hub import GameHub
 from hanamikoji.interfaces.web.live import LiveGame, clock_json, rebuild, stored_clocks
@@ -41,7 +43,6 @@ from hanamikoji.interfaces.web.player_store import (
 )
 from hanamikoji.interfaces.web.players import Accounts, Passwords, Session, SessionKeys
 from hanamikoji.interfaces.web.rating_routes import annotate_games, player_ratings_json
-from hanamikoji.interfaces.web.storage import FINISHED, PLAYING, Store, attempt_key
 from hanamikoji.interfaces.web.wire.incoming import (
     MAX_BODY_BYTES,
     decode_credentials,
@@ -216,7 +217,7 @@ async def _limit_sign_in(request: Request, account: str | None = None) -> None:
     hub = _hub(request)
     window_ms = rate.get_expiry() * 1000
     wait_ms = await hub.writer.call(
-        lambda: hub.store.count_attempt(keys, hub.now(), rate.amount, window_ms)
+        lambda: count_attempt(hub.store, keys, hub.now(), rate.amount, window_ms)
     )
     if wait_ms is not None:
         raise Refused("err_login_rate", seconds=max(1, round(wait_ms / 1000)))
@@ -306,7 +307,7 @@ async def _my_games(request: Request) -> Response:
     ongoing = await asyncio.to_thread(store.games_of, player_id, PLAYING, ONGOING_LIMIT)
     finished = await asyncio.to_thread(store.games_of, player_id, FINISHED, FINISHED_LIMIT)
     hub = _hub(request)
-    turns = await asyncio.to_thread(_turns, hub.store, ongoing, hub.now())
+    turns = await asyncio.to_thread(_turns, hub.games, ongoing, hub.now())
     listed = [_ongoing_json(entry, *turns[entry.id]) for entry in ongoing if entry.id in turns]
     listed.sort(key=lambda item: not item["your_turn"])  # stable: newest first within
     ended = [_finished_json(entry) for entry in finished]
@@ -326,13 +327,13 @@ async def _my_games(request: Request) -> Response:
 Turn = tuple[int | None, int, dict[str, Any] | None]
 
 
-def _turns(store: Store, entries: list[GameEntry], now: int) -> dict[str, Turn]:
+def _turns(games: GameStore, entries: list[GameEntry], now: int) -> dict[str, Turn]:
     """Each ongoing game's seat to move (``None``: nobody, it is over), decisions so far
     and clocks at ``now`` (``None``: untimed), replayed from the database, which is never
     behind the live games."""
     found: dict[str, Turn] = {}
     for entry in entries:
-        stored = store.load(entry.id)
+        stored = games.load(entry.id)
         if stored is None:
             continue
         game = rebuild(stored)

@@ -7,11 +7,11 @@ seat of a game may name the player who holds it (``game_seats``): bots and anony
 seats name none, and a seat once named is never given to another player. Ratings, clocks
 and a lobby hang off these player ids.
 
-The tables are in ``storage.py`` with the others (migration ``r0002_players.py`` makes
+The tables are in ``db/tables.py`` with the others (migration ``r0002_players.py`` makes
 them); this module holds their statements. Every write runs on the server's writer
-thread (``writer.py``). The same code runs on SQLite and PostgreSQL.
+thread (``db/writer.py``). The same code runs on SQLite and PostgreSQL.
 
->>> from hanamikoji.interfaces.web.storage import Store
+>>> from hanamikoji.interfaces.web.db.database import Store
 >>> store = PlayerStore(Store("sqlite://"))
 >>> ann = store.create_player(new_player("account", "Ann"), "$argon2id$...")
 >>> store.create_player(new_player("account", "ANN"), "$argon2id$...")
@@ -32,16 +32,9 @@ from typing import Any, Literal
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from hanamikoji.interfaces.web.storage import (
-    FINISHED,
-    PLAYING,
-    Store,
-    game_seats,
-    games,
-    players,
-    server_secrets,
-    sessions,
-)
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import FINISHED, PLAYING
+from hanamikoji.interfaces.web.db.tables import game_seats, games, players, server_secrets, sessions
 
 __all__ = [
     "GameEntry",

@@ -47,13 +47,13 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.interfaces.web.checks import Refused
+from hanamikoji.interfaces.web.db.writer import DecisionWriter
 from hanamikoji.interfaces.web.player_store import (
     NameTakenError,
     Player,
     PlayerStore,
     new_player,
 )
-from hanamikoji.interfaces.web.writer import DecisionWriter
 
 __all__ = [
     "NAME_LENGTH",

@@ -60,7 +60,7 @@ def rating_routes() -> list[BaseRoute]:
     async def game(request: Request) -> Response:
         game_id = request.path_params["game_id"]
         stored = (
-            await asyncio.to_thread(_hub(request).store.get, game_id)
+            await asyncio.to_thread(_hub(request).games.get, game_id)
             if len(game_id) <= 32
             else None
         )

@@ -44,16 +44,10 @@ from sqlalchemy.exc import IntegrityError
 from hanamikoji.arena.glicko2 import PROVISIONAL_DEVIATION, Rating, idle, rate_game
 from hanamikoji.bots.ratings import bot_rating
 from hanamikoji.interfaces.web.checks import Refused
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import FINISHED
+from hanamikoji.interfaces.web.db.tables import game_seats, games, players, rating_history, ratings
 from hanamikoji.interfaces.web.player_store import Player
-from hanamikoji.interfaces.web.storage import (
-    FINISHED,
-    Store,
-    game_seats,
-    games,
-    players,
-    rating_history,
-    ratings,
-)
 from hanamikoji.interfaces.web_settings import ServeSettings
 
 __all__ = [

@@ -1,7 +1,7 @@
 """The schema as it was before migrations: games, decisions, analyses, analysis_runs.
 
 A database made before migrations has exactly these tables and no ``alembic_version``;
-``storage.upgrade_schema`` stamps it with this revision instead of running it.
+``db.database.upgrade_schema`` stamps it with this revision instead of running it.
 
 Revision ID: 0001
 Revises: (none)

@@ -40,14 +40,10 @@ from typing import IO, Protocol, TypeVar
 from sqlalchemy import delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
-from hanamikoji.interfaces.web.events import Event, notify
-from hanamikoji.interfaces.web.storage import (
-    PLAYING,
-    Store,
-    games,
-    instances,
-    seat_presence,
-)
+from hanamikoji.interfaces.web.cluster.events import Event, notify
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import PLAYING
+from hanamikoji.interfaces.web.db.tables import games, instances, seat_presence
 
 __all__ = [
     "HEARTBEAT_MS",

@@ -22,7 +22,8 @@ import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from hanamikoji.interfaces.web.storage import Append, Store
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import Append, GameStore
 
 __all__ = ["DecisionWriter"]
 
@@ -41,6 +42,7 @@ class DecisionWriter:
 
     def __init__(self, store: Store, checkpoint_interval: float = 1.0) -> None:
         self._store = store
+        self._games = GameStore(store)
         self._jobs: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="db-writer", daemon=True)
@@ -56,12 +58,12 @@ class DecisionWriter:
             self._checkpointer.start()
 
     async def append(self, item: Append) -> None:
-        """Commit one decision. Raises :class:`~.storage.PlyTakenError` when that ply is
+        """Commit one decision. Raises :class:`~.games.PlyTakenError` when that ply is
         already recorded, and whatever the database raises when it fails."""
         await self._submit(item)
 
     async def call(self, write: Callable[[], T]) -> T:
-        """Run another write (``store.create_game``, ...) in turn on the writer thread."""
+        """Run another write (``GameStore.create_game``, ...) in turn on the writer thread."""
         result: T = await self._submit(write)
         return result
 
@@ -116,7 +118,7 @@ class DecisionWriter:
     def _commit_decisions(self, batch: list[_Job]) -> None:
         items = [work for work, _, _ in batch if isinstance(work, Append)]
         try:
-            errors: list[BaseException | None] = list(self._store.append_many(items))
+            errors: list[BaseException | None] = list(self._games.append_many(items))
         except Exception as failure:  # the database is down: every caller hears of it
             errors = [failure] * len(batch)
         for (_, done, loop), error in zip(batch, errors, strict=True):

@@ -11,7 +11,7 @@ A decision's event carries the decision itself (ply, text, time, the game's owne
 it), so an instance showing the game applies it without reading the database; any other
 event says only which game (or lobby item) changed, and the instance reads it again.
 
-On SQLite there is one instance (``cluster.py`` refuses a second): :func:`notify` does
+On SQLite there is one instance (``instances.py`` refuses a second): :func:`notify` does
 nothing and no listener runs.
 
 >>> event = Event("game", "abc", "i1", ply=3, move="G>D", at=17)

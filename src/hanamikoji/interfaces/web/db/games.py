@@ -1,0 +1,401 @@
+"""The games' rows and their queries: each game's settings, and an append-only log of
+decisions.
+
+A game is a row of ``games`` (variant, seed, first player, hashed seat tokens, who plays
+each seat) and one row of ``decisions`` per decision, keyed by ``(game_id, ply)``: two
+writers can never both append the same ply, and a game is rebuilt by replaying its
+decisions. The same SQLAlchemy Core code runs on SQLite (the default) and PostgreSQL
+(``postgresql+psycopg://...``), through :class:`~.database.Store`'s transactions.
+
+>>> from hanamikoji.interfaces.web.db.database import Store
+>>> from hanamikoji.interfaces.web.db.tokens import hash_token
+>>> records = GameStore(Store("sqlite://"))
+>>> stored = records.create_game(new_game_row("classic", 7, 0, (hash_token("a"), None), 1, 3))
+>>> records.append(stored.id, 0, "S:G")
+>>> records.append(stored.id, 0, "S:F")
+Traceback (most recent call last):
+...
+hanamikoji.interfaces.web.db.games.PlyTakenError: ply 0 of this game is already recorded
+>>> records.load(stored.id).decisions
+('S:G',)
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.engine import Connection
+from sqlalchemy.exc import IntegrityError
+
+from hanamikoji.interfaces.web.clock import UNTIMED, TimeControl, datetime_to_ms
+from hanamikoji.interfaces.web.cluster.events import Event, notify
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.tables import decisions, games, private_games
+
+__all__ = [
+    "FINISHED",
+    "PLAYING",
+    "TERMINATIONS",
+    "Append",
+    "GameStore",
+    "PlyTakenError",
+    "StoredGame",
+    "new_game_id",
+    "new_game_row",
+]
+
+PLAYING = "playing"
+FINISHED = "finished"
+
+TERMINATIONS = ("time", "aborted", "abandoned", "unstarted")
+"""Why a game ended when its decisions do not: lost on time (``result`` names the
+winner), or aborted (a clock ran out before each side had decided: not rated, ``*``);
+in an untimed rated game (``ratings.py``), abandoned (a player gone past the timeout
+after each side had decided: ``result`` names the other) or unstarted (a side did not
+decide within the timeout before each side had: not rated, ``*``)."""
+
+
+class PlyTakenError(Exception):
+    """Another writer already recorded this ply of the game: the caller's copy is stale."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game's row, and its decisions in order when loaded with :meth:`GameStore.load`."""
+
+    id: str
+    variant: str
+    seed: int
+    first_player: int
+    token_hashes: tuple[str | None, str | None]
+    bot_seat: int | None
+    bot_level: int | None
+    created: datetime
+    status: str
+    result: str | None
+    rematch_id: str | None
+    decisions: tuple[str, ...] = ()
+    private: bool = False
+    clock: TimeControl = UNTIMED
+    termination: str | None = None
+    """``time`` or ``aborted`` when a clock ended the game (see :data:`TERMINATIONS`)."""
+    decision_times: tuple[datetime, ...] = ()
+    """When each decision was committed (loaded with the decisions)."""
+    rated: bool = False
+    """Chosen as rated at creation (``ratings.py`` rates it when it ends)."""
+    owner: str | None = None
+    """The instance that runs the game's pending work (``cluster/instances.py``), if any."""
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One decision to record; ``result`` also marks the game finished in the same commit."""
+
+    game_id: str
+    ply: int
+    text: str
+    result: str | None = None
+    at: datetime | None = None
+    """The commit time the clocks count from (``None``: the database's write time)."""
+    owner: str | None = None
+    """The instance that runs the game's pending work after this decision (``None``:
+    nothing pending); written with the decision, and sent in its event."""
+
+
+def new_game_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def new_game_row(
+    variant: str,
+    seed: int,
+    first_player: int,
+    token_hashes: tuple[str | None, str | None],
+    bot_seat: int | None,
+    bot_level: int | None,
+    *,
+    private: bool = False,
+    rated: bool = False,
+) -> StoredGame:
+    return StoredGame(
+        id=new_game_id(),
+        variant=variant,
+        seed=seed,
+        first_player=first_player,
+        token_hashes=token_hashes,
+        bot_seat=bot_seat,
+        bot_level=bot_level,
+        created=datetime.now(UTC),
+        status=PLAYING,
+        result=None,
+        rematch_id=None,
+        private=private,
+        rated=rated,
+    )
+
+
+class GameStore:
+    """The games' and decisions' queries, through ``store``'s transactions."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def create_game(self, game: StoredGame) -> StoredGame:
+        with self.store.transaction() as connection:
+            _insert_game(connection, game)
+        return game
+
+    def create_rematch(self, old_id: str, game: StoredGame) -> str:
+        """Record ``game`` as the rematch of ``old_id``, unless one exists: either way,
+        return the rematch's id (two players asking at once get the same game)."""
+        with self.store.transaction() as connection:
+            existing = connection.execute(
+                select(games.c.rematch_id).where(games.c.id == old_id)
+            ).scalar_one_or_none()
+            if existing is not None:
+                return str(existing)
+            _insert_game(connection, game)
+            claimed = connection.execute(
+                update(games)
+                .where(games.c.id == old_id, games.c.rematch_id.is_(None))
+                .values(rematch_id=game.id)
+            )
+            if claimed.rowcount != 1:
+                connection.rollback()
+                return self._rematch_of(old_id)
+            notify(connection, Event("game", old_id, self.store.instance))
+        return game.id
+
+    def _rematch_of(self, old_id: str) -> str:
+        with self.store.connection() as connection:
+            value = connection.execute(
+                select(games.c.rematch_id).where(games.c.id == old_id)
+            ).scalar_one()
+        return str(value)
+
+    def get(self, game_id: str) -> StoredGame | None:
+        """The game's row without its decisions, or ``None``."""
+        with self.store.connection() as connection:
+            row = connection.execute(_GAME_ROW.where(games.c.id == game_id)).first()
+        return None if row is None else _stored(row._mapping)
+
+    def load(self, game_id: str) -> StoredGame | None:
+        """The game's row and every decision in ply order, or ``None``."""
+        with self.store.connection() as connection:
+            row = connection.execute(_GAME_ROW.where(games.c.id == game_id)).first()
+            if row is None:
+                return None
+            texts = connection.execute(
+                select(decisions.c.ply, decisions.c.text, decisions.c.created)
+                .where(decisions.c.game_id == game_id)
+                .order_by(decisions.c.ply)
+            ).all()
+        plies = [ply for ply, _, _ in texts]
+        if plies != list(range(len(plies))):
+            raise RuntimeError(f"game {game_id}: the decision log has gaps: {plies}")
+        return replace(
+            _stored(row._mapping),
+            decisions=tuple(text for _, text, _ in texts),
+            decision_times=tuple(_utc(created) for _, _, created in texts),
+        )
+
+    def timed_games_in_play(self) -> list[str]:
+        """The ids of the timed games still in play (the clock sweep at start)."""
+        with self.store.connection() as connection:
+            rows = connection.execute(
+                select(games.c.id).where(games.c.status == PLAYING, games.c.clock_kind.is_not(None))
+            ).all()
+        return [str(game_id) for (game_id,) in rows]
+
+    def end_outside_rules(self, game_id: str, ply: int, result: str, termination: str) -> bool:
+        """Finish a game that ended outside the rules (a clock, or an absent player in a rated
+        game: ``termination`` of :data:`TERMINATIONS`) while its
+        decision ``ply`` is still to be made; ``False`` (nothing written) if the game is
+        no longer in play or that decision is recorded (another server's)."""
+        if termination not in TERMINATIONS:
+            raise ValueError(f"termination {termination!r} is none of {TERMINATIONS}")
+        decided = (
+            select(decisions.c.ply)
+            .where(decisions.c.game_id == game_id, decisions.c.ply == ply)
+            .exists()
+        )
+        with self.store.transaction() as connection:
+            ended = connection.execute(
+                update(games)
+                .where(games.c.id == game_id, games.c.status == PLAYING, ~decided)
+                .values(status=FINISHED, result=result, termination=termination, owner=None)
+            )
+            notify(connection, Event("game", game_id, self.store.instance))
+        return ended.rowcount == 1
+
+    def watchable_games(self, limit: int) -> list[StoredGame]:
+        """The newest games between people still being played that are not private, at
+        most ``limit`` (without their decisions)."""
+        query = (
+            _GAME_ROW.where(games.c.status == PLAYING, private_games.c.game_id.is_(None))
+            .where(games.c.bot_seat.is_(None))
+            .order_by(games.c.created.desc())
+            .limit(limit)
+        )
+        with self.store.connection() as connection:
+            rows = connection.execute(query).all()
+        return [_stored(row._mapping) for row in rows]
+
+    def count_games(self) -> int:
+        with self.store.connection() as connection:
+            return len(connection.execute(select(games.c.id)).all())
+
+    # -- decisions --------------------------------------------------------------------
+
+    def append(self, game_id: str, ply: int, text: str, result: str | None = None) -> None:
+        """Record one decision (and the result when it ends the game) in one commit.
+        Raises :class:`PlyTakenError` if that ply is already recorded."""
+        error = self.append_many([Append(game_id, ply, text, result)])[0]
+        if error is not None:
+            raise error
+
+    def append_many(self, batch: Sequence[Append]) -> list[PlyTakenError | None]:
+        """Record decisions of different games in as few commits as possible (group
+        commit); per decision, ``None`` or the :class:`PlyTakenError` that refused it."""
+        if not batch:
+            return []
+        try:
+            with self.store.transaction() as connection:
+                self._append_all(connection, batch)
+            return [None] * len(batch)
+        except IntegrityError:
+            if len(batch) == 1:
+                return [_ply_taken(batch[0])]
+        # A decision of the batch was stale and the whole commit rolled back: the others
+        # are committed one by one (a failed statement aborts a PostgreSQL transaction).
+        outcomes: list[PlyTakenError | None] = []
+        for item in batch:
+            try:
+                with self.store.transaction() as connection:
+                    self._append_all(connection, [item])
+                outcomes.append(None)
+            except IntegrityError:
+                outcomes.append(_ply_taken(item))
+        return outcomes
+
+    def _append_all(self, connection: Connection, batch: Sequence[Append]) -> None:
+        """Insert the decisions, set each game's owner (and result when it ends), and
+        send each decision's event with the commit."""
+        now = datetime.now(UTC)
+        # One statement per kind for the whole batch: compiled once, run as "executemany".
+        connection.execute(
+            insert(decisions),
+            [
+                {"game_id": i.game_id, "ply": i.ply, "text": i.text, "created": i.at or now}
+                for i in batch
+            ],
+        )
+        connection.execute(
+            update(games).where(games.c.id == bindparam("gid")).values(owner=bindparam("own")),
+            [{"gid": i.game_id, "own": i.owner} for i in batch],
+        )
+        for item in batch:
+            if item.result is not None:
+                connection.execute(
+                    update(games)
+                    .where(games.c.id == item.game_id)
+                    .values(status=FINISHED, result=item.result)
+                )
+        events = [
+            Event(
+                "game",
+                item.game_id,
+                self.store.instance,
+                item.ply,
+                item.text,
+                datetime_to_ms(_utc(item.at or now)),
+                item.owner or "",
+            )
+            for item in batch
+        ]
+        notify(connection, *events)
+
+
+def _ply_taken(item: Append) -> PlyTakenError:
+    return PlyTakenError(f"ply {item.ply} of this game is already recorded")
+
+
+_GAME_ROW = select(games, private_games.c.game_id.label("private_id")).select_from(
+    games.outerjoin(private_games, private_games.c.game_id == games.c.id)
+)
+"""A game's row, and whether it is private."""
+
+
+def _insert_game(connection: Connection, game: StoredGame) -> None:
+    connection.execute(insert(games).values(**_row_values(game)))
+    if game.private:
+        connection.execute(insert(private_games).values(game_id=game.id, created=game.created))
+
+
+def _row_values(game: StoredGame) -> dict[str, object]:
+    return {
+        "id": game.id,
+        "variant": game.variant,
+        "seed": game.seed,
+        "first_player": game.first_player,
+        "token_hash_0": game.token_hashes[0],
+        "token_hash_1": game.token_hashes[1],
+        "bot_seat": game.bot_seat,
+        "bot_level": game.bot_level,
+        "created": game.created,
+        "status": game.status,
+        "result": game.result,
+        "rematch_id": game.rematch_id,
+        "clock_kind": game.clock.kind if game.clock.timed else None,
+        "clock_initial_ms": game.clock.initial_ms if game.clock.kind == "realtime" else None,
+        "clock_increment_ms": game.clock.increment_ms if game.clock.kind == "realtime" else None,
+        "clock_days": game.clock.days if game.clock.kind == "correspondence" else None,
+        "termination": game.termination,
+        "rated": game.rated,
+        "owner": game.owner,
+    }
+
+
+def _time_control(row: Any) -> TimeControl:
+    kind = row["clock_kind"]
+    if kind == "realtime":
+        initial, increment = int(row["clock_initial_ms"]), int(row["clock_increment_ms"])
+        return TimeControl("realtime", initial, increment)
+    if kind == "correspondence":
+        return TimeControl("correspondence", days=int(row["clock_days"]))
+    return UNTIMED
+
+
+def _utc(moment: datetime) -> datetime:
+    # SQLite keeps no time zone; every time written here is UTC.
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
+
+
+def _stored(row: Any) -> StoredGame:
+    created = row["created"]
+    if created.tzinfo is None:
+        # SQLite keeps no time zone; every time written here is UTC.
+        created = created.replace(tzinfo=UTC)
+    return StoredGame(
+        id=row["id"],
+        variant=row["variant"],
+        seed=int(row["seed"]),
+        first_player=int(row["first_player"]),
+        token_hashes=(row["token_hash_0"], row["token_hash_1"]),
+        bot_seat=row["bot_seat"],
+        bot_level=row["bot_level"],
+        created=created,
+        status=row["status"],
+        result=row["result"],
+        rematch_id=row["rematch_id"],
+        private=row.get("private_id") is not None,
+        clock=_time_control(row),
+        termination=row["termination"],
+        rated=bool(row["rated"]),
+        owner=row["owner"],
+    )

@@ -1,0 +1,280 @@
+"""Every SQL table of the web server: the model the code queries.
+
+The database gets these tables from the Alembic migrations in ``migrations/versions/``,
+which :func:`~hanamikoji.interfaces.web.db.database.upgrade_schema` runs whenever a
+:class:`~hanamikoji.interfaces.web.db.database.Store` opens a database
+(``tests/test_web_migrations.py`` checks that the two agree). The queries are beside
+their feature: the games' in ``games.py``, the players' in ``player_store.py``, the
+ratings' in ``ratings.py``, the lobby's in ``lobby_store.py``, the instances' in
+``cluster/instances.py``.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+)
+
+__all__ = [
+    "analyses",
+    "analysis_runs",
+    "decisions",
+    "game_seats",
+    "games",
+    "instances",
+    "lobby_queue",
+    "lobby_seeks",
+    "metadata",
+    "players",
+    "private_games",
+    "rating_history",
+    "ratings",
+    "seat_presence",
+    "server_secrets",
+    "sessions",
+    "sign_in_attempts",
+]
+
+metadata = MetaData()
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("variant", String(40), nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("first_player", Integer, nullable=False),
+    Column("token_hash_0", String(64), nullable=True),
+    Column("token_hash_1", String(64), nullable=True),
+    Column("bot_seat", Integer, nullable=True),
+    Column("bot_level", Integer, nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("result", String(8), nullable=True),
+    Column("rematch_id", String(32), nullable=True),
+    # Revision 0004: the time control (NULL kind: untimed) and why a game ended when its
+    # decisions do not say (clock.py recomputes the clocks from the decisions' times).
+    Column("clock_kind", String(16), nullable=True),
+    Column("clock_initial_ms", Integer, nullable=True),
+    Column("clock_increment_ms", Integer, nullable=True),
+    Column("clock_days", Integer, nullable=True),
+    Column("termination", String(16), nullable=True),
+    # Revision 0005: a rated game (NULL or false: not rated).
+    Column("rated", Boolean, nullable=True),
+    # Revision 0006: the instance that runs the game's pending work (NULL: none).
+    Column("owner", String(32), nullable=True),
+    Index("ix_games_owner", "owner"),
+)
+
+decisions = Table(
+    "decisions",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("ply", Integer, primary_key=True, autoincrement=False),
+    Column("text", String(16), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+
+
+analyses = Table(
+    "analyses",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("ply", Integer, primary_key=True, autoincrement=False),
+    Column("data", Text, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+"""One row per decision of an analysed game: the decision's analysis as JSON text
+(``bots/analysis.py``'s JSON form), keyed by its ply (from 1, as the analysis numbers it)."""
+
+analysis_runs = Table(
+    "analysis_runs",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("settings", Text, nullable=False),
+    Column("version", String(40), nullable=False),
+    Column("summary", Text, nullable=False),
+    Column("finished", DateTime(timezone=True), nullable=False),
+)
+"""A game whose analysis is complete: its settings, the package's version, the per-player
+summary (JSON text). Written in the same commit as the decisions' rows."""
+
+# -- spectators (revision 0003) ------------------------------------------------------
+
+private_games = Table(
+    "private_games",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+"""Games their creator made private: nobody may watch them. Every other game may be
+watched (a spectator sees only what is public until the end)."""
+
+# -- ratings (revision 0005; their queries are in ratings.py) --------------------------
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("player_id", String(16), primary_key=True),
+    Column("variant", String(40), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("updated", DateTime(timezone=True), nullable=False),
+    Index("ix_ratings_variant_rating", "variant", "rating"),
+)
+"""Each player's Glicko-2 rating per variant (no row: a new player's); bots have none."""
+
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("player_id", String(16), primary_key=True),
+    Column("variant", String(40), nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("score", Float, nullable=False),
+    Column("rating_before", Float, nullable=False),
+    Column("deviation_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    Column("deviation_after", Float, nullable=False),
+    Column("volatility_after", Float, nullable=False),
+    Column("opponent_rating", Float, nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Index("ix_rating_history_player", "player_id", "variant", "created"),
+)
+"""One row per rated game per player; the key makes a game rated once."""
+
+# -- players (revision 0002; their queries are in player_store.py) ---------------------
+
+players = Table(
+    "players",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("name", String(40), nullable=False),
+    Column("name_key", String(40), nullable=True),
+    Column("password_hash", String(255), nullable=True),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Index("uq_players_name_key", "name_key", unique=True),
+)
+"""Guests and accounts. ``name_key`` is an account's case-folded name (unique: two
+accounts never share a name, whatever its case) and ``NULL`` for a guest, whose nickname
+need not be unique; ``password_hash`` is an account's Argon2 hash."""
+
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id_hash", String(64), primary_key=True),
+    Column("player_id", String(16), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+    Column("expires", DateTime(timezone=True), nullable=False),
+    Index("ix_sessions_player_id", "player_id"),
+    Index("ix_sessions_expires", "expires"),
+)
+"""Signed-in browsers: the SHA-256 hash of the session id their cookie carries."""
+
+game_seats = Table(
+    "game_seats",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("player_id", String(16), nullable=False),
+    Column("claimed", DateTime(timezone=True), nullable=False),
+    Index("ix_game_seats_player_id", "player_id"),
+)
+"""The player at a seat of a game; no row: a bot, or a seat nobody has named. The
+primary key means a seat is named once: of two claims at once, one wins."""
+
+instances = Table(
+    # Revision 0006: the running servers and their heartbeats (cluster/instances.py).
+    "instances",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("started_ms", BigInteger, nullable=False),
+    Column("heartbeat_ms", BigInteger, nullable=False),
+)
+
+seat_presence = Table(
+    # Revision 0006: pages open at each seat, per instance (cluster/instances.py).
+    "seat_presence",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True, autoincrement=False),
+    Column("instance_id", String(32), primary_key=True),
+    Column("pages", Integer, nullable=False),
+    Column("changed_ms", BigInteger, nullable=False),
+    Index("ix_seat_presence_instance", "instance_id"),
+)
+
+lobby_seeks = Table(
+    # Revision 0007: the open seeks of the lobby, each its instance's page's (lobby.py).
+    "lobby_seeks",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("instance_id", String(32), nullable=False),
+    Column("client_key", String(16), nullable=False),
+    Column("player_id", String(16), nullable=False),
+    Column("player_name", String(40), nullable=False),
+    Column("account", Boolean, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("provisional", Boolean, nullable=False),
+    Column("variant", String(40), nullable=False),
+    Column("time_control", String(16), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("range_low", Integer, nullable=True),
+    Column("range_high", Integer, nullable=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Index("ix_lobby_seeks_instance", "instance_id"),
+    Index("ix_lobby_seeks_client", "client_key"),
+)
+
+lobby_queue = Table(
+    # Revision 0007: the pages waiting for a quick pairing (lobby.py).
+    "lobby_queue",
+    metadata,
+    Column("client_key", String(16), primary_key=True),
+    Column("instance_id", String(32), nullable=False),
+    Column("player_id", String(16), nullable=False),
+    Column("variant", String(40), nullable=False),
+    Column("time_control", String(16), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("since_ms", BigInteger, nullable=False),
+    Index("ix_lobby_queue_instance", "instance_id"),
+)
+
+sign_in_attempts = Table(
+    # Revision 0009: sign-in attempts per client address and per account name, counted
+    # in the database so that every instance on it shares one limit (issue 46).
+    "sign_in_attempts",
+    metadata,
+    Column("key", String(64), primary_key=True),
+    Column("attempts", Text, nullable=False),
+    Column("expires_ms", BigInteger, nullable=False),
+    Index("ix_sign_in_attempts_expires", "expires_ms"),
+)
+"""One row per counted key (``attempts.attempt_key``: the SHA-256 of what is counted, so no
+address or name is kept): the times (ms) of its latest attempts within the window,
+oldest first, comma-separated; the row goes once its newest attempt is out of the window
+(``expires_ms``)."""
+
+server_secrets = Table(
+    "server_secrets",
+    metadata,
+    Column("name", String(40), primary_key=True),
+    Column("value", String(128), nullable=False),
+    Column("created", DateTime(timezone=True), nullable=False),
+)
+"""Secrets every server on the database shares (the key that signs session cookies),
+made by the first server that needs one."""
