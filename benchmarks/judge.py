@@ -1,4 +1,4 @@
-"""Judge speed: the compiled greedy judge (bots/judge_kernel.py) against the Python one.
+"""Judge speed: the compiled greedy judge (bots/judge/kernel.py) against the Python one.
 
 Run: ``.venv/bin/python benchmarks/judge.py [--games N] [--runs R] [--searches S]
 [--playouts P]``

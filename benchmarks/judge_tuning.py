@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python benchmarks/judge_tuning.py [--seeds N] [--first S] [--scales 1 2]
 [--knobs K ...] [--variant V] [--jobs J] [--json]``
 
-Every knob of :class:`hanamikoji.bots.greedy.Tuning` (the unused-action worths one by
+Every knob of :class:`hanamikoji.bots.judge.Tuning` (the unused-action worths one by
 one; ``--knobs``: only those) is moved by ``scale`` times its step, down and up, and
 ``greedy`` with that tuning plays ``greedy`` with the default on the same ``N`` seeds
 twice, the seats swapped (:class:`hanamikoji.kernel.Batch`, the compiled greedy policy:
@@ -30,7 +30,7 @@ from machine import cpu_model
 
 from hanamikoji import __version__
 from hanamikoji.arena.stats import mean_interval
-from hanamikoji.bots.greedy import Tuning
+from hanamikoji.bots.judge import Tuning
 from hanamikoji.kernel import Batch
 from hanamikoji.kernel.policies import judge_tables, tie_breaks
 

@@ -20,7 +20,8 @@ from types import ModuleType
 
 import pytest
 
-from hanamikoji.bots.greedy import GreedyBot, Tuning
+from hanamikoji.bots.greedy import GreedyBot
+from hanamikoji.bots.judge import Tuning
 from hanamikoji.core import (
     GEISHAS,
     Deal,

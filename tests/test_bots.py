@@ -25,7 +25,7 @@ from hanamikoji.bots.base import (
 from hanamikoji.bots.determinize import determinize, sample_world
 from hanamikoji.bots.evaluation import round_end_value
 from hanamikoji.bots.expert import EXPERT_CONFIG, ExpertBot
-from hanamikoji.bots.greedy import GreedyBot, best_first
+from hanamikoji.bots.greedy import GreedyBot
 from hanamikoji.bots.ismcts import (
     DEFAULT_CONFIG,
     ISMCTSBot,
@@ -33,6 +33,7 @@ from hanamikoji.bots.ismcts import (
     fixed_search,
     searching_model,
 )
+from hanamikoji.bots.judge import best_first
 from hanamikoji.bots.levels import LEVELS, Level, describe_level, make_level_bot
 from hanamikoji.bots.match_table import BOARDS, load_table, table_match_value
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout

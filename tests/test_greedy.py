@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from hanamikoji import Deal, Game, Move, MoveKind
 from hanamikoji.bots.base import Bot, RandomBot, make_bot
-from hanamikoji.bots.greedy import GreedyBot, _Judge, _unseen_places
+from hanamikoji.bots.greedy import GreedyBot
+from hanamikoji.bots.judge.reference import ReferenceJudge, unseen_places
 from hanamikoji.core.cards import ITEM_LETTERS
 
 VARIANTS = ["classic", "three-rounds", "french", "classic/cap=5"]
@@ -119,8 +120,8 @@ def test_the_model_places_every_unseen_card() -> None:
             seat = game.to_move
             assert seat is not None
             view = game.view(seat)
-            judge = _Judge(view, GreedyBot().tuning)
-            places = _unseen_places(
+            judge = ReferenceJudge(view, GreedyBot().tuning)
+            places = unseen_places(
                 judge.draws(judge.mine_left), judge.theirs_left, view.hand_sizes[1 - seat]
             )
             assert sum(places) == sum(view.unseen())

@@ -1,4 +1,4 @@
-"""The compiled judge (bots/judge_kernel.py) against the Python judge it compiles: the
+"""The compiled judge (bots/judge/kernel.py) against the Python judge it compiles: the
 same score for every legal decision of every position, bit for bit."""
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanamikoji import Game, Move
-from hanamikoji.bots import judge_kernel
 from hanamikoji.bots.base import make_bot
-from hanamikoji.bots.greedy import GreedyBot, Tuning, _Judge, compiled_scores
+from hanamikoji.bots.greedy import GreedyBot
 from hanamikoji.bots.ismcts import DEFAULT_CONFIG, ISMCTSBot
-from hanamikoji.bots.judge_kernel import AVAILABLE, encode_move
+from hanamikoji.bots.judge import ReferenceJudge, Tuning, compiled_scores, kernel
+from hanamikoji.bots.judge.kernel import AVAILABLE, encode_move
+from hanamikoji.bots.judge.kernel_layout import SCRATCH, STAMP
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.core.view import View
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.skipif(not AVAILABLE, reason="numba is not installed")
 
 
 def python_scores(view: View, legal: tuple[Move, ...], tuning: Tuning) -> list[float]:
-    judge = _Judge(view, tuning)
+    judge = ReferenceJudge(view, tuning)
     return [judge.score(move, view.pending) for move in legal]
 
 
@@ -122,11 +123,11 @@ def test_a_judgement_forgets_the_ones_before() -> None:
     game = Game(seed=5)
     assert_same_scores(game, Tuning())
     # The kernel's scratch stamps, on purpose: brought near their wrap-around.
-    (work,) = [w for w in judge_kernel._WORKSPACES.values()]  # noqa: SLF001
-    stamps = work[0][judge_kernel._SCRATCH]  # noqa: SLF001
-    stamps[judge_kernel._STAMP] = 2**31 - 5  # noqa: SLF001
+    (work,) = [w for w in kernel._WORKSPACES.values()]  # noqa: SLF001
+    stamps = work[0][SCRATCH]
+    stamps[STAMP] = 2**31 - 5
     assert play_and_compare(game, random.Random(5), Tuning()) > 0
-    assert 0 < stamps[judge_kernel._STAMP] < 100  # noqa: SLF001
+    assert 0 < stamps[STAMP] < 100
 
 
 def test_greedy_plays_the_same_games_either_way() -> None:

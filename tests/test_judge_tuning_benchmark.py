@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from conftest import greedy_game, load_benchmark
 
-from hanamikoji.bots.greedy import Tuning
+from hanamikoji.bots.judge import Tuning
 
 bench = load_benchmark("judge_tuning")
 

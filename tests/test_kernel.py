@@ -18,7 +18,7 @@ from conftest import greedy_game
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanamikoji.bots.judgement import TIE_TOLERANCE
+from hanamikoji.bots.judge import TIE_TOLERANCE
 from hanamikoji.core import Game, Move
 from hanamikoji.core.cards import FULL_SET, counts, from_counts
 from hanamikoji.core.moves import turn_moves

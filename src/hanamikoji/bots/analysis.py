@@ -32,8 +32,9 @@ from functools import cache
 
 from hanamikoji import __version__
 from hanamikoji.bots.exact import ExactValue, Opponent, exact_values, judge_model
-from hanamikoji.bots.greedy import GreedyBot, best_first
+from hanamikoji.bots.greedy import GreedyBot
 from hanamikoji.bots.ismcts import DEFAULT_CONFIG, ISMCTSBot
+from hanamikoji.bots.judge import best_first
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import LogEntry, View

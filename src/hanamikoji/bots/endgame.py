@@ -44,7 +44,7 @@ cards in hand: only its kind, a Competition's split and the answers are choices)
 turns than that grow it quickly.
 
 The iterations run on arrays (nodes in pre-order, edges, information sets' action
-slots), compiled with numba where it can be imported (as :mod:`judge_kernel` is), in
+slots), compiled with numba where it can be imported (as :mod:`hanamikoji.bots.judge.kernel` is), in
 plain Python otherwise: the same numbers, slower.
 """
 

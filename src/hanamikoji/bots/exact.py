@@ -36,9 +36,10 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
-from hanamikoji.bots.greedy import GreedyBot, judged_content
+from hanamikoji.bots.greedy import GreedyBot
 from hanamikoji.bots.inference import DecisionModel, replay_round, replayed_world
 from hanamikoji.bots.ismcts import DEFAULT_CONFIG, opponent_model
+from hanamikoji.bots.judge import judged_content
 from hanamikoji.bots.match_table import table_match_value
 from hanamikoji.bots.solver import RoundSolver
 from hanamikoji.core.cards import UNIT, counts, from_counts, items, pack

@@ -9,7 +9,7 @@ information set with UCB over the decisions legal in that world (counting
 availability), expands one node, plays the round out and scores its end by its match
 value: favor markers carry over, so the round is worth what it means for the match.
 
-The greedy judge (:mod:`hanamikoji.bots.greedy`) shapes the search:
+The greedy judge (:mod:`hanamikoji.bots.judge`) shapes the search:
 
 - at this player's nodes only its few best-ranked decisions are searched (ranked on
   this player's view of the sampled world): a few hundred iterations spread over up to
@@ -48,8 +48,9 @@ from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.endgame import MAX_TURNS, endgame_decision
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
-from hanamikoji.bots.greedy import GreedyBot, best_first, judged_content
+from hanamikoji.bots.greedy import GreedyBot
 from hanamikoji.bots.inference import DecisionModel, WorldSampler, uniform_model
+from hanamikoji.bots.judge import best_first, judged_content
 from hanamikoji.bots.match_table import table_match_value
 from hanamikoji.bots.network import ValueNetwork, load_network
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout

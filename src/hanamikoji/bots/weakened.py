@@ -3,7 +3,7 @@ the best.
 
 A person who knows the game does not play at random: they mostly play a good decision,
 sometimes a slightly worse one, and now and then a careless one. This bot does the same
-with the greedy judge (:mod:`hanamikoji.bots.greedy`): it draws each decision from a
+with the greedy judge (:mod:`hanamikoji.bots.judge`): it draws each decision from a
 softmax over the judge's scores at ``play_temperature`` (in the judge's units: the
 match's expected worth, from -1 lost to 1 won), mixed with a ``blunders`` share of
 uniform choice. At a low temperature it plays the judge's choice, or one it can hardly

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from hanamikoji.bots.greedy import Tuning
+from hanamikoji.bots.judge import Tuning
 from hanamikoji.core.outcome import Outcome
 from hanamikoji.core.variants import Variant
 from hanamikoji.kernel import loops

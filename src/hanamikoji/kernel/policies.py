@@ -3,7 +3,7 @@
 - The random policy chooses uniformly among the distinct legal decisions, drawing from a
   SplitMix64 stream per game (one ``uint64`` of state) with Lemire's bounded draw.
 - The greedy policy is :class:`hanamikoji.bots.greedy.GreedyBot`: it scores the legal
-  decisions with the compiled judge of :mod:`hanamikoji.bots.judge_kernel` (the same
+  decisions with the compiled judge of :mod:`hanamikoji.bots.judge.kernel` (the same
   functions, not a second judge) and breaks ties as the bot does, with a Mersenne Twister
   that draws the numbers Python's ``random.Random(seed)`` draws. A greedy seat of the
   kernel therefore decides what ``GreedyBot(seed=...)`` decides in the same position.
@@ -17,9 +17,8 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from hanamikoji.bots import judge_kernel as judge
-from hanamikoji.bots.greedy import Tuning, _final_values, _step_array
-from hanamikoji.bots.judgement import NOBODY, TIE_TOLERANCE
+from hanamikoji.bots.judge import NOBODY, TIE_TOLERANCE, Tuning, final_values, step_array
+from hanamikoji.bots.judge import kernel as judge
 from hanamikoji.kernel import rules as r
 from hanamikoji.kernel import tables as t
 from hanamikoji.kernel.encoding import NUM_ACTIONS, all_moves
@@ -213,11 +212,11 @@ class Judge(NamedTuple):
     """What the compiled judge reads besides the position: its tables and work arrays."""
 
     finals: npt.NDArray[np.float64]
-    """(tiebreaks, 2, states): greedy._final_values by tiebreak code, then last round or not."""
+    """(tiebreaks, 2, states): judge.final_values by tiebreak code, then last round or not."""
     step: npt.NDArray[np.int32]
     tuning: npt.NDArray[np.float64]
     encoded: npt.NDArray[np.int64]
-    """(534, 15): each decision as judge_kernel.encode_move writes it."""
+    """(534, 15): each decision as judge.kernel.encode_move writes it."""
     work_states: npt.NDArray[np.int32]
     work_probs: npt.NDArray[np.float64]
     work_index: npt.NDArray[np.int64]
@@ -241,14 +240,14 @@ def judge_tables(tuning: Tuning | None = None) -> Judge:
     tuning = tuning or Tuning()
     finals = np.array(
         [
-            [_final_values(last, tiebreak, tuning.future_weight) for last in (False, True)]
+            [final_values(last, tiebreak, tuning.future_weight) for last in (False, True)]
             for tiebreak in t.TIEBREAKS
         ]
     )
     knobs = (tuning.future_weight, tuning.response_hope, tuning.giveaway, tuning.discard)
     return Judge(
         finals,
-        _step_array(),
+        step_array(),
         np.array(knobs + tuning.unused, dtype=np.float64),
         _encoded_moves(),
         *judge.workspace(finals.shape[2]),
@@ -279,7 +278,7 @@ def _counts_into(packed: int, out: Any, offset: int, sign: int) -> None:
 
 @jit
 def judged_position(s: r.State, g: int, seat: int) -> Any:
-    """JudgedPosition.of(game.view(seat)) laid out as judge_kernel.pack_position does."""
+    """JudgedPosition.of(game.view(seat)) laid out as judge.kernel_layout.pack_position does."""
     position = np.zeros(judge.POSITION_SIZE, dtype=np.int64)
     position_into(s, g, seat, position)
     return position
@@ -340,8 +339,8 @@ def _last_round(s: r.State, g: int) -> int:
 def _clear_answers(s: r.State, g: int, ids: Any, count: int, j: Judge) -> int:
     """How many answers to the pending offer (``ids``, its ``count`` distinct answers)
     GreedyBot would choose between, moved to the front of ``ids``, judged by their gains
-    alone (:func:`judge_kernel.response_gains`); 0 where that cannot tell (an answer's
-    gains within the margin of the tie tolerance from the best's)."""
+    alone (:func:`hanamikoji.bots.judge.kernel.response_gains`); 0 where that cannot
+    tell (an answer's gains within the margin of the tie tolerance from the best's)."""
     margin = j.margins[s[r.TIEBREAK, g], _last_round(s, g)]
     if margin < 0.0:
         return 0

@@ -1,9 +1,10 @@
-"""What the greedy judge reads of a view, and the constants its two forms share.
+"""What the judge reads of a view (the position's features), and the constants its two
+forms share.
 
-The judge is written twice: in Python (:mod:`hanamikoji.bots.greedy`, the readable
-reference) and compiled with numba (:mod:`hanamikoji.bots.judge_kernel`). Both read the
-same :class:`JudgedPosition` and the same tables, which live here so that neither module
-imports the other's internals.
+The judge is written twice: in Python (:mod:`hanamikoji.bots.judge.reference`, the
+readable reference) and compiled with numba (:mod:`hanamikoji.bots.judge.kernel`). Both
+read the same :class:`JudgedPosition` and the same tables, which live here so that
+neither imports the other.
 """
 
 from __future__ import annotations
