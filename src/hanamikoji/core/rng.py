@@ -23,7 +23,8 @@ from hanamikoji.core.errors import DealError
 __all__ = ["MAX_SEED", "Deal", "deal_for_round", "splitmix64"]
 
 _MASK = (1 << 64) - 1
-_GAMMA = 0x9E3779B97F4A7C15
+GAMMA = 0x9E3779B97F4A7C15
+"""SplitMix64's increment (the golden ratio in 64 bits)."""
 HAND_SIZE = 6
 DECK_SIZE = TOTAL_CARDS - 1 - 2 * HAND_SIZE
 
@@ -34,7 +35,7 @@ def splitmix64(state: int) -> tuple[int, int]:
     >>> splitmix64(0)[1]
     16294208416658607535
     """
-    state = (state + _GAMMA) & _MASK
+    state = (state + GAMMA) & _MASK
     z = state
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
@@ -120,13 +121,13 @@ def deal_for_round(seed: int, round_number: int) -> Deal:
         bound = i + 1
         while True:
             # SplitMix64, inlined: this loop runs for every round of every game.
-            state = (state + _GAMMA) & mask
+            state = (state + GAMMA) & mask
             z = state
             z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
             z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
             product = (z ^ (z >> 31)) * bound
             # Lemire's method: reject the few low products that would bias the draw.
-            if product & mask >= _THRESHOLDS[bound]:
+            if product & mask >= THRESHOLDS[bound]:
                 break
         j = product >> 64
         order[i], order[j] = order[j], order[i]
@@ -135,4 +136,6 @@ def deal_for_round(seed: int, round_number: int) -> Deal:
 
 
 _ORDERED = items(FULL_SET)
-_THRESHOLDS = [0] + [((1 << 64) - bound) % bound for bound in range(1, TOTAL_CARDS + 1)]
+THRESHOLDS = [0] + [((1 << 64) - bound) % bound for bound in range(1, TOTAL_CARDS + 1)]
+"""Lemire's rejection threshold of each bound: a draw whose low product is below it is
+drawn again (the compiled engine draws with the same numbers)."""

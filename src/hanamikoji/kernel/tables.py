@@ -18,11 +18,12 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from hanamikoji.core import rng
 from hanamikoji.core.cards import CHARMS, FULL_SET, ITEM_COUNT, TOTAL_CARDS, UNIT, items
 from hanamikoji.core.game import TURNS_PER_ROUND
 from hanamikoji.core.moves import ACTIONS, MoveKind, response_moves
 from hanamikoji.core.outcome import WIN_CHARM, WIN_GEISHAS, Termination
-from hanamikoji.core.rng import _GAMMA, _THRESHOLDS, HAND_SIZE
+from hanamikoji.core.rng import HAND_SIZE
 from hanamikoji.core.variants import Tiebreak
 from hanamikoji.kernel.encoding import KIND_OFFSETS, NUM_ACTIONS, all_moves, encode
 
@@ -63,8 +64,8 @@ GUARD: int = sum(8 << (4 * k) for k in range(ITEM_COUNT))
 
 ORDERED: npt.NDArray[np.int8] = np.array(items(FULL_SET), dtype=np.int8)
 """The 21 cards in row order: what a round's shuffle starts from (``core/rng.py``)."""
-GAMMA = np.uint64(_GAMMA)
-THRESHOLDS: npt.NDArray[np.uint64] = np.array(_THRESHOLDS, dtype=np.uint64)
+GAMMA = np.uint64(rng.GAMMA)
+THRESHOLDS: npt.NDArray[np.uint64] = np.array(rng.THRESHOLDS, dtype=np.uint64)
 """Lemire's rejection threshold of each bound (``core/rng.py``)."""
 
 TERMINATIONS: tuple[Termination, ...] = tuple(Termination)

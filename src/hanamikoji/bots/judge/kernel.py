@@ -97,7 +97,7 @@ __all__ = [
 def _worth(
     geisha: int, lead: int, hand: int, slot: int, position: Any, floats: Any, ints: Any
 ) -> float:
-    """reference.ReferenceJudge._worth, remembered in the scratch row (stamped by the judgement)."""
+    """ReferenceJudge._worth, remembered in the scratch row (stamped by the judgement)."""
     # Unsigned indices: numba checks signed ones for negative values (to count from the end).
     at = np.uint64(((slot * ITEM_COUNT + geisha) * LEADS + lead + OFFSET) * HANDS + hand)
     if ints[at] == ints[STAMP]:

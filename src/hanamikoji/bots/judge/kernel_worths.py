@@ -139,7 +139,7 @@ def _fold(
     probs: Any,
     index: Any,
 ) -> int:
-    """reference._fold of one geisha, from the spread in row ``source`` of the work arrays
+    """match._fold of one geisha, from the spread in row ``source`` of the work arrays
     ``states`` and ``probs`` (its first ``n`` entries) into row ``target``; returns the
     new spread's size. Entries keep a dict's insertion order, so that the sums add up in
     the reference's order. ``index`` maps a state to its entry: ``stamp + entry`` where
@@ -181,7 +181,7 @@ def _fold_all(
     probs: Any,
     index: Any,
 ) -> tuple[int, int]:
-    """reference._fold of the open geishas ``lo`` to ``hi`` in turn, through the two rows
+    """match._fold of the open geishas ``lo`` to ``hi`` in turn, through the two rows
     of ``depth``; returns the row and size of the result."""
     for i in range(lo, hi):
         target = 2 * depth + (i - lo) % 2
@@ -194,7 +194,7 @@ def _fold_all(
 def _leaf_worths(
     geisha: int, source: int, n: int, step: Any, finals: Any, states: Any, probs: Any, floats: Any
 ) -> None:
-    """The end of reference._geisha_worths: one geisha's worths once the others have ended as
+    """The end of match._geisha_worths: one geisha's worths once the others have ended as
     the spread in row ``source`` says."""
     mine = 0.0
     theirs = 0.0
@@ -234,7 +234,7 @@ def _halving(
     ints: Any,
     needed: int,
 ) -> None:
-    """reference._without_each and reference._geisha_worths: each open geisha's worths once all
+    """match._without_each and match._geisha_worths: each open geisha's worths once all
     the others have ended (from the spread in row START), written into the worths of
     ``floats``; only those of the geishas in the bitmask ``needed`` (the others' groups
     are not folded for), the same numbers. Inlined where ``needed`` is a constant
@@ -328,7 +328,7 @@ def _without_some(
 
 @bare
 def geisha_worths(finals: Any, step: Any, states: Any, probs: Any, index: Any, needed: int) -> None:
-    """reference._geisha_worths from the chances in the scratch row, into its worths (those
+    """match._geisha_worths from the chances in the scratch row, into its worths (those
     of the geishas in the bitmask ``needed``; the others' stay 0)."""
     floats = probs[SCRATCH]
     ints = states[SCRATCH]
