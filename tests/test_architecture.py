@@ -11,7 +11,17 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "hanamikoji"
-LAYERS = ["core", "notation", "bots", "protocol", "arena", "kernel", "research", "interfaces"]
+LAYERS = [
+    "core",
+    "notation",
+    "bots",
+    "training",
+    "protocol",
+    "arena",
+    "kernel",
+    "research",
+    "interfaces",
+]
 """From the lowest layer to the highest: a layer imports only from the ones before it."""
 
 

@@ -14,7 +14,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanamikoji import Game
-from hanamikoji.bots import training
 from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.expert import ExpertBot
 from hanamikoji.bots.network import (
@@ -29,18 +28,19 @@ from hanamikoji.bots.network import (
     state_features,
 )
 from hanamikoji.bots.parallel import Workers
-from hanamikoji.bots.training import (
+from hanamikoji.research.encoding import all_moves
+from hanamikoji.training import (
     Samples,
     collect,
     earlier_samples,
     gate,
     log_table,
-    main,
     search_games,
+    selfplay,
     train,
     write_log,
 )
-from hanamikoji.research.encoding import all_moves
+from hanamikoji.training.driver import main
 
 
 @settings(max_examples=40, deadline=None)
@@ -70,7 +70,10 @@ def test_committed_weights_are_the_ones_the_bots_use() -> None:
     network = load_network()
     recorded = manifest()
     assert network.fingerprint() == recorded["sha256"]
-    assert recorded["command"].startswith("python -m hanamikoji.bots.training")
+    # The committed generations were trained when the command was hanamikoji.bots.training.
+    assert recorded["command"].startswith(
+        ("python -m hanamikoji.training", "python -m hanamikoji.bots.training")
+    )
     assert LearnedBot(seed=1).network.fingerprint() == recorded["sha256"]
     assert ExpertBot(seed=1).network is network
 
@@ -195,7 +198,7 @@ def test_a_generation_resumes_from_the_checkpoint_and_logs_itself(tmp_path: Path
     second = json.loads((tmp_path / "value_network.json").read_text())
     one, two = second["generations"]
     assert two["games"][0] == one["games"][0] + 100_000  # a generation's own seeds
-    assert two["command"] == "python -m hanamikoji.bots.training --resume " + " ".join(small)
+    assert two["command"] == "python -m hanamikoji.training --resume " + " ".join(small)
     assert second["command"] == f"{one['command']} && {two['command']}"
     # The checkpoint moves only to a generation that beat the one before it.
     kept = two["sha256"] if two["kept"] else one["sha256"]
@@ -229,7 +232,7 @@ def test_self_play_is_kept_a_file_per_chunk_and_read_back(
     def unplayable(*args: object) -> Samples:
         raise AssertionError("kept games are read back, not played again")
 
-    monkeypatch.setattr(training, "search_games", unplayable)
+    monkeypatch.setattr(selfplay, "search_games", unplayable)
     again = collect(12, 5, 12, Workers(), None, tmp_path)
     for name in ("features", "policy", "values", "views", "games"):
         assert np.array_equal(getattr(again, name), getattr(played, name), equal_nan=True)

@@ -9,8 +9,8 @@ It is built by backward induction (value iteration for the unlimited ``classic``
 the distribution of one round's per-geisha results (the starter wins her, the other
 player wins her, or a tie leaves her marker) is sampled from self-play rounds, and
 the match value of each board is solved exactly under that distribution
-(:mod:`hanamikoji.bots.build_match_table`, which rebuilds it with
-``.venv/bin/python -m hanamikoji.bots.build_match_table``; about a minute). The table is
+(:mod:`hanamikoji.training.build_match_table`, which rebuilds it with
+``.venv/bin/python -m hanamikoji.training.build_match_table``; about a minute). The table is
 stored quantized to 16 bits in ``data/match_table.json``.
 """
 

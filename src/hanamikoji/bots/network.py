@@ -8,7 +8,7 @@ over, as the search values the decision). It is trained by expert iteration (Ant
 Tian and Barber, "Thinking Fast and Slow with Deep Learning and Tree Search", NeurIPS
 2017): self-play games whose decisions are made by the search of
 :mod:`hanamikoji.bots.ismcts`, guided by the previous network, give the targets
-(:mod:`hanamikoji.bots.training` builds it).
+(:mod:`hanamikoji.training` builds it).
 
 The input is the view's state features followed by the decision's features and the
 greedy judge's opinion of it, all small counts (raw, scaled by :data:`SCALE`). The

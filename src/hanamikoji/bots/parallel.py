@@ -1,6 +1,6 @@
 """Work spread over this machine's processes or over a Ray cluster, its results in order.
 
-The training of the learned evaluation (:mod:`hanamikoji.bots.training`) plays its
+The training of the learned evaluation (:mod:`hanamikoji.training`) plays its
 self-play and its matches in chunks, each a function of its arguments alone, so where a
 chunk runs does not change what it gives: :class:`Workers` maps a task over the chunks
 in ``jobs`` local processes or as Ray tasks. The arena's Ray backend starts and stops

@@ -1,8 +1,8 @@
 """Rebuild the match-value table of :mod:`hanamikoji.bots.match_table`.
 
-``.venv/bin/python -m hanamikoji.bots.build_match_table`` (about a minute) samples the
-per-geisha results of self-play first rounds, solves every board's match value under
-them by backward induction, and writes ``data/match_table.json`` with the command and
+``.venv/bin/python -m hanamikoji.training.build_match_table`` (about a minute) samples
+the per-geisha results of self-play first rounds, solves every board's match value under
+them by backward induction, and writes ``bots/data/match_table.json`` with the command and
 its parameters. Only this command imports this module: the bots read the table
 through :mod:`hanamikoji.bots.match_table`, which imports no bot.
 """
@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+import hanamikoji.bots as bots_package
 from hanamikoji.bots import make_bot
 from hanamikoji.bots.match_table import BOARDS, DATA_FILE, FORMAT, table_key
 from hanamikoji.core.cards import CHARMS, ITEM_COUNT
@@ -138,7 +139,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--bot", default="greedy", help="bot whose self-play rounds are sampled")
     parser.add_argument("--rounds", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=20261122)
-    parser.add_argument("--out", type=Path, default=Path(__file__).with_name("data") / DATA_FILE)
+    data = Path(bots_package.__file__).parent / "data"
+    parser.add_argument("--out", type=Path, default=data / DATA_FILE)
     args = parser.parse_args(argv)
     results = sample_round_results(args.bot, args.rounds, args.seed)
     tables = solve(results)
@@ -147,7 +149,7 @@ def main(argv: list[str] | None = None) -> None:
         "rounds": args.rounds,
         "seed": args.seed,
         "distinct_results": len(results),
-        "command": "python -m hanamikoji.bots.build_match_table "
+        "command": "python -m hanamikoji.training.build_match_table "
         f"--bot {args.bot} --rounds {args.rounds} --seed {args.seed}",
     }
     write_table(tables, meta, args.out)
