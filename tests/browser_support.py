@@ -24,8 +24,12 @@ from web_support import PASSWORD, frames
 from hanamikoji.core import Game
 from hanamikoji.core.cards import ITEM_LETTERS
 from hanamikoji.core.moves import Move, MoveKind
-from hanamikoji.interfaces.web.payload import JSON, KIND_NAMES, PublicGame, encode, seat_state
+from hanamikoji.interfaces.web.payload import KIND_NAMES, PublicGame, seat_state
 from hanamikoji.interfaces.web.tutorial import SCRIPT
+from hanamikoji.interfaces.web.wire.outgoing import SeatState, encode
+
+JSON = dict[str, Any]
+"""A message as the page decodes it."""
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -309,7 +313,7 @@ class ScriptedTable:
         self.page = page
         self.url = f"{server.url}/g/{GAME_ID}#t=token"
         self.sent: list[JSON] = []
-        self.state: JSON | None = None
+        self.state: SeatState | None = None
         self.socket: Any = None
         page.route_web_socket(f"**/ws/{GAME_ID}", self.accept)
 

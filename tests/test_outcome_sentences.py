@@ -17,6 +17,7 @@ from hanamikoji.interfaces.messages import message, outcome_key
 from hanamikoji.interfaces.terminal import outcome_text
 from hanamikoji.interfaces.web.catalog import client_catalog, text
 from hanamikoji.interfaces.web.payload import PublicGame, outcome_json, seat_state
+from hanamikoji.interfaces.web.wire.outgoing import to_plain
 from hanamikoji.notation.names import LANGUAGES, Lang, term
 from hanamikoji.notation.outcomes import describe_outcome
 
@@ -57,12 +58,12 @@ def test_the_outcome_says_that_11_charm_beat_4_geishas() -> None:
     assert outcome.geishas == (4, 3) and outcome.charm == (9, 12)
     assert outcome.charm_over_geishas
     assert outcome_key(outcome) == "outcome_charm_over_geishas"
-    assert outcome_json(outcome)["reason"] == "outcome_charm_over_geishas"
+    assert outcome_json(outcome).reason == "outcome_charm_over_geishas"
     assert "which beats the other player's 4 geishas" in describe_outcome(outcome)
     plain = finished(both_goals())
     assert (plain.winner, plain.termination, plain.geishas) == (0, Termination.CHARM, (4, 3))
     assert not plain.charm_over_geishas
-    assert outcome_key(plain) == outcome_json(plain)["reason"] == "outcome_charm"
+    assert outcome_key(plain) == outcome_json(plain).reason == "outcome_charm"
     assert "beats" not in describe_outcome(plain)
 
 
@@ -77,7 +78,7 @@ def test_every_interface_says_why_in_every_language(lang: Lang) -> None:
         assert why != message("outcome_charm_over_geishas", "en", **fields)
     # The terminal's end line, and the page's catalog under the key the state names.
     assert outcome_text(outcome, labels, lang).startswith(why)
-    assert text(outcome_json(outcome)["reason"], lang, **fields) == why
+    assert text(outcome_json(outcome).reason, lang, **fields) == why
     assert "outcome_charm_over_geishas" in client_catalog(lang)["ui"]
 
 
@@ -101,7 +102,7 @@ def test_the_end_screen_says_that_charm_beat_geishas(page: Page, tmp_path: Any) 
 
     game = charm_beats_geishas()
     public = PublicGame(GAME_ID, ("human", "bot"), (None, 1), len(game.move_stack))
-    state = seat_state(game.view(0), public)
+    state = to_plain(seat_state(game.view(0), public))
 
     def socket(ws: Any) -> None:
         ws.on_message(lambda _: ws.send(json.dumps(state)))

@@ -45,6 +45,7 @@ from hanamikoji.interfaces.web.db.games import Append, GameStore, new_game_row
 from hanamikoji.interfaces.web.hub import GameHub
 from hanamikoji.interfaces.web.live import Connection
 from hanamikoji.interfaces.web.wire.incoming import NewGameRequest
+from hanamikoji.interfaces.web.wire.outgoing import to_plain
 
 JSONDict = dict[str, Any]
 START = 1_800_000_000_000
@@ -241,7 +242,7 @@ def test_the_flag_falls_and_the_game_is_lost_on_time_by_the_right_seat(tmp_path:
         # A spectator sees the game over too, and no hand.
         hub = client.app.state.hub  # type: ignore[attr-defined]
         live = client.portal.call(hub.get, game["id"])  # type: ignore[union-attr]
-        watched = hub.spectator_state_for(live)
+        watched = to_plain(hub.spectator_state_for(live))
         assert watched["outcome"]["termination"] == "time" and watched["hand"] == []
     stored = GameStore(Store(url)).load(game["id"])
     assert stored is not None
@@ -519,7 +520,8 @@ def test_the_page_warns_of_low_time_once_and_says_a_loss_on_time(tmp_path: Path)
     from serving import Server, free_port
 
     from hanamikoji.core import Game
-    from hanamikoji.interfaces.web.payload import PublicGame, encode, seat_state
+    from hanamikoji.interfaces.web.payload import PublicGame, seat_state
+    from hanamikoji.interfaces.web.wire.outgoing import encode
 
     game = Game("classic", seed=11, first_player=0)
     base = PublicGame("scripted", ("human", "bot"), (None, 2), 0, (True, True))

@@ -23,6 +23,7 @@ from hanamikoji.interfaces.web.bots import BotRunner
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.hints import Hints
 from hanamikoji.interfaces.web.hub import GameHub
+from hanamikoji.interfaces.web.wire.outgoing import to_plain
 
 e2e: ModuleType | None = None
 try:
@@ -147,7 +148,7 @@ def test_a_hint_comes_from_the_seats_view_only() -> None:
     hints = Hints(bots, worlds=30, seconds=None)  # no time cap: the same work both times
 
     async def both() -> list[dict[str, Any]]:
-        return [await hints.compute("same-id", game.copy(), 0) for game in pair]
+        return [to_plain(await hints.compute("same-id", game.copy(), 0)) for game in pair]
 
     try:
         given = asyncio.run(both())

@@ -30,6 +30,7 @@ from hanamikoji.interfaces.web.lobby import (
     Seat,
 )
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage, TimeControlName
+from hanamikoji.interfaces.web.wire.outgoing import to_plain
 
 JSONDict = dict[str, Any]
 
@@ -124,7 +125,7 @@ def test_seeks_go_when_cancelled_or_when_their_page_closes() -> None:
         await lobby.cancel(ann.client, first.id)
         lobby.leave(ann.client)
         assert [m["seek"] for m in bob.of_type("unseek")] == [first.id, second.id]
-        assert lobby.snapshot(bob.client)["seeks"] == []
+        assert to_plain(lobby.snapshot(bob.client))["seeks"] == []
         assert not made
         await asyncio.sleep(0.1)  # the database forgets them just after
         assert lobby.db.seeks() == []
@@ -139,7 +140,7 @@ def test_a_range_shows_the_seek_only_to_players_it_admits() -> None:
         onlooker = Page(lobby, None)
         seek = await lobby.seek(ann.client, SeekMessage(range=(1400, 1700)))
         assert near.of_type("seek") and not far.of_type("seek") and not onlooker.of_type("seek")
-        assert lobby.snapshot(far.client)["seeks"] == []
+        assert to_plain(lobby.snapshot(far.client))["seeks"] == []
         with pytest.raises(Refused, match="err_seek_range"):
             await lobby.accept(far.client, seek.id)
         with pytest.raises(Refused, match="err_signed_out"):
@@ -250,7 +251,7 @@ def test_a_game_that_cannot_be_made_is_refused_to_the_one_who_accepted() -> None
         seek = await lobby.seek(ann.client, SeekMessage())
         with pytest.raises(Refused, match="err_pairing"):
             await lobby.accept(bob.client, seek.id)
-        assert lobby.snapshot(bob.client)["seeks"] == [] and not ann.of_type("paired")
+        assert to_plain(lobby.snapshot(bob.client))["seeks"] == [] and not ann.of_type("paired")
         await lobby.seek(bob.client, SeekMessage())  # both are still in the lobby
         assert ann.of_type("seek")[-1]["seek"]["player"]["name"] == "bob"
 

@@ -29,6 +29,7 @@ from hanamikoji.interfaces.web.player_routes import open_accounts
 from hanamikoji.interfaces.web.player_store import new_player
 from hanamikoji.interfaces.web.players import Accounts
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage
+from hanamikoji.interfaces.web.wire.outgoing import to_plain
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 
@@ -130,7 +131,7 @@ def test_a_seek_posted_on_one_instance_is_accepted_on_the_other(schema: str) -> 
             states = [await ann.open_seat(to_ann["game"]), await bob.open_seat(to_bob["game"])]
             assert [s["seat"] for s in states] == [0, 1]
             assert {s["variant"] for s in states} == {"french"}
-            assert one.lobby.snapshot(ann.client)["seeks"] == []
+            assert to_plain(one.lobby.snapshot(ann.client))["seeks"] == []
 
     asyncio.run(scenario())
 
@@ -146,7 +147,7 @@ def test_a_page_that_closes_takes_its_seeks_from_every_instance(schema: str) -> 
             await bob.until(gone(first.id))
             one.lobby.leave(ann.client)
             await bob.until(gone(second.id))
-            assert two.lobby.snapshot(bob.client)["seeks"] == []
+            assert to_plain(two.lobby.snapshot(bob.client))["seeks"] == []
 
     asyncio.run(scenario())
 
@@ -228,7 +229,9 @@ def test_the_seeks_of_an_instance_that_dies_leave_the_others_pages(schema: str) 
             await survivor.lobby.tick()
             assert survivor.lobby.matching
             await bob.until(gone(lost.id))
-            assert [s["id"] for s in survivor.lobby.snapshot(bob.client)["seeks"]] == [kept.id]
+            assert [s["id"] for s in to_plain(survivor.lobby.snapshot(bob.client))["seeks"]] == [
+                kept.id
+            ]
             assert [seek.id for seek in survivor.lobby.db.seeks()] == [kept.id]
 
     asyncio.run(scenario())

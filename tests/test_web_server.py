@@ -42,6 +42,7 @@ from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore, new_game_row
 from hanamikoji.interfaces.web.live import rebuild
 from hanamikoji.interfaces.web.payload import PublicGame, seat_state
+from hanamikoji.interfaces.web.wire.outgoing import to_plain
 from hanamikoji.notation.names import LANGUAGES
 from hanamikoji.notation.records import GameRecord
 
@@ -574,7 +575,7 @@ def audit(message: JSONDict, game: JSONDict, seat: int, decisions: tuple[str, ..
     over = truth.is_over()
     # 1. Exactly what the seat's own view holds, field by field.
     public = PublicGame(game["id"], ("human", "human"), (None, None), message["ply"])
-    expected = seat_state(truth.view(seat), public)
+    expected = to_plain(seat_state(truth.view(seat), public))
     for key in _CARD_FIELDS:
         assert message[key] == expected[key], key
     if over:
@@ -619,7 +620,7 @@ def test_the_audit_catches_a_leaked_card() -> None:
         game.push(rng.choice(game.legal_moves()))
     decisions = tuple(move.text() for move in game.move_stack)
     public = PublicGame("g", ("human", "human"), (None, None), len(decisions))
-    honest = seat_state(game.view(0), public)
+    honest = to_plain(seat_state(game.view(0), public))
     audit(honest, settings_, 0, decisions)
     secret_entry = next(
         index

@@ -30,6 +30,7 @@ from hanamikoji.core import Game, Move, MoveKind
 from hanamikoji.core.cards import FULL_SET, counts, from_counts
 from hanamikoji.interfaces.web.live import SPECTATOR
 from hanamikoji.interfaces.web.payload import PublicGame, seat_state, spectator_state
+from hanamikoji.interfaces.web.wire.outgoing import to_plain
 
 JSONDict = dict[str, Any]
 
@@ -50,7 +51,7 @@ def spectator_audit(message: JSONDict, game: JSONDict, decisions: tuple[str, ...
         assert message["reveal"] is not None
         for seat in (0, 1):
             public = PublicGame(game["id"], ("human", "human"), (None, None), message["ply"])
-            expected = seat_state(truth.view(seat), public)
+            expected = to_plain(seat_state(truth.view(seat), public))
             for key in ("reveal", "log", "rounds", "outcome", "favor"):
                 assert message[key] == expected[key], key
         return
@@ -85,7 +86,7 @@ def spectator_audit(message: JSONDict, game: JSONDict, decisions: tuple[str, ...
     assert message["unseen"] == list(counts(FULL_SET - shown))
     # 4. And the serializer's own projection agrees, field by field.
     public = PublicGame(game["id"], ("human", "human"), (None, None), message["ply"])
-    expected = spectator_state(view, public)
+    expected = to_plain(spectator_state(view, public))
     for key in ("hand", "secret", "tradeoff", "placed", "pending", "log", "unseen", "used"):
         assert message[key] == expected[key], key
 
@@ -263,10 +264,10 @@ def test_the_spectator_audit_catches_a_leaked_card() -> None:
         game.push(rng.choice(game.legal_moves()))
     decisions = tuple(move.text() for move in game.move_stack)
     public = PublicGame("g", ("human", "human"), (None, None), len(decisions))
-    honest = spectator_state(game.view(1), public)
+    honest = to_plain(spectator_state(game.view(1), public))
     spectator_audit(honest, settings_, decisions)
     leaks: list[JSONDict] = [
-        {**seat_state(game.view(seat), public), "seat": None} for seat in (0, 1)
+        {**to_plain(seat_state(game.view(seat), public)), "seat": None} for seat in (0, 1)
     ]
     secret_index = next(
         index

@@ -30,9 +30,9 @@ from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.clock import Clocks, TimeControl
 from hanamikoji.interfaces.web.hub import error_message
 from hanamikoji.interfaces.web.live import clock_json
-from hanamikoji.interfaces.web.payload import PublicGame, encode, seat_state, spectator_state
+from hanamikoji.interfaces.web.payload import PublicGame, seat_state, spectator_state
 from hanamikoji.interfaces.web.wire import typescript
-from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage, SeatState, SpectatorState
+from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage, SeatState, SpectatorState, encode
 
 POSITIONS = 300
 

@@ -30,8 +30,12 @@ from serving import Server, free_port
 from hanamikoji.core import Game
 from hanamikoji.core.moves import MoveKind
 from hanamikoji.interfaces.web.catalog import text
-from hanamikoji.interfaces.web.payload import JSON, PublicGame, spectator_state
+from hanamikoji.interfaces.web.payload import PublicGame, spectator_state
+from hanamikoji.interfaces.web.wire.outgoing import to_plain
 from hanamikoji.notation.names import action_name
+
+JSON = dict[str, Any]
+"""A message as the page decodes it."""
 
 __all__ = ["browser", "page", "pytestmark"]
 
@@ -64,7 +68,7 @@ def watch(page: Page, server: Server, game: Game) -> JSON:
     public = PublicGame(
         GAME_ID, ("human", "human"), (None, None), len(game.move_stack), (True, True)
     )
-    state = spectator_state(game.view(0), public)
+    state: JSON = to_plain(spectator_state(game.view(0), public))
 
     def socket(ws: Any) -> None:
         ws.on_message(lambda _: ws.send(json.dumps(state)))

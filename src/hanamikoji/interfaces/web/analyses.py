@@ -18,6 +18,7 @@ import contextlib
 import json
 import logging
 from dataclasses import dataclass, field
+from typing import Any
 
 from hanamikoji import __version__
 from hanamikoji.bots.analysis import (
@@ -31,7 +32,13 @@ from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.db.analyses import AnalysisStore, StoredAnalysis
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.writer import DecisionWriter
-from hanamikoji.interfaces.web.payload import JSON, move_json
+from hanamikoji.interfaces.web.payload import move_json
+from hanamikoji.interfaces.web.wire.answers import (
+    AnalysisDone,
+    AnalysisNone,
+    AnalysisRunning,
+    AnalysisState,
+)
 from hanamikoji.notation.records import GameRecord
 
 __all__ = ["RETRY_SECONDS", "Analyses"]
@@ -50,8 +57,8 @@ class _Run:
     done: int = 0
     task: asyncio.Task[None] | None = field(default=None, repr=False)
 
-    def json(self) -> JSON:
-        return {"status": "running", "done": self.done, "total": self.total}
+    def json(self) -> AnalysisRunning:
+        return AnalysisRunning(done=self.done, total=self.total)
 
 
 class Analyses:
@@ -80,7 +87,7 @@ class Analyses:
         self.limit = limit
         self._runs: dict[str, _Run] = {}
 
-    async def start(self, game_id: str, record: GameRecord, total: int) -> JSON:
+    async def start(self, game_id: str, record: GameRecord, total: int) -> AnalysisState:
         """The stored analysis of a finished game, or the state of its run (over its
         ``total`` decisions), started now unless one is under way. Raises
         :class:`Refused` over the limit."""
@@ -97,12 +104,12 @@ class Analyses:
         run.task = asyncio.create_task(self._run(game_id, record, run))
         return run.json()
 
-    async def status(self, game_id: str) -> JSON:
+    async def status(self, game_id: str) -> AnalysisState:
         """``running`` (with its progress), ``done`` (the analysis) or ``none``."""
         known = await self._known(game_id)
-        return known if known is not None else {"status": "none", "done": 0, "total": 0}
+        return known if known is not None else AnalysisNone()
 
-    async def _known(self, game_id: str) -> JSON | None:
+    async def _known(self, game_id: str) -> AnalysisState | None:
         """The game's run under way (its progress) or its stored analysis, else ``None``."""
         running = self._runs.get(game_id)
         if running is not None:
@@ -145,7 +152,7 @@ class Analyses:
         return _stored(analysed)
 
 
-def _stored(analysed: JSON) -> StoredAnalysis:
+def _stored(analysed: dict[str, Any]) -> StoredAnalysis:
     decisions = analysed["decisions"]
     assert isinstance(decisions, list)
     return StoredAnalysis(
@@ -156,20 +163,19 @@ def _stored(analysed: JSON) -> StoredAnalysis:
     )
 
 
-def _done_json(stored: StoredAnalysis) -> JSON:
-    decisions = [_with_moves(json.loads(data)) for data in stored.decisions]
-    return {
-        "status": "done",
-        "done": len(decisions),
-        "total": len(decisions),
-        "version": stored.version,
-        "budget": json.loads(stored.settings),
-        "decisions": decisions,
-        "summary": json.loads(stored.summary),
-    }
+def _done_json(stored: StoredAnalysis) -> AnalysisDone:
+    decisions = tuple(_with_moves(json.loads(data)) for data in stored.decisions)
+    return AnalysisDone(
+        done=len(decisions),
+        total=len(decisions),
+        version=stored.version,
+        budget=json.loads(stored.settings),
+        decisions=decisions,
+        summary=json.loads(stored.summary),
+    )
 
 
-def _with_moves(decision: JSON) -> JSON:
+def _with_moves(decision: dict[str, Any]) -> dict[str, Any]:
     """A stored decision with its played and best decisions as the page draws moves."""
     return {
         **decision,

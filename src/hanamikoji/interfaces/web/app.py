@@ -46,12 +46,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
 from starlette.applications import Starlette
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, ExceptionHandler, Message, Receive, Scope, Send
@@ -85,7 +85,6 @@ from hanamikoji.interfaces.web.hints import Hints
 from hanamikoji.interfaces.web.hub import GameHub, error_message, unavailable_message
 from hanamikoji.interfaces.web.live import SPECTATOR, Connection, LiveGame, SeatTap
 from hanamikoji.interfaces.web.lobby_routes import lobby_routes, open_lobby, run_pairings
-from hanamikoji.interfaces.web.payload import encode
 from hanamikoji.interfaces.web.player_routes import (
     CookieSettings,
     acting_session,
@@ -107,6 +106,15 @@ from hanamikoji.interfaces.web.refusals import (
 )
 from hanamikoji.interfaces.web.rules_page import rules_document, rules_fragment
 from hanamikoji.interfaces.web.tutorial import parse_step, tutorial_step
+from hanamikoji.interfaces.web.wire.answers import (
+    AnalysisRunning,
+    GameCreated,
+    Health,
+    Options,
+    Rematch,
+    VariantOption,
+    WireResponse,
+)
 from hanamikoji.interfaces.web.wire.incoming import (
     MAX_BODY_BYTES,
     Hello,
@@ -115,6 +123,7 @@ from hanamikoji.interfaces.web.wire.incoming import (
     decode_client_message,
     decode_new_game,
 )
+from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage, Pong, encode
 from hanamikoji.interfaces.web_settings import ServeSettings
 from hanamikoji.notation.names import LANGUAGES, Lang
 
@@ -363,9 +372,9 @@ async def _health(request: Request) -> Response:
     503 (``"database": "unreachable"``) otherwise."""
     store = _hub(request).store
     if await store.health.check(store.ping, HEALTH_TIMEOUT):
-        return JSONResponse({"ok": True, "database": "ok"}, headers={"Cache-Control": "no-store"})
-    return JSONResponse(
-        {"ok": False, "database": "unreachable"},
+        return WireResponse(Health(ok=True, database="ok"), headers={"Cache-Control": "no-store"})
+    return WireResponse(
+        Health(ok=False, database="unreachable"),
         status_code=503,
         headers={"Cache-Control": "no-store", "Retry-After": str(RETRY_AFTER_SECONDS)},
     )
@@ -392,7 +401,7 @@ async def _close_unavailable(websocket: WebSocket) -> None:
 
 async def _catalog(request: Request) -> Response:
     lang = path_lang(request)
-    return JSONResponse(client_catalog(lang), headers={"Cache-Control": "max-age=300"})
+    return WireResponse(client_catalog(lang), headers={"Cache-Control": "max-age=300"})
 
 
 async def _rules_page(request: Request) -> Response:
@@ -415,18 +424,20 @@ async def _rules(request: Request, render: Callable[[Lang, str | None], str]) ->
 
 async def _tutorial(request: Request) -> Response:
     index = parse_step(request.query_params.get("step", "0"))
-    return JSONResponse(
+    return WireResponse(
         tutorial_step(index, request_lang(request)), headers={"Cache-Control": "no-store"}
     )
 
 
 async def _options(request: Request) -> Response:
-    return JSONResponse(
-        {
-            "variants": [{"name": v.name, "max_rounds": v.max_rounds} for v in VARIANTS.values()],
-            "levels": sorted(LEVELS),
-            "languages": list(LANGUAGES),
-        }
+    return WireResponse(
+        Options(
+            variants=tuple(
+                VariantOption(name=v.name, max_rounds=v.max_rounds) for v in VARIANTS.values()
+            ),
+            levels=tuple(sorted(LEVELS)),
+            languages=LANGUAGES,
+        )
     )
 
 
@@ -456,14 +467,14 @@ async def _create_game(request: Request) -> Response:
     )
     if session is not None:
         await record_seat(request, created.id, 0, session.player)
-    return JSONResponse(
-        {
-            "id": created.id,
-            "seat": 0,
-            "token": created.token,
-            "friend_token": created.friend_token,
-            "rated": settings.rated,
-        },
+    return WireResponse(
+        GameCreated(
+            id=created.id,
+            seat=0,
+            token=created.token,
+            friend_token=created.friend_token,
+            rated=settings.rated,
+        ),
         status_code=201,
     )
 
@@ -477,7 +488,7 @@ async def _watch_list(request: Request) -> Response:
     if request.query_params.get("watch") != "1":
         raise Refused("err_bad_field", field="watch")
     games = await _hub(request).watchable(WATCH_LIST_LIMIT)
-    return JSONResponse({"games": games}, headers={"Cache-Control": "no-store"})
+    return WireResponse(games, headers={"Cache-Control": "no-store"})
 
 
 SeatRoute = Callable[[Request, LiveGame, int], Awaitable[Response]]
@@ -500,7 +511,7 @@ def _seated(route: SeatRoute) -> Callable[[Request], Awaitable[Response]]:
 async def _game_state(request: Request, live: LiveGame, seat: int) -> Response:
     async with live.lock:
         state = _hub(request).state_for(live, seat)
-    return JSONResponse(state, headers={"Cache-Control": "no-store"})
+    return WireResponse(state, headers={"Cache-Control": "no-store"})
 
 
 @_seated
@@ -524,34 +535,34 @@ async def _record(request: Request, live: LiveGame, seat: int) -> Response:
 @_seated
 async def _replay(request: Request, live: LiveGame, seat: int) -> Response:
     async with live.lock:
-        frames = _hub(request).replay(live)
-    return JSONResponse({"frames": frames}, headers={"Cache-Control": "no-store"})
+        replay = _hub(request).replay(live)
+    return WireResponse(replay, headers={"Cache-Control": "no-store"})
 
 
 @_seated
 async def _rematch(request: Request, live: LiveGame, seat: int) -> Response:
     new_id = await _hub(request).rematch(live)
     await copy_seats(request, live.id, new_id)
-    return JSONResponse({"id": new_id})
+    return WireResponse(Rematch(id=new_id))
 
 
 @_seated
 async def _start_analysis(request: Request, live: LiveGame, seat: int) -> Response:
     state = await _hub(request).start_analysis(live)
-    return JSONResponse(state, status_code=202 if state["status"] == "running" else 200)
+    return WireResponse(state, status_code=202 if isinstance(state, AnalysisRunning) else 200)
 
 
 @_seated
 async def _analysis(request: Request, live: LiveGame, seat: int) -> Response:
     state = await _hub(request).analysis(live)
-    return JSONResponse(state, headers={"Cache-Control": "no-store"})
+    return WireResponse(state, headers={"Cache-Control": "no-store"})
 
 
 @_seated
 async def _hint(request: Request, live: LiveGame, seat: int) -> Response:
     hints: Hints = request.app.state.hints
     hint = await hints.suggest(live, seat)
-    return JSONResponse(hint, headers={"Cache-Control": "no-store"})
+    return WireResponse(hint, headers={"Cache-Control": "no-store"})
 
 
 # -- WebSocket --------------------------------------------------------------------------
@@ -630,7 +641,7 @@ async def _serve_seat(
                 continue
             message = decode_client_message(raw)
             if isinstance(message, Ping):
-                hub.send(live, seat, connection, {"type": "pong"})
+                hub.send(live, seat, connection, Pong())
             elif isinstance(message, LangMessage):
                 connection.lang = message.lang
             elif isinstance(message, Hello):
@@ -699,7 +710,7 @@ async def _serve_spectator(websocket: WebSocket, live: LiveGame, connection: Con
         try:
             message = decode_client_message(raw)
             if isinstance(message, Ping):
-                hub.send(live, SPECTATOR, connection, {"type": "pong"})
+                hub.send(live, SPECTATOR, connection, Pong())
             elif isinstance(message, LangMessage) or (
                 isinstance(message, Hello) and message.token is None
             ):
@@ -711,7 +722,7 @@ async def _serve_spectator(websocket: WebSocket, live: LiveGame, connection: Con
             hub.send(live, SPECTATOR, connection, error_message(refusal, connection.lang))
 
 
-async def _send_and_close(websocket: WebSocket, message: dict[str, Any], code: int) -> None:
+async def _send_and_close(websocket: WebSocket, message: ErrorMessage, code: int) -> None:
     with contextlib.suppress(Exception):
         await websocket.send_text(encode(message))
         await websocket.close(code=code)

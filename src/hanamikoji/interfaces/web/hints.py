@@ -30,7 +30,8 @@ from hanamikoji.core.game import Game
 from hanamikoji.interfaces.web.bots import BotRunner, bot_seed
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.live import LiveGame
-from hanamikoji.interfaces.web.payload import JSON, move_json
+from hanamikoji.interfaces.web.payload import move_json
+from hanamikoji.interfaces.web.wire.answers import ForcedHint, Hint
 from hanamikoji.notation.records import GameRecord
 
 __all__ = ["HINT_SECONDS", "Hints", "hint_json"]
@@ -77,9 +78,9 @@ class Hints:
         self.bots = bots
         self.settings = AnalysisSettings(worlds=worlds, seconds=seconds)
         self.limit = limit
-        self._hints: OrderedDict[Key, asyncio.Task[JSON]] = OrderedDict()
+        self._hints: OrderedDict[Key, asyncio.Task[Hint | ForcedHint]] = OrderedDict()
 
-    async def suggest(self, live: LiveGame, seat: int) -> JSON:
+    async def suggest(self, live: LiveGame, seat: int) -> Hint | ForcedHint:
         """The hint for ``seat``'s current decision in ``live``. Raises :class:`Refused`
         in a rated game, in a friend game, when it is not the seat's decision, over the
         limit, or when the hint does not come within :data:`TIMEOUT`."""
@@ -100,19 +101,19 @@ class Hints:
             self._hints.pop(key, None)  # a defect: the next request starts again
             raise
 
-    def _remember(self, key: Key, task: asyncio.Task[JSON]) -> None:
+    def _remember(self, key: Key, task: asyncio.Task[Hint | ForcedHint]) -> None:
         self._hints[key] = task
         while len(self._hints) > KEPT:
             _, oldest = self._hints.popitem(last=False)
             oldest.cancel()
 
-    async def compute(self, game_id: str, game: Game, seat: int) -> JSON:
+    async def compute(self, game_id: str, game: Game, seat: int) -> Hint | ForcedHint:
         """The hint for ``seat``'s decision (which must be now) in ``game`` of id
         ``game_id``; ``game`` is moved on (pass a copy)."""
         legal = game.legal_moves()
         ply = len(game.move_stack)
         if len(legal) == 1:
-            return {"ply": ply, "method": "forced", "move": move_json(legal[0])}
+            return ForcedHint(ply=ply, move=move_json(legal[0]))
         view = game.view(seat)
         stand_in, _ = await self.bots.choose(STAND_IN_LEVEL, _hint_seed(game_id, ply), view)
         game.push(game.parse_move(stand_in))
@@ -148,7 +149,7 @@ def _hint_seed(game_id: str, ply: int) -> int:
     return bot_seed(int.from_bytes(hashlib.blake2b(game_id.encode(), digest_size=8).digest()), ply)
 
 
-def hint_json(analysis: DecisionAnalysis) -> JSON:
+def hint_json(analysis: DecisionAnalysis) -> Hint:
     """A hint as the page shows it: the best decision and its value (the chance to win
     the match after it), the next best one's, how the values were found and over how
     many worlds.
@@ -157,19 +158,19 @@ def hint_json(analysis: DecisionAnalysis) -> JSON:
     >>> from hanamikoji.core.moves import Move
     >>> values = (MoveValue(Move.from_text("S:G"), 0.61), MoveValue(Move.from_text("S:A"), 0.5))
     >>> hint = hint_json(DecisionAnalysis(3, 1, 2, 0, values[1].move, Method.SEARCH, 90, values))
-    >>> hint["move"]["text"], hint["value"], hint["next"]["text"], hint["next_value"]
+    >>> hint.move.text, hint.value, hint.next.text, hint.next_value
     ('S:G', 0.61, 'S:A', 0.5)
     """
     best = analysis.best_entry
     assert best is not None, "an analysed decision has the one played among its values"
     others = [entry for entry in analysis.values if entry.move != best.move]
     following: MoveValue | None = others[0] if others else None
-    return {
-        "ply": analysis.ply - 1,
-        "method": analysis.method.value,
-        "worlds": analysis.worlds,
-        "move": move_json(best.move),
-        "value": round(best.value, 4),
-        "next": None if following is None else move_json(following.move),
-        "next_value": None if following is None else round(following.value, 4),
-    }
+    return Hint(
+        ply=analysis.ply - 1,
+        method=analysis.method.value,
+        worlds=analysis.worlds,
+        move=move_json(best.move),
+        value=round(best.value, 4),
+        next=None if following is None else move_json(following.move),
+        next_value=None if following is None else round(following.value, 4),
+    )

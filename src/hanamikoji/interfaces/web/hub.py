@@ -62,9 +62,7 @@ from hanamikoji.interfaces.web.live import (
     timeline,
 )
 from hanamikoji.interfaces.web.payload import (
-    JSON,
     PublicGame,
-    encode,
     replay_frames,
     seat_state,
     spectator_state,
@@ -76,6 +74,15 @@ from hanamikoji.interfaces.web.ratings import (
     GameRatings,
     RatingStore,
     forfeit_due,
+)
+from hanamikoji.interfaces.web.wire.answers import AnalysisState, WatchableGame, WatchList
+from hanamikoji.interfaces.web.wire.outgoing import (
+    ErrorMessage,
+    Replay,
+    SeatState,
+    SpectatorState,
+    WireStruct,
+    encode,
 )
 from hanamikoji.notation.names import Lang
 from hanamikoji.notation.records import GameRecord
@@ -331,7 +338,7 @@ class GameHub:
 
     # -- connections ------------------------------------------------------------------
 
-    def state_for(self, live: LiveGame, seat: int) -> JSON:
+    def state_for(self, live: LiveGame, seat: int) -> SeatState:
         return seat_state(live.game.view(seat), self._public(live))
 
     async def attach(self, game_id: str, seat: int, connection: Connection) -> LiveGame:
@@ -406,20 +413,22 @@ class GameHub:
             self._drop_if_idle(live)
         await connection.close()
 
-    def spectator_state_for(self, live: LiveGame) -> JSON:
+    def spectator_state_for(self, live: LiveGame) -> SpectatorState:
         """What a spectator sees: the public part of the game (the end reveal once over)."""
         return spectator_state(live.game.view(0), self._public(live))
 
-    async def watchable(self, limit: int) -> list[JSON]:
+    async def watchable(self, limit: int) -> WatchList:
         """The newest ongoing games between people that anyone may watch, at most
         ``limit``."""
         rows = await asyncio.to_thread(self.games.watchable_games, limit)
-        return [
-            {"id": row.id, "variant": row.variant, "created": row.created.isoformat()}
-            for row in rows
-        ]
+        return WatchList(
+            games=tuple(
+                WatchableGame(id=row.id, variant=row.variant, created=row.created.isoformat())
+                for row in rows
+            )
+        )
 
-    def send(self, live: LiveGame, seat: int, connection: Connection, message: JSON) -> None:
+    def send(self, live: LiveGame, seat: int, connection: Connection, message: WireStruct) -> None:
         """Send a message to one page (an error, a pong): through the tap like the rest."""
         self._deliver(live.id, seat, connection, encode(message), is_state=False)
 
@@ -870,7 +879,7 @@ class GameHub:
             extra_tags=extra,
         )
 
-    async def start_analysis(self, live: LiveGame) -> JSON:
+    async def start_analysis(self, live: LiveGame) -> AnalysisState:
         """The finished game's analysis if stored, else its progress (started now unless
         under way). Raises :class:`Refused` before the end, or when too many games are
         being analysed."""
@@ -879,21 +888,22 @@ class GameHub:
         record = self._record(live)
         return await self.analyses.start(live.id, record, live.ply)
 
-    async def analysis(self, live: LiveGame) -> JSON:
+    async def analysis(self, live: LiveGame) -> AnalysisState:
         """The finished game's analysis, its progress, or ``{"status": "none"}``. Raises
         :class:`Refused` before the end."""
         if not live.game.is_over():
             raise Refused("err_not_over")
         return await self.analyses.status(live.id)
 
-    def replay(self, live: LiveGame) -> list[JSON]:
+    def replay(self, live: LiveGame) -> Replay:
         """Every position of the finished game, all cards shown."""
         if not live.ended:
             raise Refused("err_not_over")
         stored = live.stored
         fresh = Game(stored.variant, seed=stored.seed, first_player=stored.first_player)
         decisions = [move.text() for move in live.game.move_stack]
-        return replay_frames(fresh, decisions, ended_early=stored.termination is not None)
+        frames = replay_frames(fresh, decisions, ended_early=stored.termination is not None)
+        return Replay(frames=tuple(frames))
 
     async def rematch(self, live: LiveGame) -> str:
         """The id of the next game between the same seats (created on the first ask).
@@ -924,15 +934,13 @@ class GameHub:
         return new_id
 
 
-def unavailable_message(lang: Lang) -> JSON:
+def unavailable_message(lang: Lang) -> ErrorMessage:
     """The message a page gets while the database cannot be reached (``health.py``)."""
     return error_message(Refused("err_unavailable", seconds=RETRY_AFTER_SECONDS), lang)
 
 
-def error_message(refusal: Refused, lang: Lang) -> JSON:
+def error_message(refusal: Refused, lang: Lang) -> ErrorMessage:
     """The message a page gets when something it sent is refused."""
-    return {
-        "type": "error",
-        "code": refusal.key,
-        "message": text(refusal.key, lang, **refusal.localized_fields(lang)),
-    }
+    return ErrorMessage(
+        code=refusal.key, message=text(refusal.key, lang, **refusal.localized_fields(lang))
+    )

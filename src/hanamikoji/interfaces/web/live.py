@@ -24,7 +24,8 @@ from hanamikoji.interfaces.web.clock import (
 )
 from hanamikoji.interfaces.web.cluster.instances import PresenceRow
 from hanamikoji.interfaces.web.db.games import StoredGame
-from hanamikoji.interfaces.web.payload import JSON, PublicGame
+from hanamikoji.interfaces.web.payload import PublicGame
+from hanamikoji.interfaces.web.wire.outgoing import ClockState
 from hanamikoji.notation.names import Lang
 
 __all__ = [
@@ -178,14 +179,14 @@ def timeline(stored: StoredGame) -> list[Decision]:
     return decisions
 
 
-def clock_json(control: TimeControl, state: Clocks) -> JSON:
+def clock_json(control: TimeControl, state: Clocks) -> ClockState:
     """A timed game's clocks as the page gets them (seat states, My games)."""
-    return {
-        "control": control.name,
-        "kind": control.kind,
-        "remaining": list(state.remaining),
-        "running": state.running,
-    }
+    return ClockState(
+        control=control.name,
+        kind=control.kind,
+        remaining=state.remaining,
+        running=state.running,
+    )
 
 
 def stored_clocks(stored: StoredGame, running: int | None, now: int) -> Clocks:

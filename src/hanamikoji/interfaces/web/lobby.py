@@ -48,6 +48,7 @@ from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import msgspec
 from sqlalchemy.engine.url import make_url
 
 from hanamikoji.arena.glicko2 import Rating, provisional
@@ -67,8 +68,17 @@ from hanamikoji.interfaces.web.lobby_store import (
     Waiting,
     decode_note,
 )
-from hanamikoji.interfaces.web.payload import JSON, encode
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage
+from hanamikoji.interfaces.web.wire.lobby_messages import (
+    LobbyPlayerInfo,
+    LobbyState,
+    Paired,
+    Queued,
+    SeekPosted,
+    SeekWithdrawn,
+    ShownRating,
+)
+from hanamikoji.interfaces.web.wire.outgoing import encode
 
 __all__ = [
     "MAX_SEEKS",
@@ -128,14 +138,14 @@ class LobbyPlayer:
         rating = self.rating(variant)
         return SeekPlayer(self.id, self.name, self.account, rating.rating, provisional(rating))
 
-    def rating_json(self, variant: str) -> JSON:
+    def rating_json(self, variant: str) -> ShownRating:
         rating = self.rating(variant)
-        return {"rating": round(rating.rating), "provisional": provisional(rating)}
+        return ShownRating(rating=round(rating.rating), provisional=provisional(rating))
 
-    def you(self) -> JSON:
+    def you(self) -> LobbyPlayerInfo:
         """The player as their own lobby page shows them: a rating per variant."""
         ratings = {variant: self.rating_json(variant) for variant in VARIANTS}
-        return {"name": self.name, "account": self.account, "ratings": ratings}
+        return LobbyPlayerInfo(name=self.name, account=self.account, ratings=ratings)
 
 
 class LobbyClient:
@@ -341,17 +351,16 @@ class Lobby:
         except Exception:
             log.exception("lobby: could not clear a closed page's seeks")
 
-    def snapshot(self, client: LobbyClient) -> JSON:
-        return {
-            "type": "lobby",
-            "you": None if client.player is None else client.player.you(),
-            "seeks": [
+    def snapshot(self, client: LobbyClient) -> LobbyState:
+        return LobbyState(
+            you=None if client.player is None else client.player.you(),
+            seeks=tuple(
                 s.public(s.client == client.key)
                 for s in self._seeks.values()
                 if visible_to(s, client)
-            ],
-            "queued": client.key in self._queued,
-        }
+            ),
+            queued=client.key in self._queued,
+        )
 
     @property
     def clients(self) -> int:
@@ -421,9 +430,9 @@ class Lobby:
         self._stamps[seek.id] = self._changes
         owner = self._clients.get(seek.client)
         if owner is not None:
-            owner.send(encode({"type": "seek", "seek": seek.public(True)}))
+            owner.send(encode(SeekPosted(seek=seek.public(True))))
         # One text for every other page: a seek is told to a thousand pages at once.
-        message = encode({"type": "seek", "seek": seek.public(False)})
+        message = encode(SeekPosted(seek=seek.public(False)))
         for other in self._clients.values():
             if other is not owner and visible_to(seek, other):
                 other.send(message)
@@ -436,7 +445,7 @@ class Lobby:
             return
         self._changes += 1
         self._stamps.pop(seek_id, None)
-        message = encode({"type": "unseek", "seek": seek.id})
+        message = encode(SeekWithdrawn(seek=seek.id))
         for other in self._clients.values():
             if visible_to(seek, other):
                 other.send(message)
@@ -475,7 +484,7 @@ class Lobby:
         )
         await self._run(lambda: self.db.enqueue(waiting))
         self._queued.add(client.key)
-        client.send(encode({"type": "queued", "queued": True}))
+        client.send(encode(Queued(queued=True)))
         if self.matching:  # else the matcher hears of it (QueueNote) and looks
             await self.pair_queue()
 
@@ -483,7 +492,7 @@ class Lobby:
         if client.key in self._queued:
             self._queued.discard(client.key)
             await self._run(lambda: self.db.dequeue(client.key))
-            client.send(encode({"type": "queued", "queued": False}))
+            client.send(encode(Queued(queued=False)))
 
     async def pair_queue(self) -> int:
         """The matcher pairs whoever may be paired now, closest ratings first; the number
@@ -574,12 +583,9 @@ class Lobby:
         task.add_done_callback(self._tasks.discard)
 
 
-def _paired(game: str, seat: int, token: str | None) -> JSON:
+def _paired(game: str, seat: int, token: str | None) -> Paired:
     """A page's seat: with its token when known here, else opened by the session."""
-    message: JSON = {"type": "paired", "game": game, "seat": seat}
-    if token is not None:
-        message["token"] = token
-    return message
+    return Paired(game=game, seat=seat, token=msgspec.UNSET if token is None else token)
 
 
 def _player(client: LobbyClient, *, rated: bool) -> LobbyPlayer:

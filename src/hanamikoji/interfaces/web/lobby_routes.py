@@ -28,7 +28,6 @@ from hanamikoji.interfaces.web.health import CLOSE_TRY_AGAIN, UNREACHABLE
 from hanamikoji.interfaces.web.hub import GameHub, error_message, unavailable_message
 from hanamikoji.interfaces.web.live import Connection
 from hanamikoji.interfaces.web.lobby import Lobby, LobbyClient, LobbyPlayer, Pairing, Seat
-from hanamikoji.interfaces.web.payload import encode
 from hanamikoji.interfaces.web.player_routes import current_session
 from hanamikoji.interfaces.web.players import Accounts
 from hanamikoji.interfaces.web.refusals import foreign_socket
@@ -43,6 +42,7 @@ from hanamikoji.interfaces.web.wire.incoming import (
     SeekMessage,
     decode_lobby_message,
 )
+from hanamikoji.interfaces.web.wire.outgoing import Pong, encode
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 __all__ = ["PAIRING_INTERVAL", "lobby_routes", "open_lobby", "run_pairings"]
@@ -160,7 +160,7 @@ async def _handle(
     rates: RateGuard,
 ) -> None:
     if isinstance(message, Ping):
-        connection.push(encode({"type": "pong"}))
+        connection.push(encode(Pong()))
     elif isinstance(message, LangMessage):
         connection.lang = message.lang
     elif isinstance(message, SeekMessage):

@@ -38,7 +38,7 @@ from sqlalchemy.engine import Connection
 from hanamikoji.interfaces.web.cluster.events import Event, notify
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.tables import instances, lobby_queue, lobby_seeks
-from hanamikoji.interfaces.web.payload import JSON
+from hanamikoji.interfaces.web.wire.lobby_messages import PublicSeek, SeekPlayerInfo
 
 __all__ = [
     "LobbyStore",
@@ -67,13 +67,13 @@ class SeekPlayer(msgspec.Struct, frozen=True):
     rating: float
     provisional: bool
 
-    def public(self) -> JSON:
-        return {
-            "name": self.name,
-            "account": self.account,
-            "rating": round(self.rating),
-            "provisional": self.provisional,
-        }
+    def public(self) -> SeekPlayerInfo:
+        return SeekPlayerInfo(
+            name=self.name,
+            account=self.account,
+            rating=round(self.rating),
+            provisional=self.provisional,
+        )
 
 
 class Seek(msgspec.Struct, frozen=True):
@@ -97,16 +97,16 @@ class Seek(msgspec.Struct, frozen=True):
         low, high = self.range
         return low <= rating <= high
 
-    def public(self, mine: bool) -> JSON:
-        return {
-            "id": self.id,
-            "variant": self.variant,
-            "time_control": self.time_control,
-            "rated": self.rated,
-            "range": None if self.range is None else list(self.range),
-            "player": self.player.public(),
-            "mine": mine,
-        }
+    def public(self, mine: bool) -> PublicSeek:
+        return PublicSeek(
+            id=self.id,
+            variant=self.variant,
+            time_control=self.time_control,
+            rated=self.rated,
+            range=self.range,
+            player=self.player.public(),
+            mine=mine,
+        )
 
 
 class Waiting(msgspec.Struct, frozen=True):

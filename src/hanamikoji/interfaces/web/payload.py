@@ -8,29 +8,42 @@ hides. The full record (:func:`replay_frames`) exists only once the game is over
 >>> from hanamikoji.core import Game
 >>> game = Game(seed=7)
 >>> state = seat_state(game.view(1), PublicGame("g1", ("human", "bot"), (None, 2), 0))
->>> state["hand"], state["to_move"], state["deck"]
-([1, 2, 3, 5, 5, 6], 0, 7)
+>>> state.hand, state.to_move, state.deck
+((1, 2, 3, 5, 5, 6), 0, 7)
 """
 
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move, MoveKind, response_moves
 from hanamikoji.core.outcome import Outcome, RoundSummary
-from hanamikoji.core.view import LogEntry, Phase, Reveal, View
+from hanamikoji.core.view import LogEntry, Phase, View
+from hanamikoji.core.view import Reveal as CoreReveal
 from hanamikoji.interfaces.messages import outcome_key
+from hanamikoji.interfaces.web.wire.outgoing import (
+    ClockState,
+    GameOutcome,
+    LogLine,
+    MoveInfo,
+    MoveKindName,
+    PendingOffer,
+    ReplayFrame,
+    Reveal,
+    RevealedRound,
+    ScoredRound,
+    SeatState,
+    SpectatorState,
+    TableState,
+)
 
 __all__ = [
-    "JSON",
     "KIND_NAMES",
     "PublicGame",
-    "encode",
     "move_json",
     "outcome_json",
     "public_view",
@@ -39,9 +52,7 @@ __all__ = [
     "spectator_state",
 ]
 
-JSON = dict[str, Any]
-
-KIND_NAMES: dict[MoveKind, str] = {
+KIND_NAMES: dict[MoveKind, MoveKindName] = {
     MoveKind.SECRET: "secret",
     MoveKind.TRADE_OFF: "trade-off",
     MoveKind.GIFT: "gift",
@@ -65,147 +76,159 @@ class PublicGame:
     ply: int
     connected: tuple[bool, bool] = (False, False)
     rematch: str | None = None
-    clock: JSON | None = None
-    """A timed game's clocks: ``control``, ``kind``, ``remaining`` ms per seat at the
-    moment the state is made, ``running`` (the seat whose clock runs, or ``None``)."""
+    clock: ClockState | None = None
+    """A timed game's clocks at the moment the state is made."""
     ended: tuple[str, str] | None = None
     """How a clock ended the game: (``time`` or ``aborted``, the result)."""
     rated: bool = False
     """Whether the game is rated (``ratings.py``): the page then offers no hints."""
 
 
-def encode(message: JSON) -> str:
-    """A message as the text sent on the socket: compact JSON, UTF-8 as it is."""
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
-
-
 @functools.cache
-def _move_fields(move: Move) -> JSON:
-    # Moves are interned values: each distinct one is described once (do not mutate).
-    return move_json(move)
+def move_json(move: Move) -> MoveInfo:
+    """A decision with its cards (none for a hidden Secret or Trade-off). Moves are
+    interned values and the message is immutable: each distinct one is made once."""
+    return MoveInfo(
+        text=move.text(),
+        kind=KIND_NAMES[move.kind],
+        cards=move.cards,
+        pairs=move.pairs,
+        hidden=move.hidden,
+    )
 
 
-def move_json(move: Move) -> JSON:
-    """A decision with its cards (none for a hidden Secret or Trade-off)."""
-    return {
-        "text": move.text(),
-        "kind": KIND_NAMES[move.kind],
-        "cards": list(move.cards),
-        "pairs": [list(pair) for pair in move.pairs],
-        "hidden": move.hidden,
-    }
+def _entry_json(entry: LogEntry) -> LogLine:
+    move = move_json(entry.move)
+    return LogLine(
+        round=entry.round,
+        turn=entry.turn,
+        seat=entry.seat,
+        text=move.text,
+        kind=move.kind,
+        cards=move.cards,
+        pairs=move.pairs,
+        hidden=move.hidden,
+    )
 
 
-def _entry_json(entry: LogEntry) -> JSON:
-    return {
-        "round": entry.round,
-        "turn": entry.turn,
-        "seat": entry.seat,
-        **_move_fields(entry.move),
-    }
+def _summary_json(summary: RoundSummary) -> ScoredRound:
+    return ScoredRound(
+        round=summary.round,
+        starter=summary.starter,
+        secrets=summary.secrets,
+        sides=summary.sides,
+        favor=summary.favor,
+        charm=summary.charm,
+        geishas=summary.geishas,
+    )
 
 
-def _summary_json(summary: RoundSummary) -> JSON:
-    return {
-        "round": summary.round,
-        "starter": summary.starter,
-        "secrets": list(summary.secrets),
-        "sides": [list(summary.sides[0]), list(summary.sides[1])],
-        "favor": list(summary.favor),
-        "charm": list(summary.charm),
-        "geishas": list(summary.geishas),
-    }
-
-
-def outcome_json(outcome: Outcome) -> JSON:
+def outcome_json(outcome: Outcome) -> GameOutcome:
     """The outcome for the page; ``reason`` is the key of the sentence that says who
     won and why (:func:`~hanamikoji.interfaces.messages.outcome_key`, as the terminal
     says it)."""
-    return {
-        "winner": outcome.winner,
-        "termination": outcome.termination.value,
-        "reason": outcome_key(outcome),
-        "charm": list(outcome.charm),
-        "geishas": list(outcome.geishas),
-        "rounds": outcome.rounds,
-        "result": outcome.result(),
-    }
+    return GameOutcome(
+        winner=outcome.winner,
+        termination=outcome.termination.value,
+        reason=outcome_key(outcome),
+        charm=outcome.charm,
+        geishas=outcome.geishas,
+        rounds=outcome.rounds,
+        result=outcome.result(),
+    )
 
 
-def _reveal_json(reveal: Reveal) -> JSON:
-    return {
-        "rounds": [
-            {
-                "round": rnd.round,
-                "removed": rnd.deal.removed,
-                "hands": [list(rnd.deal.hands[0]), list(rnd.deal.hands[1])],
-                "deck": list(rnd.deal.deck),
-                "secrets": list(rnd.secrets),
-                "tradeoffs": [list(rnd.tradeoffs[0]), list(rnd.tradeoffs[1])],
-            }
+def _reveal_json(reveal: CoreReveal) -> Reveal:
+    return Reveal(
+        rounds=tuple(
+            RevealedRound(
+                round=rnd.round,
+                removed=rnd.deal.removed,
+                hands=rnd.deal.hands,
+                deck=rnd.deal.deck,
+                secrets=rnd.secrets,
+                tradeoffs=rnd.tradeoffs,
+            )
             for rnd in reveal.rounds
-        ],
-    }
+        )
+    )
 
 
-def _pending_json(pending: Move | None, offerer: int | None) -> JSON | None:
+def _pending_json(pending: Move | None, offerer: int | None) -> PendingOffer | None:
     if pending is None:
         return None
-    return {
-        **move_json(pending),
-        "by": offerer,
-        "options": [move_json(option) for option in response_moves(pending)],
-    }
+    move = move_json(pending)
+    return PendingOffer(
+        text=move.text,
+        kind=move.kind,
+        cards=move.cards,
+        pairs=move.pairs,
+        hidden=move.hidden,
+        by=offerer,
+        options=tuple(move_json(option) for option in response_moves(pending)),
+    )
 
 
-def seat_state(view: View, public: PublicGame) -> JSON:
-    """Everything the page of ``view.player`` shows, as JSON-ready data.
+def seat_state(view: View, public: PublicGame) -> SeatState:
+    """Everything the page of ``view.player`` shows.
 
     Cards are item indices 0..6 (Ayane .. Ruri); ``placed`` and ``unseen`` are counts per
     geisha. ``unseen`` is the remaining-card tracker: cards this seat has not seen this
     round (opponent's hand, Secret and Trade-off, the removed card, the deck).
     """
-    seat = view.player
+    return _table(
+        SeatState,
+        view,
+        public,
+        seat=view.player,
+        hand=view.hand,
+        drawn=view.drawn,
+        secret=view.secret,
+        tradeoff=view.tradeoff,
+    )
+
+
+_State = TypeVar("_State", bound=TableState)
+
+
+def _table(kind: type[_State], view: View, public: PublicGame, **own: Any) -> _State:
+    """A state of ``kind``: the table, and the seat's ``own`` cards (none for a
+    spectator, whose state has no place for them)."""
     over = view.phase == Phase.OVER
     offerer = None if view.to_move is None else 1 - view.to_move
-    return {
-        "type": "state",
-        "game": public.id,
-        "seat": seat,
-        "ply": public.ply,
-        "players": list(public.players),
-        "levels": list(public.levels),
-        "connected": list(public.connected),
-        "rematch": public.rematch,
-        "variant": view.variant.name,
-        "max_rounds": view.variant.max_rounds,
-        "round": view.round,
-        "round_starter": view.round_starter,
-        "to_move": view.to_move,
-        "phase": view.phase.value,
-        "favor": list(view.favor),
-        "charm": [view.charm(0), view.charm(1)],
-        "geishas": [view.geishas(0), view.geishas(1)],
-        "hand": list(view.hand),
-        "drawn": view.drawn,
-        "secret": view.secret,
-        "tradeoff": list(view.tradeoff),
-        "placed": [list(view.placed[0]), list(view.placed[1])],
-        "used": [_used(view, 0), _used(view, 1)],
-        "hand_sizes": list(view.hand_sizes),
-        "deck": view.deck_size,
-        "pending": _pending_json(view.pending, offerer),
-        "unseen": [] if over else list(view.unseen()),
-        "log": [_entry_json(entry) for entry in view.log],
-        "rounds": [_summary_json(summary) for summary in view.rounds],
-        "outcome": _outcome_or_ended(view, public.ended),
-        "reveal": None if view.reveal is None else _reveal_json(view.reveal),
-        "clock": public.clock,
-        "rated": public.rated,
-    }
+    return kind(
+        game=public.id,
+        ply=public.ply,
+        players=public.players,
+        levels=public.levels,
+        connected=public.connected,
+        rematch=public.rematch,
+        variant=view.variant.name,
+        max_rounds=view.variant.max_rounds,
+        round=view.round,
+        round_starter=view.round_starter,
+        to_move=view.to_move,
+        phase=view.phase.value,
+        favor=view.favor,
+        charm=(view.charm(0), view.charm(1)),
+        geishas=(view.geishas(0), view.geishas(1)),
+        placed=view.placed,
+        used=(_used(view, 0), _used(view, 1)),
+        hand_sizes=view.hand_sizes,
+        deck=view.deck_size,
+        pending=_pending_json(view.pending, offerer),
+        unseen=() if over else view.unseen(),
+        log=tuple(_entry_json(entry) for entry in view.log),
+        rounds=tuple(_summary_json(summary) for summary in view.rounds),
+        outcome=_outcome_or_ended(view, public.ended),
+        reveal=None if view.reveal is None else _reveal_json(view.reveal),
+        clock=public.clock,
+        rated=public.rated,
+        **own,
+    )
 
 
-def _outcome_or_ended(view: View, ended: tuple[str, str] | None) -> JSON | None:
+def _outcome_or_ended(view: View, ended: tuple[str, str] | None) -> GameOutcome | None:
     """The outcome under the rules or, for a game a clock ended, one in the same shape:
     ``termination`` ``time`` (``winner`` the other seat) or ``aborted`` (no winner),
     ``reason`` that termination's sentence; the scores are those when it ended, and no
@@ -215,16 +238,15 @@ def _outcome_or_ended(view: View, ended: tuple[str, str] | None) -> JSON | None:
     if ended is None:
         return None
     termination, result = ended
-    winner = {"1-0": 0, "0-1": 1}.get(result)
-    return {
-        "winner": winner,
-        "termination": termination,
-        "reason": f"outcome_{termination}",
-        "charm": [view.charm(0), view.charm(1)],
-        "geishas": [view.geishas(0), view.geishas(1)],
-        "rounds": view.round,
-        "result": result,
-    }
+    return GameOutcome(
+        winner={"1-0": 0, "0-1": 1}.get(result),
+        termination=termination,
+        reason=f"outcome_{termination}",
+        charm=(view.charm(0), view.charm(1)),
+        geishas=(view.geishas(0), view.geishas(1)),
+        rounds=view.round,
+        result=result,
+    )
 
 
 def public_view(view: View) -> View:
@@ -247,17 +269,20 @@ def public_view(view: View) -> View:
     )
 
 
-def spectator_state(view: View, public: PublicGame) -> JSON:
-    """The state a spectator's page gets: :func:`seat_state` of :func:`public_view`, with
-    no seat (``"seat": null``). ``unseen`` is then every card not yet shown to anyone."""
-    return {**seat_state(public_view(view), public), "seat": None}
+def spectator_state(view: View, public: PublicGame) -> SpectatorState:
+    """The state a spectator's page gets: the table of :func:`public_view`, with no seat
+    and none of a seat's own cards (once the game is over the hands are empty anyway).
+    ``unseen`` is then every card not yet shown to anyone."""
+    return _table(SpectatorState, public_view(view), public)
 
 
-def _used(view: View, seat: int) -> list[str]:
-    return sorted(KIND_NAMES[k] for k in view.used[seat])
+def _used(view: View, seat: int) -> tuple[MoveKindName, ...]:
+    return tuple(sorted(KIND_NAMES[k] for k in view.used[seat]))
 
 
-def replay_frames(game: Game, decisions: Sequence[str], *, ended_early: bool = False) -> list[JSON]:
+def replay_frames(
+    game: Game, decisions: Sequence[str], *, ended_early: bool = False
+) -> list[ReplayFrame]:
     """Every position of a finished game with all cards shown, from the first deal to the
     end: the replay of the record, removed cards included.
 
@@ -278,25 +303,27 @@ def replay_frames(game: Game, decisions: Sequence[str], *, ended_early: bool = F
     return frames
 
 
-def _frame(game: Game, move: Move | None, seat: int | None, scored: RoundSummary | None) -> JSON:
+def _frame(
+    game: Game, move: Move | None, seat: int | None, scored: RoundSummary | None
+) -> ReplayFrame:
     """One position in full. A move that ends a round carries that round's scoring
     (``scored``); the cards shown are then the next round's deal."""
     views = (game.view(0), game.view(1))
     over = game.is_over()
-    return {
-        "ply": len(game.move_stack),
-        "round": game.round,
-        "move": None if move is None else move_json(move),
-        "seat": seat,
-        "to_move": game.to_move,
-        "favor": list(game.favor()),
-        "hands": [list(game.hand(0)), list(game.hand(1))] if not over else [[], []],
-        "secrets": [views[0].secret, views[1].secret],
-        "tradeoffs": [list(views[0].tradeoff), list(views[1].tradeoff)],
-        "placed": [list(views[0].placed[0]), list(views[0].placed[1])],
-        "pending": _pending_json(game.pending, None if seat is None else seat),
-        "removed": game.removed() if not over else None,
-        "deck": list(game.deck()) if not over else [],
-        "scored": None if scored is None else _summary_json(scored),
-        "outcome": None if game.outcome is None else outcome_json(game.outcome),
-    }
+    return ReplayFrame(
+        ply=len(game.move_stack),
+        round=game.round,
+        move=None if move is None else move_json(move),
+        seat=seat,
+        to_move=game.to_move,
+        favor=game.favor(),
+        hands=(game.hand(0), game.hand(1)) if not over else ((), ()),
+        secrets=(views[0].secret, views[1].secret),
+        tradeoffs=(views[0].tradeoff, views[1].tradeoff),
+        placed=views[0].placed,
+        pending=_pending_json(game.pending, None if seat is None else seat),
+        removed=game.removed() if not over else None,
+        deck=game.deck() if not over else (),
+        scored=None if scored is None else _summary_json(scored),
+        outcome=None if game.outcome is None else outcome_json(game.outcome),
+    )

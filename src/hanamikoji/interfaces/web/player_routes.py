@@ -43,11 +43,13 @@ from hanamikoji.interfaces.web.player_store import (
 )
 from hanamikoji.interfaces.web.players import Accounts, Passwords, Session, SessionKeys
 from hanamikoji.interfaces.web.rating_routes import annotate_games, player_ratings_json
+from hanamikoji.interfaces.web.wire.answers import WireResponse
 from hanamikoji.interfaces.web.wire.incoming import (
     MAX_BODY_BYTES,
     decode_credentials,
     decode_guest,
 )
+from hanamikoji.interfaces.web.wire.outgoing import ClockState
 
 __all__ = [
     "CSRF_HEADER",
@@ -313,7 +315,7 @@ async def _my_games(request: Request) -> Response:
     ended = [_finished_json(entry) for entry in finished]
     ratings = _hub(request).ratings
     mine = await annotate_games(ratings, player_id, [*listed, *ended])
-    return JSONResponse(
+    return WireResponse(
         {
             "player": _player_json(session.player),
             "ratings": mine,
@@ -324,7 +326,7 @@ async def _my_games(request: Request) -> Response:
     )
 
 
-Turn = tuple[int | None, int, dict[str, Any] | None]
+Turn = tuple[int | None, int, ClockState | None]
 
 
 def _turns(games: GameStore, entries: list[GameEntry], now: int) -> dict[str, Turn]:
@@ -364,7 +366,7 @@ def _entry_json(entry: GameEntry) -> dict[str, Any]:
 
 
 def _ongoing_json(
-    entry: GameEntry, to_move: int | None, ply: int, clock: dict[str, Any] | None
+    entry: GameEntry, to_move: int | None, ply: int, clock: ClockState | None
 ) -> dict[str, Any]:
     your_turn = to_move == entry.seat
     return {**_entry_json(entry), "ply": ply, "your_turn": your_turn, "clock": clock}

@@ -15,13 +15,14 @@ the session (a seat opened by its token needs none; docs/web.md, *Accounts*).
 from __future__ import annotations
 
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
 from hanamikoji.interfaces.web.guards import origin_allowed
 from hanamikoji.interfaces.web.hub import error_message
+from hanamikoji.interfaces.web.wire.answers import WireResponse
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 __all__ = [
@@ -128,9 +129,9 @@ def request_lang(request: HTTPConnection) -> Lang:
     return "en"
 
 
-def refusal_response(refusal: Refused, lang: Lang) -> JSONResponse:
+def refusal_response(refusal: Refused, lang: Lang) -> WireResponse:
     """The answer to a refused request: its message, status and ``Retry-After``."""
-    response = JSONResponse(error_message(refusal, lang), status_code=status_of(refusal))
+    response = WireResponse(error_message(refusal, lang), status_code=status_of(refusal))
     wait = refusal.fields.get("seconds")
     if isinstance(wait, int):
         response.headers["Retry-After"] = str(wait)

@@ -34,7 +34,8 @@ from hanamikoji.core.rng import Deal
 from hanamikoji.core.view import View
 from hanamikoji.interfaces.i18n import say, sentence, sentences
 from hanamikoji.interfaces.web.checks import Refused, whole_number
-from hanamikoji.interfaces.web.payload import JSON, PublicGame, move_json, seat_state
+from hanamikoji.interfaces.web.payload import PublicGame, move_json, seat_state
+from hanamikoji.interfaces.web.wire.outgoing import to_plain
 from hanamikoji.notation.names import Lang, action_name, term
 
 __all__ = [
@@ -274,7 +275,7 @@ def parse_step(value: str) -> int:
     return index
 
 
-def tutorial_step(index: int, lang: Lang) -> JSON:
+def tutorial_step(index: int, lang: Lang) -> dict[str, Any]:
     """Step ``index`` of the lesson for the page: the learner's states since the step
     before (``frames``, one per decision, oldest first; the step's own state last, none
     if it is unchanged), the step's own state (``state``: a page that resumes the lesson
@@ -290,12 +291,17 @@ def tutorial_step(index: int, lang: Lang) -> JSON:
         "last": index == len(SCRIPT) - 1,
         "frames": [_state(views[ply], ply) for ply in range(first, plies[index] + 1)],
         "state": _state(views[plies[index]], plies[index]),
-        "move": None if step.decision is None else move_json(Move.from_text(step.decision)),
+        "move": None if step.decision is None else _move(step.decision),
         **{part: _say(f"tutorial_{step.name}_{part}", lang, fields) for part in _PARTS},
         "hint": _say(_hint_key(index), lang, fields),
         "progress": _say("tutorial_progress", lang, {"step": index + 1, "steps": len(SCRIPT)}),
         "labels": {label: _say(f"tutorial_{label}", lang, {}) for label in _LABELS},
     }
+
+
+def _move(text_: str) -> dict[str, Any]:
+    move: dict[str, Any] = to_plain(move_json(Move.from_text(text_)))
+    return move
 
 
 def _hint_key(index: int) -> str:
@@ -322,8 +328,9 @@ def _fields(lang: Lang, view: View) -> dict[str, Any]:
     }
 
 
-def _state(view: View, ply: int) -> JSON:
+def _state(view: View, ply: int) -> dict[str, Any]:
     """The learner's state at ``ply``, as the table draws a seat's state: the opponent
     is Player 2, and both are at the table."""
     public = PublicGame("tutorial", ("human", "human"), (None, None), ply, (True, True))
-    return seat_state(view, public)
+    state: dict[str, Any] = to_plain(seat_state(view, public))
+    return state

@@ -23,6 +23,7 @@ __all__ = [
     "AnalysisNone",
     "AnalysisRunning",
     "AnalysisState",
+    "ForcedHint",
     "GameCreated",
     "GameRatings",
     "Health",
@@ -92,6 +93,14 @@ class Options(WireStruct, frozen=True, kw_only=True, gc=False):
     variants: tuple[VariantOption, ...]
     levels: tuple[int, ...]
     languages: tuple[str, ...]
+
+
+class ForcedHint(WireStruct, frozen=True, kw_only=True, gc=False):
+    """``GET /api/games/{id}/hint`` when only one decision is legal: that one."""
+
+    ply: int
+    method: Literal["forced"] = "forced"
+    move: MoveInfo
 
 
 class Hint(WireStruct, frozen=True, kw_only=True, gc=False):
@@ -202,6 +211,7 @@ ANSWERS: tuple[Any, ...] = (
     Health,
     Options,
     Hint,
+    ForcedHint,
     AnalysisState,
     Leaderboard,
     GameRatings,

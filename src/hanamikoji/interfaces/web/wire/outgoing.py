@@ -40,6 +40,7 @@ __all__ = [
     "WireStruct",
     "encode",
     "encode_bytes",
+    "to_plain",
 ]
 
 MoveKindName = Literal[
@@ -253,3 +254,9 @@ def encode_bytes(message: WireStruct | Any) -> bytes:
 def encode(message: WireStruct) -> str:
     """A message as the text sent on a socket: compact JSON."""
     return _ENCODER.encode(message).decode("utf-8")
+
+
+def to_plain(message: WireStruct | Any) -> Any:
+    """A message as the page decodes it: dicts, lists and plain values (for an answer
+    that holds a message inside data of its own, and for tests)."""
+    return msgspec.json.decode(_ENCODER.encode(message))

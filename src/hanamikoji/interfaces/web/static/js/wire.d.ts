@@ -46,6 +46,13 @@ export interface ErrorMessage {
   message: string;
 }
 
+/** `GET /api/games/{id}/hint` when only one decision is legal: that one. */
+export interface ForcedHint {
+  ply: number;
+  method: "forced";
+  move: MoveInfo;
+}
+
 /** `POST /api/games`: the new game, seat 0's token, and the other seat's for a friend (`None` against a bot). */
 export interface GameCreated {
   id: string;
