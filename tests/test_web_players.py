@@ -39,7 +39,7 @@ from web_support import (
 
 from hanamikoji.interfaces import web_cli
 from hanamikoji.interfaces.web.app import ServerConfig, create_app
-from hanamikoji.interfaces.web.catalog import text
+from hanamikoji.interfaces.web.catalog.lookup import text
 from hanamikoji.interfaces.web.db.attempts import attempt_key, count_attempt
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.tables import game_seats, players, sessions

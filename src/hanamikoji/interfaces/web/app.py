@@ -61,7 +61,7 @@ from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.web.bots import BotRunner
-from hanamikoji.interfaces.web.catalog import client_catalog
+from hanamikoji.interfaces.web.catalog.lookup import client_catalog
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
 from hanamikoji.interfaces.web.clock import TimeControl, wall_clock_ms
 from hanamikoji.interfaces.web.db.database import Store

@@ -30,7 +30,7 @@ from hanamikoji.core.moves import Move
 from hanamikoji.core.rng import MAX_SEED
 from hanamikoji.interfaces.web.analyses import Analyses
 from hanamikoji.interfaces.web.bots import BotRunner, bot_seed
-from hanamikoji.interfaces.web.catalog import text
+from hanamikoji.interfaces.web.catalog.lookup import text
 from hanamikoji.interfaces.web.checks import Refused, check_decision
 from hanamikoji.interfaces.web.clock import (
     UNTIMED,
