@@ -95,8 +95,8 @@ from hanamikoji.interfaces.web.player_routes import (
     record_seat,
     session_seat,
 )
-from hanamikoji.interfaces.web.rating_routes import rating_routes
-from hanamikoji.interfaces.web.ratings import check_rated
+from hanamikoji.interfaces.web.ratings.model import check_rated
+from hanamikoji.interfaces.web.ratings.routes import rating_routes
 from hanamikoji.interfaces.web.refusals import (
     OriginCheck,
     foreign_socket,

@@ -69,14 +69,14 @@ from hanamikoji.interfaces.web.payload import (
     seat_state,
     spectator_state,
 )
-from hanamikoji.interfaces.web.ratings import (
+from hanamikoji.interfaces.web.ratings.forfeits import (
     DEFAULT_ABANDON_SECONDS,
     DEFAULT_ABORT_SECONDS,
     Forfeit,
-    GameRatings,
-    RatingStore,
     forfeit_due,
 )
+from hanamikoji.interfaces.web.ratings.model import GameRatings
+from hanamikoji.interfaces.web.ratings.store import RatingStore
 from hanamikoji.notation.names import Lang
 from hanamikoji.notation.records import GameRecord
 

@@ -42,7 +42,7 @@ from hanamikoji.interfaces.web.player_store import (
     name_key,
 )
 from hanamikoji.interfaces.web.players import Accounts, Passwords, Session, SessionKeys
-from hanamikoji.interfaces.web.rating_routes import annotate_games, player_ratings_json
+from hanamikoji.interfaces.web.ratings.routes import annotate_games, player_ratings_json
 from hanamikoji.interfaces.web.wire.incoming import (
     MAX_BODY_BYTES,
     decode_credentials,

@@ -210,7 +210,7 @@ SITE = sentences(
     sentence("result_aborted", "Aborted"),
     sentence("player_since", "Playing since {date}"),
     sentence("player_recent", "Recent games"),
-    # -- ratings (ratings.py, ratings.js): rated games, the leaderboard, the history
+    # -- ratings (ratings/, ratings.js): rated games, the leaderboard, the history
     sentence(
         "err_rated_needs_account",
         "Rated games are for accounts: sign in to one (a guest cannot play rated).",
