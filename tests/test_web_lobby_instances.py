@@ -25,9 +25,9 @@ from hanamikoji.interfaces.web.db.tables import games, instances
 from hanamikoji.interfaces.web.hub import GameHub
 from hanamikoji.interfaces.web.lobby import Lobby, LobbyClient, LobbyPlayer
 from hanamikoji.interfaces.web.lobby_routes import open_lobby
-from hanamikoji.interfaces.web.player_routes import open_accounts
-from hanamikoji.interfaces.web.player_store import new_player
-from hanamikoji.interfaces.web.players import Accounts
+from hanamikoji.interfaces.web.players.accounts import Accounts
+from hanamikoji.interfaces.web.players.sessions import open_accounts
+from hanamikoji.interfaces.web.players.store import new_player
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)

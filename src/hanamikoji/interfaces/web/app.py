@@ -30,7 +30,7 @@ and in the first message over the WebSocket, never in a URL the server sees):
 ==========================================  =============================================
 
 The players' routes (``/api/me...``, ``/api/players/{name}``, ``/api/games/{id}/claim``)
-are in :mod:`~hanamikoji.interfaces.web.player_routes`. Where no TOKEN is sent, the seat
+are in :mod:`~hanamikoji.interfaces.web.players.routes`. Where no TOKEN is sent, the seat
 routes and ``hello`` open the seat the session cookie's player holds; a ``POST`` so
 authenticated carries the session's CSRF token.
 """
@@ -86,12 +86,12 @@ from hanamikoji.interfaces.web.hub import GameHub, error_message, unavailable_me
 from hanamikoji.interfaces.web.live import SPECTATOR, Connection, LiveGame, SeatTap
 from hanamikoji.interfaces.web.lobby_routes import lobby_routes, open_lobby, run_pairings
 from hanamikoji.interfaces.web.payload import encode
-from hanamikoji.interfaces.web.player_routes import (
-    CookieSettings,
+from hanamikoji.interfaces.web.players.cookies import CookieSettings
+from hanamikoji.interfaces.web.players.routes import player_routes
+from hanamikoji.interfaces.web.players.sessions import (
     acting_session,
     copy_seats,
     open_accounts,
-    player_routes,
     record_seat,
     session_seat,
 )

@@ -29,8 +29,8 @@ from hanamikoji.interfaces.web.hub import GameHub, error_message, unavailable_me
 from hanamikoji.interfaces.web.live import Connection
 from hanamikoji.interfaces.web.lobby import Lobby, LobbyClient, LobbyPlayer, Pairing, Seat
 from hanamikoji.interfaces.web.payload import encode
-from hanamikoji.interfaces.web.player_routes import current_session
-from hanamikoji.interfaces.web.players import Accounts
+from hanamikoji.interfaces.web.players.accounts import Accounts
+from hanamikoji.interfaces.web.players.sessions import current_session
 from hanamikoji.interfaces.web.refusals import foreign_socket
 from hanamikoji.interfaces.web.wire.incoming import (
     AcceptMessage,

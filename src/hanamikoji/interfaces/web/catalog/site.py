@@ -147,7 +147,7 @@ SITE = sentences(
     sentence("copy", "Copy"),
     sentence("copied", "Copied"),
     sentence("opponent_away", "Your opponent's page is not open."),
-    # -- players: guests, accounts, my games, a player's page (player_routes.py, account.js)
+    # -- players: guests, accounts, my games, a player's page (players/, account.js)
     sentence("err_csrf", "This page's security token is missing or out of date: reload the page."),
     sentence("err_signed_out", "You are not signed in."),
     sentence("err_login_failed", "Wrong name or password."),

@@ -23,7 +23,7 @@ from typing import Any
 from hanamikoji.arena.glicko2 import PROVISIONAL_DEVIATION, Rating, idle
 from hanamikoji.bots.ratings import bot_rating
 from hanamikoji.interfaces.web.checks import Refused
-from hanamikoji.interfaces.web.player_store import Player
+from hanamikoji.interfaces.web.players.store import Player
 
 __all__ = [
     "RATING_PERIODS_PER_DAY",
