@@ -84,7 +84,7 @@ from hanamikoji.interfaces.web.health import (
 from hanamikoji.interfaces.web.hints import Hints
 from hanamikoji.interfaces.web.hub import GameHub, error_message, unavailable_message
 from hanamikoji.interfaces.web.live import SPECTATOR, Connection, LiveGame, SeatTap
-from hanamikoji.interfaces.web.lobby_routes import lobby_routes, open_lobby, run_pairings
+from hanamikoji.interfaces.web.lobby.routes import lobby_routes, open_lobby, run_pairings
 from hanamikoji.interfaces.web.payload import encode
 from hanamikoji.interfaces.web.players.cookies import CookieSettings
 from hanamikoji.interfaces.web.players.routes import player_routes
