@@ -170,7 +170,7 @@ class ServerConfig:
         secure_cookies: session cookies are ``Secure`` (the server is reached over https).
         session_days: how long a session lasts from sign-in.
         abort_timeout: seconds a side of an untimed rated game has for its first
-            decision before the game is aborted, unrated (``ratings.py``).
+            decision before the game is aborted, unrated (``ratings/forfeits.py``).
         abandon_timeout: seconds a player of an untimed rated game may be away, once
             each side has decided, before losing it.
         sockets_per_address: WebSockets (games, spectators, the lobby) one client

@@ -230,7 +230,7 @@ class GameHub:
         """A new game where the creator is Player 1; Player 2 is a bot of ``bot_level``,
         or a friend when it is ``None``. A ``private`` game cannot be watched; a
         ``rated`` one is rated when it ends (its seats must then name accounts:
-        ``ratings.py``, whose ``check_rated`` says who may ask)."""
+        ``ratings/``, whose ``check_rated`` says who may ask)."""
         token = new_token()
         friend_token = None if bot_level is not None else new_token()
         hashes = (hash_token(token), None if friend_token is None else hash_token(friend_token))
@@ -712,7 +712,7 @@ class GameHub:
         except Exception:
             log.exception("game %s: the clock check failed", live.id)
 
-    # -- ratings (ratings.py) ---------------------------------------------------------
+    # -- ratings (ratings/) -----------------------------------------------------------
 
     async def _rate(self, live: LiveGame) -> None:
         """Rate a rated game that has just ended (once, whichever server asks first);
