@@ -517,7 +517,7 @@ def test_the_status_table_is_the_documented_one() -> None:
     web = Path(__file__).resolve().parent.parent / "src" / "hanamikoji" / "interfaces" / "web"
     raised = {
         key
-        for source in web.glob("*.py")
+        for source in web.rglob("*.py")
         for key in re.findall(r"Refused\(\s*\"(err_[a-z_]+)\"", source.read_text())
     }
     assert len(raised) > 30
