@@ -454,6 +454,15 @@ def architecture_tables() -> dict[str, str]:
     }
 
 
+def web_folder_tables() -> dict[str, str]:
+    """docs/web.md's tables of modules of web/'s folders (``lobby/``), by folder."""
+    page = (DOCS / "web.md").read_text(encoding="utf-8")
+    text = section(page, "## How the server is built", deepest=2)
+    return {
+        f"{match[1]}/": section(text, match.group(0)) for match in SUBFOLDER_HEADING.finditer(text)
+    }
+
+
 def module_tables() -> list[tuple[str, str, Path]]:
     """Every table of modules in the docs: (page, its text, the folder it describes)."""
     web = (DOCS / "web.md").read_text(encoding="utf-8")
@@ -465,10 +474,9 @@ def module_tables() -> list[tuple[str, str, Path]]:
     tables.append(
         ("docs/web.md", section(web, "## How the server is built"), PACKAGE / "interfaces/web")
     )
-    built = section(web, "## How the server is built", deepest=2)
     tables.extend(
-        ("docs/web.md", section(built, match.group(0)), PACKAGE / "interfaces/web" / match[1])
-        for match in SUBFOLDER_HEADING.finditer(built)
+        ("docs/web.md", text, PACKAGE / "interfaces/web" / folder)
+        for folder, text in web_folder_tables().items()
     )
     tables.append(
         ("docs/terminal.md", section(terminal, "## How it is built"), PACKAGE / "interfaces/tui")
@@ -497,6 +505,12 @@ def test_the_architecture_has_a_table_for_each_layer_folder() -> None:
     assert {"", *layers} <= tables
     for folder in tables - {"", *layers}:
         assert folder.split("/")[0] in layers and (PACKAGE / folder / "__init__.py").exists()
+
+
+def test_web_md_has_a_table_for_each_folder_of_the_web_package() -> None:
+    web = PACKAGE / "interfaces/web"
+    folders = {name for name in tree_modules(web) if name.endswith("/")}
+    assert set(web_folder_tables()) == folders
 
 
 def test_a_table_of_modules_that_drifted_from_its_folder_is_reported(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ from serving import Server, app_client, free_port
 from starlette.testclient import TestClient
 
 from hanamikoji.interfaces.messages import MESSAGES
-from hanamikoji.interfaces.web.catalog import UI
+from hanamikoji.interfaces.web.catalog.lookup import UI
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore
 from hanamikoji.interfaces.web.live import rebuild

@@ -35,7 +35,7 @@ from hanamikoji.interfaces.i18n import (
     say,
 )
 from hanamikoji.interfaces.messages import MESSAGES, message
-from hanamikoji.interfaces.web.catalog import UI, client_catalog
+from hanamikoji.interfaces.web.catalog.lookup import UI, client_catalog
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -37,7 +37,7 @@ from hanamikoji.core.game import TURNS_PER_ROUND
 from hanamikoji.core.moves import CARDS_PER_ACTION
 from hanamikoji.core.rng import DECK_SIZE, HAND_SIZE
 from hanamikoji.interfaces.messages import message, outcome_key
-from hanamikoji.interfaces.web.catalog import text as page_text
+from hanamikoji.interfaces.web.catalog.lookup import text as page_text
 from hanamikoji.notation.names import LANGUAGES, action_name, item_name, term
 from hanamikoji.notation.outcomes import seat_name
 

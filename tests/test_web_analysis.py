@@ -19,7 +19,7 @@ from web_support import bearer, legal_texts, receive_state
 
 from hanamikoji.bots.analysis import THRESHOLDS, AnalysisSettings, analyse_decision
 from hanamikoji.interfaces.web import bots as web_bots
-from hanamikoji.interfaces.web.catalog import UI
+from hanamikoji.interfaces.web.catalog.lookup import UI
 from hanamikoji.interfaces.web.db.analyses import AnalysisStore, StoredAnalysis
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore, new_game_row

@@ -27,7 +27,7 @@ from web_support import bearer
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.interfaces.messages import MESSAGES
 from hanamikoji.interfaces.web.app import CLOSE_BAD_SEAT
-from hanamikoji.interfaces.web.catalog import UI
+from hanamikoji.interfaces.web.catalog.lookup import UI
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.guards import RateGuard, loopback_hosts, parse_rate, read_body
 from hanamikoji.interfaces.web.refusals import STATUS
@@ -517,7 +517,7 @@ def test_the_status_table_is_the_documented_one() -> None:
     web = Path(__file__).resolve().parent.parent / "src" / "hanamikoji" / "interfaces" / "web"
     raised = {
         key
-        for source in web.glob("*.py")
+        for source in web.rglob("*.py")
         for key in re.findall(r"Refused\(\s*\"(err_[a-z_]+)\"", source.read_text())
     }
     assert len(raised) > 30

@@ -21,14 +21,9 @@ from hanamikoji.arena.glicko2 import Rating
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.clock import PRESETS
 from hanamikoji.interfaces.web.db.database import Store
-from hanamikoji.interfaces.web.lobby import (
-    GameMaker,
-    Lobby,
-    LobbyClient,
-    LobbyPlayer,
-    Pairing,
-    Seat,
-)
+from hanamikoji.interfaces.web.lobby.clients import LobbyClient, LobbyPlayer
+from hanamikoji.interfaces.web.lobby.seeks import GameMaker, Pairing, Seat
+from hanamikoji.interfaces.web.lobby.service import Lobby
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage, TimeControlName
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
 

@@ -23,11 +23,12 @@ from sqlalchemy import func, select, update
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.db.tables import games, instances
 from hanamikoji.interfaces.web.hub import GameHub
-from hanamikoji.interfaces.web.lobby import Lobby, LobbyClient, LobbyPlayer
-from hanamikoji.interfaces.web.lobby_routes import open_lobby
-from hanamikoji.interfaces.web.player_routes import open_accounts
-from hanamikoji.interfaces.web.player_store import new_player
-from hanamikoji.interfaces.web.players import Accounts
+from hanamikoji.interfaces.web.lobby.clients import LobbyClient, LobbyPlayer
+from hanamikoji.interfaces.web.lobby.routes import open_lobby
+from hanamikoji.interfaces.web.lobby.service import Lobby
+from hanamikoji.interfaces.web.players.accounts import Accounts
+from hanamikoji.interfaces.web.players.sessions import open_accounts
+from hanamikoji.interfaces.web.players.store import new_player
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
 

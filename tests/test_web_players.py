@@ -39,12 +39,13 @@ from web_support import (
 
 from hanamikoji.interfaces import web_cli
 from hanamikoji.interfaces.web.app import ServerConfig, create_app
-from hanamikoji.interfaces.web.catalog import text
+from hanamikoji.interfaces.web.catalog.lookup import text
 from hanamikoji.interfaces.web.db.attempts import attempt_key, count_attempt
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.tables import game_seats, players, sessions
 from hanamikoji.interfaces.web.db.tokens import hash_token
-from hanamikoji.interfaces.web.players import Passwords, check_nickname, is_reserved
+from hanamikoji.interfaces.web.players.names import check_nickname, is_reserved
+from hanamikoji.interfaces.web.players.passwords import Passwords
 from hanamikoji.interfaces.web.wire.incoming import DEFAULT_LEVEL
 
 try:

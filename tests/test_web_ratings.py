@@ -42,8 +42,10 @@ from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore, new_game_row
 from hanamikoji.interfaces.web.db.tables import games, rating_history, ratings
 from hanamikoji.interfaces.web.db.tokens import hash_token
-from hanamikoji.interfaces.web.player_store import PlayerStore, new_player
-from hanamikoji.interfaces.web.ratings import RATING_PERIODS_PER_DAY, RatingStore, forfeit_due
+from hanamikoji.interfaces.web.players.store import PlayerStore, new_player
+from hanamikoji.interfaces.web.ratings.forfeits import forfeit_due
+from hanamikoji.interfaces.web.ratings.model import RATING_PERIODS_PER_DAY
+from hanamikoji.interfaces.web.ratings.store import RatingStore
 
 try:
     from browser_support import (

@@ -37,7 +37,7 @@ from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core import Game, Move, MoveKind
 from hanamikoji.core.cards import FULL_SET, counts, from_counts, pack
 from hanamikoji.interfaces.web import bots as web_bots
-from hanamikoji.interfaces.web.catalog import client_catalog, text
+from hanamikoji.interfaces.web.catalog.lookup import client_catalog, text
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore, new_game_row
 from hanamikoji.interfaces.web.live import rebuild

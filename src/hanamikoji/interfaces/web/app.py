@@ -30,7 +30,7 @@ and in the first message over the WebSocket, never in a URL the server sees):
 ==========================================  =============================================
 
 The players' routes (``/api/me...``, ``/api/players/{name}``, ``/api/games/{id}/claim``)
-are in :mod:`~hanamikoji.interfaces.web.player_routes`. Where no TOKEN is sent, the seat
+are in :mod:`~hanamikoji.interfaces.web.players.routes`. Where no TOKEN is sent, the seat
 routes and ``hello`` open the seat the session cookie's player holds; a ``POST`` so
 authenticated carries the session's CSRF token.
 """
@@ -61,7 +61,7 @@ from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.web.bots import BotRunner
-from hanamikoji.interfaces.web.catalog import client_catalog
+from hanamikoji.interfaces.web.catalog.lookup import client_catalog
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
 from hanamikoji.interfaces.web.clock import TimeControl, wall_clock_ms
 from hanamikoji.interfaces.web.db.database import Store
@@ -84,18 +84,18 @@ from hanamikoji.interfaces.web.health import (
 from hanamikoji.interfaces.web.hints import Hints
 from hanamikoji.interfaces.web.hub import GameHub, error_message, unavailable_message
 from hanamikoji.interfaces.web.live import SPECTATOR, Connection, LiveGame, SeatTap
-from hanamikoji.interfaces.web.lobby_routes import lobby_routes, open_lobby, run_pairings
-from hanamikoji.interfaces.web.player_routes import (
-    CookieSettings,
+from hanamikoji.interfaces.web.lobby.routes import lobby_routes, open_lobby, run_pairings
+from hanamikoji.interfaces.web.players.cookies import CookieSettings
+from hanamikoji.interfaces.web.players.routes import player_routes
+from hanamikoji.interfaces.web.players.sessions import (
     acting_session,
     copy_seats,
     open_accounts,
-    player_routes,
     record_seat,
     session_seat,
 )
-from hanamikoji.interfaces.web.rating_routes import rating_routes
-from hanamikoji.interfaces.web.ratings import check_rated
+from hanamikoji.interfaces.web.ratings.model import check_rated
+from hanamikoji.interfaces.web.ratings.routes import rating_routes
 from hanamikoji.interfaces.web.refusals import (
     OriginCheck,
     foreign_socket,
@@ -179,7 +179,7 @@ class ServerConfig:
         secure_cookies: session cookies are ``Secure`` (the server is reached over https).
         session_days: how long a session lasts from sign-in.
         abort_timeout: seconds a side of an untimed rated game has for its first
-            decision before the game is aborted, unrated (``ratings.py``).
+            decision before the game is aborted, unrated (``ratings/forfeits.py``).
         abandon_timeout: seconds a player of an untimed rated game may be away, once
             each side has decided, before losing it.
         sockets_per_address: WebSockets (games, spectators, the lobby) one client

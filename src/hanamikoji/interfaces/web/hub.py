@@ -30,7 +30,7 @@ from hanamikoji.core.moves import Move
 from hanamikoji.core.rng import MAX_SEED
 from hanamikoji.interfaces.web.analyses import Analyses
 from hanamikoji.interfaces.web.bots import BotRunner, bot_seed
-from hanamikoji.interfaces.web.catalog import text
+from hanamikoji.interfaces.web.catalog.lookup import text
 from hanamikoji.interfaces.web.checks import Refused, check_decision
 from hanamikoji.interfaces.web.clock import (
     UNTIMED,
@@ -67,14 +67,14 @@ from hanamikoji.interfaces.web.payload import (
     seat_state,
     spectator_state,
 )
-from hanamikoji.interfaces.web.ratings import (
+from hanamikoji.interfaces.web.ratings.forfeits import (
     DEFAULT_ABANDON_SECONDS,
     DEFAULT_ABORT_SECONDS,
     Forfeit,
-    GameRatings,
-    RatingStore,
     forfeit_due,
 )
+from hanamikoji.interfaces.web.ratings.model import GameRatings
+from hanamikoji.interfaces.web.ratings.store import RatingStore
 from hanamikoji.interfaces.web.wire.answers import AnalysisState, WatchableGame, WatchList
 from hanamikoji.interfaces.web.wire.outgoing import (
     ErrorMessage,
@@ -237,7 +237,7 @@ class GameHub:
         """A new game where the creator is Player 1; Player 2 is a bot of ``bot_level``,
         or a friend when it is ``None``. A ``private`` game cannot be watched; a
         ``rated`` one is rated when it ends (its seats must then name accounts:
-        ``ratings.py``, whose ``check_rated`` says who may ask)."""
+        ``ratings/``, whose ``check_rated`` says who may ask)."""
         token = new_token()
         friend_token = None if bot_level is not None else new_token()
         hashes = (hash_token(token), None if friend_token is None else hash_token(friend_token))
@@ -721,7 +721,7 @@ class GameHub:
         except Exception:
             log.exception("game %s: the clock check failed", live.id)
 
-    # -- ratings (ratings.py) ---------------------------------------------------------
+    # -- ratings (ratings/) -----------------------------------------------------------
 
     async def _rate(self, live: LiveGame) -> None:
         """Rate a rated game that has just ended (once, whichever server asks first);

@@ -109,7 +109,7 @@ class LiveGame:
     clock_timer: asyncio.TimerHandle | None = None
     # Since when (ms) each seat has had no page open on any instance (None: one is
     # open), from the presence rows of every instance (cluster/instances.py); the timer of an
-    # untimed rated game's next forfeit (ratings.py).
+    # untimed rated game's next forfeit (ratings/forfeits.py).
     absent_since: list[int | None] = field(default_factory=lambda: [None, None])
     presence: list[PresenceRow] = field(default_factory=list)
     loaded_at: int = 0

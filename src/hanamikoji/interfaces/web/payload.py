@@ -81,7 +81,7 @@ class PublicGame:
     ended: tuple[str, str] | None = None
     """How a clock ended the game: (``time`` or ``aborted``, the result)."""
     rated: bool = False
-    """Whether the game is rated (``ratings.py``): the page then offers no hints."""
+    """Whether the game is rated (``ratings/``): the page then offers no hints."""
 
 
 @functools.cache

@@ -8,7 +8,7 @@ handler :func:`refused` (registered once by the app) answers it with
 Every unsafe request (``POST``, ``PUT``, ``PATCH``, ``DELETE``) passes :class:`OriginCheck`
 before any route runs: a page of another site gets ``err_origin`` (403). The WebSocket
 handshakes check the same rule where they are accepted (:func:`foreign_socket`). The
-session's CSRF token is checked by ``player_routes.acting_session`` where a route acts for
+session's CSRF token is checked by ``players.sessions.acting_session`` where a route acts for
 the session (a seat opened by its token needs none; docs/web.md, *Accounts*).
 """
 

@@ -35,7 +35,7 @@ from markdown_it.utils import EnvType, OptionsDict
 
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.rules import rules_markdown
-from hanamikoji.interfaces.web.catalog import LANGUAGE_NAMES, text
+from hanamikoji.interfaces.web.catalog.lookup import LANGUAGE_NAMES, text
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 __all__ = ["END_ID", "PREFIX", "rules_document", "rules_fragment", "rules_html", "slug"]

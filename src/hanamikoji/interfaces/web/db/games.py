@@ -55,7 +55,7 @@ FINISHED = "finished"
 TERMINATIONS = ("time", "aborted", "abandoned", "unstarted")
 """Why a game ended when its decisions do not: lost on time (``result`` names the
 winner), or aborted (a clock ran out before each side had decided: not rated, ``*``);
-in an untimed rated game (``ratings.py``), abandoned (a player gone past the timeout
+in an untimed rated game (``ratings/forfeits.py``), abandoned (a player gone past the timeout
 after each side had decided: ``result`` names the other) or unstarted (a side did not
 decide within the timeout before each side had: not rated, ``*``)."""
 
@@ -87,7 +87,7 @@ class StoredGame:
     decision_times: tuple[datetime, ...] = ()
     """When each decision was committed (loaded with the decisions)."""
     rated: bool = False
-    """Chosen as rated at creation (``ratings.py`` rates it when it ends)."""
+    """Chosen as rated at creation (``ratings/store.py`` rates it when it ends)."""
     owner: str | None = None
     """The instance that runs the game's pending work (``cluster/instances.py``), if any."""
 

@@ -4,8 +4,8 @@ The database gets these tables from the Alembic migrations in ``migrations/versi
 which :func:`~hanamikoji.interfaces.web.db.database.upgrade_schema` runs whenever a
 :class:`~hanamikoji.interfaces.web.db.database.Store` opens a database
 (``tests/test_web_migrations.py`` checks that the two agree). The queries are beside
-their feature: the games' in ``games.py``, the players' in ``player_store.py``, the
-ratings' in ``ratings.py``, the lobby's in ``lobby_store.py``, the instances' in
+their feature: the games' in ``games.py``, the players' in ``players/store.py``, the
+ratings' in ``ratings/store.py``, the lobby's in ``lobby/store.py``, the instances' in
 ``cluster/instances.py``.
 """
 
@@ -120,7 +120,7 @@ private_games = Table(
 """Games their creator made private: nobody may watch them. Every other game may be
 watched (a spectator sees only what is public until the end)."""
 
-# -- ratings (revision 0005; their queries are in ratings.py) --------------------------
+# -- ratings (revision 0005; their queries are in ratings/store.py) --------------------
 
 ratings = Table(
     "ratings",
@@ -155,7 +155,7 @@ rating_history = Table(
 )
 """One row per rated game per player; the key makes a game rated once."""
 
-# -- players (revision 0002; their queries are in player_store.py) ---------------------
+# -- players (revision 0002; their queries are in players/store.py) --------------------
 
 players = Table(
     "players",
@@ -218,7 +218,7 @@ seat_presence = Table(
 )
 
 lobby_seeks = Table(
-    # Revision 0007: the open seeks of the lobby, each its instance's page's (lobby.py).
+    # Revision 0007: the open seeks of the lobby, each its instance's page's (lobby/).
     "lobby_seeks",
     metadata,
     Column("id", String(16), primary_key=True),
@@ -240,7 +240,7 @@ lobby_seeks = Table(
 )
 
 lobby_queue = Table(
-    # Revision 0007: the pages waiting for a quick pairing (lobby.py).
+    # Revision 0007: the pages waiting for a quick pairing (lobby/).
     "lobby_queue",
     metadata,
     Column("client_key", String(16), primary_key=True),

@@ -85,7 +85,7 @@ class NewGameRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     correspondence (days per decision); ``clock.py``'s ``PRESETS``."""
     private: bool = False
     rated: bool = False
-    """Rated (``ratings.py``): only an account may ask, and a friend must be one too."""
+    """Rated (``ratings/``): only an account may ask, and a friend must be one too."""
 
 
 class Hello(msgspec.Struct, tag="hello", forbid_unknown_fields=True, frozen=True):
@@ -101,7 +101,7 @@ Text = Annotated[str, msgspec.Meta(max_length=1024)]
 
 class Credentials(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     """``POST /api/me/register`` and ``/api/me/login``: an account's name and password
-    (their rules are checked by ``players.py``, which says which one is broken)."""
+    (their rules are checked by ``players/names.py``, which says which one is broken)."""
 
     name: Text
     password: Text
@@ -202,7 +202,7 @@ def _refusal(reason: str, *, tagged: bool) -> Refused:
     return Refused("err_bad_field", field=field)
 
 
-# -- the lobby's socket (lobby.py) ------------------------------------------------------
+# -- the lobby's socket (lobby/) --------------------------------------------------------
 
 TimeControlName = Literal["none", "3+2", "5+5", "10+0", "1d", "3d"]
 """A time control by name, as game creation takes it (untimed, real time, or days per

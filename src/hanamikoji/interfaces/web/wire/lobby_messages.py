@@ -1,6 +1,6 @@
 """Every message the lobby's socket sends (``WS /lobby/ws``), as typed Structs.
 
-``lobby.py`` builds them and encodes them with ``outgoing.encode``; the socket also
+``lobby/messages.py`` builds them and encodes them with ``outgoing.encode``; the socket also
 sends ``outgoing``'s ``ErrorMessage`` and ``Pong``.
 """
 

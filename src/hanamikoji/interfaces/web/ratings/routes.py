@@ -23,7 +23,7 @@ from hanamikoji.arena.glicko2 import PROVISIONAL_DEVIATION
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.hub import GameHub
-from hanamikoji.interfaces.web.ratings import RatingStore
+from hanamikoji.interfaces.web.ratings.store import RatingStore
 
 __all__ = ["annotate_games", "game_ratings_json", "player_ratings_json", "rating_routes"]
 

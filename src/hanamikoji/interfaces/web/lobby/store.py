@@ -1,13 +1,10 @@
 """The lobby in the games database: its open seeks and its quick-pairing queue, shared by
 every instance on the database (issue 27).
 
-Each row names the instance and the page (its client key) it belongs to. A seek's row
-holds what any instance needs to show it (the seeker's id, name, account or not, and
-rating in the seek's variant) so that no instance asks the database per page. Every
-write sends, with its commit, the ``lobby`` events (``cluster/events.py``) the other instances
-need to keep their copies (:class:`Note`): a seek posted (the whole seek), a seek gone
-(its id), a page paired (the game and the seat, never a seat's token: the page opens its
-seat by its session), a page queued (the matcher looks at the queue).
+Each row names the instance and the page (its client key) it belongs to; a seek's row
+holds what any instance needs to show it (``seeks.py``). Every write sends, with its
+commit, the ``lobby`` events (``cluster/events.py``) the other instances need to keep
+their copies (``notes.py``).
 
 Taking is decided here, by the database: :meth:`LobbyStore.take_seek` and
 :meth:`LobbyStore.take_pair` delete the rows they pair, and of two instances taking one
@@ -23,150 +20,30 @@ The tables are in ``db/tables.py`` (migration ``r0007_lobby.py`` makes them).
 (['s1'], True)
 >>> db.take_seek("s1", "k3") is None
 True
->>> decode_note(encode_note(UnseekNote("s1")))
-UnseekNote(seek='s1')
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Connection
 
 from hanamikoji.interfaces.web.cluster.events import Event, notify
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.tables import instances, lobby_queue, lobby_seeks
-from hanamikoji.interfaces.web.wire.lobby_messages import PublicSeek, SeekPlayerInfo
+from hanamikoji.interfaces.web.lobby.notes import (
+    TOPIC,
+    Note,
+    PairedNote,
+    QueueNote,
+    SeekNote,
+    UnseekNote,
+    encode_note,
+)
+from hanamikoji.interfaces.web.lobby.seeks import Seek, SeekPlayer, Waiting
 
-__all__ = [
-    "LobbyStore",
-    "Note",
-    "PairedNote",
-    "QueueNote",
-    "Seek",
-    "SeekNote",
-    "SeekPlayer",
-    "UnseekNote",
-    "Waiting",
-    "decode_note",
-    "encode_note",
-]
-
-TOPIC = "lobby"
-
-
-class SeekPlayer(msgspec.Struct, frozen=True):
-    """The seeker as a seek shows them: id, name, account or guest, and their rating in
-    the seek's variant (``provisional``: too few games to trust it)."""
-
-    id: str
-    name: str
-    account: bool
-    rating: float
-    provisional: bool
-
-    def public(self) -> SeekPlayerInfo:
-        return SeekPlayerInfo(
-            name=self.name,
-            account=self.account,
-            rating=round(self.rating),
-            provisional=self.provisional,
-        )
-
-
-class Seek(msgspec.Struct, frozen=True):
-    """An open seek: its page (``client``, a key) on ``instance``, its player, its
-    settings, the ratings it accepts (``None``: anyone), and when it was posted (ms)."""
-
-    id: str
-    instance: str
-    client: str
-    player: SeekPlayer
-    variant: str
-    time_control: str
-    rated: bool
-    range: tuple[int, int] | None
-    created: int
-
-    def admits(self, rating: float) -> bool:
-        """Whether a player rated ``rating`` in the seek's variant is within its range."""
-        if self.range is None:
-            return True
-        low, high = self.range
-        return low <= rating <= high
-
-    def public(self, mine: bool) -> PublicSeek:
-        return PublicSeek(
-            id=self.id,
-            variant=self.variant,
-            time_control=self.time_control,
-            rated=self.rated,
-            range=self.range,
-            player=self.player.public(),
-            mine=mine,
-        )
-
-
-class Waiting(msgspec.Struct, frozen=True):
-    """A page in the quick-pairing queue: its instance, player, settings, rating in the
-    variant, and since when (ms) it waits."""
-
-    client: str
-    instance: str
-    player: str
-    variant: str
-    time_control: str
-    rated: bool
-    rating: float
-    since: int
-
-
-class SeekNote(msgspec.Struct, frozen=True, tag="seek"):
-    """A seek was posted."""
-
-    seek: Seek
-
-
-class UnseekNote(msgspec.Struct, frozen=True, tag="unseek"):
-    """A seek went (accepted, withdrawn, or its page or instance gone)."""
-
-    seek: str
-
-
-class PairedNote(msgspec.Struct, frozen=True, tag="paired"):
-    """The page ``client`` was paired: its seat of ``game``. No token: the seat is named
-    for the page's player, whose session opens it."""
-
-    client: str
-    game: str
-    seat: int
-
-
-class QueueNote(msgspec.Struct, frozen=True, tag="queue"):
-    """A page joined the queue: the matcher looks at it now."""
-
-    client: str
-
-
-Note = SeekNote | UnseekNote | PairedNote | QueueNote
-"""What a ``lobby`` event's ``data`` says."""
-
-_encoder = msgspec.json.Encoder()
-_decoder: msgspec.json.Decoder[Note] = msgspec.json.Decoder(Note)
-
-
-def encode_note(note: Note) -> str:
-    return _encoder.encode(note).decode("utf-8")
-
-
-def decode_note(data: str) -> Note | None:
-    """The note of an event's data; ``None`` for one this code cannot read."""
-    try:
-        return _decoder.decode(data)
-    except msgspec.DecodeError:
-        return None
+__all__ = ["LobbyStore"]
 
 
 class _Lost(Exception):

@@ -27,9 +27,11 @@ from hanamikoji.interfaces.web.guards import MessageBudget, RateGuard, receive_m
 from hanamikoji.interfaces.web.health import CLOSE_TRY_AGAIN, UNREACHABLE
 from hanamikoji.interfaces.web.hub import GameHub, error_message, unavailable_message
 from hanamikoji.interfaces.web.live import Connection
-from hanamikoji.interfaces.web.lobby import Lobby, LobbyClient, LobbyPlayer, Pairing, Seat
-from hanamikoji.interfaces.web.player_routes import current_session
-from hanamikoji.interfaces.web.players import Accounts
+from hanamikoji.interfaces.web.lobby.clients import LobbyClient, LobbyPlayer
+from hanamikoji.interfaces.web.lobby.seeks import Pairing, Seat
+from hanamikoji.interfaces.web.lobby.service import Lobby
+from hanamikoji.interfaces.web.players.accounts import Accounts
+from hanamikoji.interfaces.web.players.sessions import current_session
 from hanamikoji.interfaces.web.refusals import foreign_socket
 from hanamikoji.interfaces.web.wire.incoming import (
     AcceptMessage,
@@ -97,7 +99,7 @@ def _lobby(connection: HTTPConnection) -> Lobby:
 
 async def _lobby_player(connection: HTTPConnection) -> LobbyPlayer | None:
     """The session's player as the lobby knows it, with their rating in each variant they
-    have one in (``ratings.py``; a new player's elsewhere)."""
+    have one in (``ratings/``; a new player's elsewhere)."""
     session = await current_session(connection)
     if session is None:
         return None

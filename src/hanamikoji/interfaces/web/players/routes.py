@@ -1,4 +1,4 @@
-"""The players' routes, and what the game routes ask of a session.
+"""The players' routes.
 
 ==========================================  =============================================
 ``GET /api/me``                             who is signed in, and the session's CSRF token
@@ -12,17 +12,15 @@
 ==========================================  =============================================
 
 Every ``POST`` here has passed the Origin check (``refusals.OriginCheck``), and one that a
-session cookie comes with carries that session's CSRF token in ``X-CSRF-Token``; a refusal
-is answered by the app's handler (``refusals.refused``). Sign-in attempts (registering,
-signing in, a guest's nickname) are limited per client address, and signing in also per
-account name (``--login-rate``).
+session cookie comes with carries that session's CSRF token in ``X-CSRF-Token``
+(``sessions.py``); a refusal is answered by the app's handler (``refusals.refused``).
+Sign-in attempts (registering, signing in, a guest's nickname) are limited per client
+address, and signing in also per account name (``--login-rate``).
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
-from datetime import timedelta
 from typing import Any
 
 from starlette.requests import HTTPConnection, Request
@@ -34,15 +32,17 @@ from hanamikoji.interfaces.web.db.attempts import attempt_key, count_attempt
 from hanamikoji.interfaces.web.db.games import FINISHED, PLAYING, GameStore
 from hanamikoji.interfaces.web.guards import read_body
 from hanamikoji.interfaces.web.hub import GameHub
-from hanamikoji.interfaces.web.live import LiveGame, clock_json, rebuild, stored_clocks
-from hanamikoji.interfaces.web.player_store import (
-    GameEntry,
-    Player,
-    PlayerStore,
-    name_key,
+from hanamikoji.interfaces.web.live import clock_json, rebuild, stored_clocks
+from hanamikoji.interfaces.web.players.accounts import Session
+from hanamikoji.interfaces.web.players.sessions import (
+    acting_session,
+    app_accounts,
+    app_cookies,
+    current_session,
+    record_seat,
 )
-from hanamikoji.interfaces.web.players import Accounts, Passwords, Session, SessionKeys
-from hanamikoji.interfaces.web.rating_routes import annotate_games, player_ratings_json
+from hanamikoji.interfaces.web.players.store import GameEntry, Player, PlayerStore, name_key
+from hanamikoji.interfaces.web.ratings.routes import annotate_games, player_ratings_json
 from hanamikoji.interfaces.web.wire.answers import WireResponse
 from hanamikoji.interfaces.web.wire.incoming import (
     MAX_BODY_BYTES,
@@ -51,113 +51,16 @@ from hanamikoji.interfaces.web.wire.incoming import (
 )
 from hanamikoji.interfaces.web.wire.outgoing import ClockState
 
-__all__ = [
-    "CSRF_HEADER",
-    "CookieSettings",
-    "acting_session",
-    "copy_seats",
-    "current_session",
-    "open_accounts",
-    "player_routes",
-    "record_seat",
-    "session_seat",
-]
-
-CSRF_HEADER = "x-csrf-token"
-
-SESSION_SECRET = "session-cookies"
-"""The name of the server secret that signs session cookies (``server_secrets``)."""
+__all__ = ["player_routes"]
 
 ONGOING_LIMIT = 100
 FINISHED_LIMIT = 50
 PLAYER_PAGE_GAMES = 20
 
 
-@dataclass(frozen=True, slots=True)
-class CookieSettings:
-    """The session cookie: ``Secure`` (and named with the ``__Host-`` prefix) when the
-    server is reached over https, and how long a session lasts."""
-
-    secure: bool
-    lifetime: timedelta
-
-    @property
-    def name(self) -> str:
-        return "__Host-hanamikoji_session" if self.secure else "hanamikoji_session"
-
-
-async def open_accounts(
-    hub: GameHub, lifetime: timedelta, passwords: Passwords | None = None
-) -> Accounts:
-    """The accounts of the hub's database: its players' tables, and the key that signs
-    session cookies (made by the first server to start on the database)."""
-    store = PlayerStore(hub.store)
-    secret = await hub.writer.call(lambda: store.secret(SESSION_SECRET))
-    return Accounts(store, hub.writer, SessionKeys(secret), passwords or Passwords(), lifetime)
-
-
-# -- sessions, for every route --------------------------------------------------------------
-
-
-def _accounts(connection: HTTPConnection) -> Accounts:
-    accounts: Accounts = connection.app.state.accounts
-    return accounts
-
-
-def _cookies(connection: HTTPConnection) -> CookieSettings:
-    settings: CookieSettings = connection.app.state.cookies
-    return settings
-
-
 def _hub(connection: HTTPConnection) -> GameHub:
     hub: GameHub = connection.app.state.hub
     return hub
-
-
-async def current_session(connection: HTTPConnection) -> Session | None:
-    """The session the request's (or the WebSocket handshake's) cookie opens."""
-    cookie = connection.cookies.get(_cookies(connection).name)
-    return await _accounts(connection).session(cookie)
-
-
-async def acting_session(request: Request) -> Session | None:
-    """The session of a request that changes something: ``None`` without one, and
-    :class:`Refused` (``err_csrf``) when its CSRF token is missing or wrong."""
-    session = await current_session(request)
-    if session is not None and not _accounts(request).keys.csrf_ok(
-        session.id, request.headers.get(CSRF_HEADER)
-    ):
-        raise Refused("err_csrf")
-    return session
-
-
-async def session_seat(connection: HTTPConnection, game_id: str) -> tuple[LiveGame, int] | None:
-    """The game and the seat of it that the session's player holds, or ``None`` (no
-    session, no such game, or no seat of it: the three are not told apart)."""
-    session = await current_session(connection)
-    if session is None:
-        return None
-    store = _accounts(connection).store
-    seat = await asyncio.to_thread(store.seat_of, game_id, session.player.id)
-    if seat is None:
-        return None
-    live = await _hub(connection).get(game_id)
-    return None if live is None else (live, seat)
-
-
-async def record_seat(request: Request, game_id: str, seat: int, player: Player) -> str:
-    """Name ``player`` at a seat of the game (see ``PlayerStore.take_seat``)."""
-    accounts = _accounts(request)
-    return await accounts.writer.call(lambda: accounts.store.take_seat(game_id, seat, player.id))
-
-
-async def copy_seats(request: Request, from_game: str, to_game: str) -> None:
-    """The rematch ``to_game`` seats the players of ``from_game`` where they sat."""
-    accounts = _accounts(request)
-    await accounts.writer.call(lambda: accounts.store.copy_seats(from_game, to_game))
-
-
-# -- the routes -----------------------------------------------------------------------------
 
 
 def player_routes() -> list[BaseRoute]:
@@ -180,8 +83,8 @@ def _player_json(player: Player) -> dict[str, Any]:
 
 def _signed_in(request: Request, session: Session, status: int = 200) -> JSONResponse:
     """The player, the session's CSRF token, and the session's cookie."""
-    accounts = _accounts(request)
-    settings = _cookies(request)
+    accounts = app_accounts(request)
+    settings = app_cookies(request)
     response = JSONResponse(
         {"player": _player_json(session.player), "csrf": accounts.csrf_token(session)},
         status_code=status,
@@ -232,7 +135,7 @@ async def _me(request: Request) -> Response:
     return JSONResponse(
         {
             "player": _player_json(session.player),
-            "csrf": _accounts(request).csrf_token(session),
+            "csrf": app_accounts(request).csrf_token(session),
         },
         headers={"Cache-Control": "no-store"},
     )
@@ -242,7 +145,7 @@ async def _register(request: Request) -> Response:
     session = await acting_session(request)
     credentials = decode_credentials(await _json_body(request))
     await _limit_sign_in(request)
-    made = await _accounts(request).register(credentials.name, credentials.password, session)
+    made = await app_accounts(request).register(credentials.name, credentials.password, session)
     return _signed_in(request, made, status=201)
 
 
@@ -250,7 +153,7 @@ async def _login(request: Request) -> Response:
     session = await acting_session(request)
     credentials = decode_credentials(await _json_body(request))
     await _limit_sign_in(request, name_key(credentials.name))
-    signed = await _accounts(request).log_in(credentials.name, credentials.password, session)
+    signed = await app_accounts(request).log_in(credentials.name, credentials.password, session)
     return _signed_in(request, signed)
 
 
@@ -258,15 +161,15 @@ async def _guest(request: Request) -> Response:
     session = await acting_session(request)
     wanted = decode_guest(await _json_body(request))
     await _limit_sign_in(request)
-    guest = await _accounts(request).guest(wanted.nickname, session)
+    guest = await app_accounts(request).guest(wanted.nickname, session)
     return _signed_in(request, guest, status=201 if session is None else 200)
 
 
 async def _logout(request: Request) -> Response:
     session = await acting_session(request)
     if session is not None:
-        await _accounts(request).log_out(session)
-    settings = _cookies(request)
+        await app_accounts(request).log_out(session)
+    settings = app_cookies(request)
     response = JSONResponse({"player": None}, headers={"Cache-Control": "no-store"})
     response.delete_cookie(
         settings.name, path="/", secure=settings.secure, httponly=True, samesite="lax"
@@ -304,7 +207,7 @@ async def _my_games(request: Request) -> Response:
     session = await current_session(request)
     if session is None:
         raise Refused("err_signed_out")
-    store = _accounts(request).store
+    store = app_accounts(request).store
     player_id = session.player.id
     ongoing = await asyncio.to_thread(store.games_of, player_id, PLAYING, ONGOING_LIMIT)
     finished = await asyncio.to_thread(store.games_of, player_id, FINISHED, FINISHED_LIMIT)
@@ -389,7 +292,7 @@ def _finished_json(entry: GameEntry) -> dict[str, Any]:
 
 async def _player_page(request: Request) -> Response:
     name = request.path_params["name"]
-    store: PlayerStore = _accounts(request).store
+    store: PlayerStore = app_accounts(request).store
     found = await asyncio.to_thread(store.account, name) if len(name) <= 40 else None
     if found is None:
         raise Refused("err_no_player", name=name[:40])

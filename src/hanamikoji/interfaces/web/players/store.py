@@ -17,7 +17,7 @@ thread (``db/writer.py``). The same code runs on SQLite and PostgreSQL.
 >>> store.create_player(new_player("account", "ANN"), "$argon2id$...")
 Traceback (most recent call last):
 ...
-hanamikoji.interfaces.web.player_store.NameTakenError: the name 'ANN' is taken
+hanamikoji.interfaces.web.players.store.NameTakenError: the name 'ANN' is taken
 >>> store.take_seat("g1", 0, ann.id), store.take_seat("g1", 1, ann.id)
 ('taken', 'both')
 """

@@ -1,33 +1,13 @@
-"""Rated games: each account's Glicko-2 rating per variant, and how rated games end.
+"""Each account's Glicko-2 rating per variant in the games database, and rating a game.
 
-* A game is **rated** when its creator (an account) chose so; both seats must then be
-  accounts, or one a bot. A person is rated against a bot's fixed rating
-  (``bots/ratings.py``), and the bot's never moves.
-* When a rated game ends with a result, both sides are rated **in one transaction**
-  from their ratings at that moment, one game a rating period
-  (``arena/glicko2.py``'s :func:`~hanamikoji.arena.glicko2.rate_game`, as lichess
-  does). The history's key ``(game_id, player_id)`` makes it happen **once**, whichever
-  server (or a replayed end) asks first; each rating row is changed only if nobody
-  changed it since it was read (its count of games), so two games ending at once on two
-  servers are rated one after the other, never from the same rating.
-* A rating whose deviation is above 110 is **provisional** (shown with ``?``).
-* An untimed rated game ends without its rules (a timed game's clocks do this,
-  ``clock.py``): a side that has not decided within the abort timeout before each side
-  has decided **aborts** it (``unstarted``: not rated), and after that a player with no
-  page open past the abandonment timeout while the other side is there **abandons** it
-  (``abandoned``: lost). :func:`forfeit_due` says which and when.
+When a rated game ends with a result, both sides are rated **in one transaction** from
+their ratings at that moment (:meth:`RatingStore.rate`). The history's key ``(game_id,
+player_id)`` makes it happen **once**, whichever server (or a replayed end) asks first;
+each rating row is changed only if nobody changed it since it was read (its count of
+games), so two games ending at once on two servers are rated one after the other, never
+from the same rating.
 
->>> score_of("1-0"), score_of("0-1"), score_of("1/2-1/2"), score_of("*")
-(1.0, 0.0, 0.5, None)
->>> forfeit_due(decided={0}, to_move=1, last_decision=1000, absent_since=(None, None),
-...             bot_seat=None, abort_ms=60_000, abandon_ms=120_000)
-Forfeit(at=61000, termination='unstarted', seat=1)
->>> forfeit_due(decided={0, 1}, to_move=0, last_decision=1000, absent_since=(5000, None),
-...             bot_seat=None, abort_ms=60_000, abandon_ms=120_000)
-Forfeit(at=125000, termination='abandoned', seat=0)
->>> forfeit_due(decided={0, 1}, to_move=0, last_decision=1000, absent_since=(5000, 7000),
-...             bot_seat=None, abort_ms=60_000, abandon_ms=120_000) is None
-True
+The tables are in ``db/tables.py`` (migration ``r0005_ratings.py`` makes them).
 """
 
 from __future__ import annotations
@@ -41,222 +21,27 @@ from sqlalchemy import and_, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from hanamikoji.arena.glicko2 import PROVISIONAL_DEVIATION, Rating, idle, rate_game
-from hanamikoji.bots.ratings import bot_rating
-from hanamikoji.interfaces.web.checks import Refused
+from hanamikoji.arena.glicko2 import Rating, rate_game
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import FINISHED
 from hanamikoji.interfaces.web.db.tables import game_seats, games, players, rating_history, ratings
-from hanamikoji.interfaces.web.player_store import Player
-from hanamikoji.interfaces.web_settings import ServeSettings
+from hanamikoji.interfaces.web.ratings.model import (
+    Change,
+    GameRatings,
+    HistoryPoint,
+    PlayerRating,
+    aged,
+    bot_fixed_rating,
+    score_of,
+)
 
-__all__ = [
-    "DEFAULT_ABANDON_SECONDS",
-    "DEFAULT_ABORT_SECONDS",
-    "LEADERBOARD_LIMIT",
-    "RATING_PERIODS_PER_DAY",
-    "Change",
-    "Forfeit",
-    "GameRatings",
-    "HistoryPoint",
-    "PlayerRating",
-    "RatingStore",
-    "aged",
-    "bot_fixed_rating",
-    "check_rated",
-    "forfeit_due",
-    "score_of",
-]
-
-DEFAULT_ABORT_SECONDS = float(ServeSettings().abort_timeout)
-"""How long a side of an untimed rated game may take over its first decision before the
-game is aborted, unrated (``hanamikoji serve --abort-timeout``)."""
-
-DEFAULT_ABANDON_SECONDS = float(ServeSettings().abandon_timeout)
-"""How long a player of an untimed rated game may be away (no page open on the game)
-once each side has decided, while the other side is there, before losing it
-(``hanamikoji serve --abandon-timeout``)."""
+__all__ = ["LEADERBOARD_LIMIT", "RatingStore"]
 
 LEADERBOARD_LIMIT = 100
 """The most players each part of the leaderboard lists."""
 
-RATING_PERIODS_PER_DAY = 0.21436
-"""How many Glicko-2 rating periods a day without a rated game counts for (lichess's
-figure): a rating's deviation grows with the time since it last changed
-(:func:`aged`), so a player back after months is less certain, and provisional again
-after about a year away from an established 60."""
-
 _TRIES = 5
 """Times a rating is tried again when another game changed a rating it read."""
-
-
-def score_of(result: str | None) -> float | None:
-    """Seat 0's score in a game of ``result`` (``None``: no result, nothing to rate)."""
-    return {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}.get(result or "")
-
-
-def bot_fixed_rating(level: int, variant: str) -> Rating:
-    """A bot level's fixed rating in ``variant``. Raises ``LookupError`` for a variant
-    whose levels have no ratings, ``ValueError`` for a level that does not exist."""
-    fixed = bot_rating(level, variant)
-    return Rating(fixed.rating, fixed.deviation)
-
-
-def check_rated(player: Player | None, bot_level: int | None, variant: str) -> None:
-    """Refuse a rated game to anyone but an account (``err_rated_needs_account``), and
-    against a bot in a variant whose levels have no ratings (``err_rated_variant``).
-
-    >>> check_rated(None, 2, "classic")
-    Traceback (most recent call last):
-    ...
-    hanamikoji.interfaces.web.checks.Refused: err_rated_needs_account
-    """
-    if player is None or player.kind != "account":
-        raise Refused("err_rated_needs_account")
-    if bot_level is not None:
-        try:
-            bot_fixed_rating(bot_level, variant)
-        except (LookupError, ValueError):
-            raise Refused("err_rated_variant", variant=variant) from None
-
-
-def aged(rating: Rating, updated: datetime, now: datetime) -> Rating:
-    """``rating`` as last stored at ``updated``, grown as uncertain as the time since
-    makes it by ``now``: one idle period (``glicko2.idle``, up to a new player's 350)
-    per whole :data:`RATING_PERIODS_PER_DAY` period elapsed.
-
-    >>> from datetime import timedelta
-    >>> then = datetime(2026, 1, 1, tzinfo=UTC)
-    >>> aged(Rating(1800, 60), then, then + timedelta(days=4)) == Rating(1800, 60)
-    True
-    >>> round(aged(Rating(1800, 60), then, then + timedelta(days=100)).deviation, 1)
-    76.7
-    """
-    days = max(0.0, (now - updated).total_seconds() / 86_400)
-    return idle(rating, int(days * RATING_PERIODS_PER_DAY))
-
-
-@dataclass(frozen=True, slots=True)
-class Forfeit:
-    """An untimed rated game's end outside its rules: when, why, and whose."""
-
-    at: int
-    termination: str
-    seat: int
-
-
-def forfeit_due(
-    *,
-    decided: set[int],
-    to_move: int | None,
-    last_decision: int,
-    absent_since: tuple[int | None, int | None],
-    bot_seat: int | None,
-    abort_ms: int,
-    abandon_ms: int,
-) -> Forfeit | None:
-    """The next forfeit of an untimed rated game, if any is coming (times in ms).
-
-    Before each side has decided, the side to decide has ``abort_ms`` from the last
-    decision (or the game's start, ``last_decision``) to do so, or the game is aborted
-    (``unstarted``). After, a person's seat away since ``absent_since`` loses once it
-    has been away ``abandon_ms`` while the other side is there (a bot always is); with
-    both away nobody loses."""
-    if to_move is None:
-        return None
-    if decided != {0, 1}:
-        if to_move == bot_seat:
-            return None
-        return Forfeit(last_decision + abort_ms, "unstarted", to_move)
-    due = [
-        Forfeit(since + abandon_ms, "abandoned", seat)
-        for seat, since in enumerate(absent_since)
-        if since is not None
-        and seat != bot_seat
-        and (bot_seat == 1 - seat or absent_since[1 - seat] is None)
-    ]
-    return min(due, key=lambda forfeit: forfeit.at, default=None)
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerRating:
-    """A player's rating in a variant and rated games played (0 and a new player's
-    rating when they have none)."""
-
-    variant: str
-    rating: Rating
-    games: int
-
-    @property
-    def provisional(self) -> bool:
-        return self.rating.provisional
-
-    def json(self) -> dict[str, Any]:
-        return {
-            "variant": self.variant,
-            "rating": round(self.rating.rating),
-            "deviation": round(self.rating.deviation),
-            "provisional": self.provisional,
-            "games": self.games,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class Change:
-    """One side of a rated game: its rating before and after (a bot's: the same)."""
-
-    seat: int
-    bot: bool
-    before: Rating
-    after: Rating
-
-    @property
-    def delta(self) -> int:
-        """The change as shown: the rounded ratings' difference."""
-        return round(self.after.rating) - round(self.before.rating)
-
-    def json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "bot": self.bot,
-            "before": round(self.before.rating),
-            "after": round(self.after.rating),
-            "delta": self.delta,
-            "provisional": self.after.provisional,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class GameRatings:
-    """A rated game's changes, seat 0's first."""
-
-    game_id: str
-    changes: tuple[Change, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryPoint:
-    """A player's rating after one rated game."""
-
-    variant: str
-    at: datetime
-    rating: float
-    deviation: float
-    delta: int
-    score: float
-    opponent: float
-
-    def json(self) -> dict[str, Any]:
-        return {
-            "variant": self.variant,
-            "at": self.at.isoformat(),
-            "rating": round(self.rating),
-            "deviation": round(self.deviation),
-            "provisional": self.deviation > PROVISIONAL_DEVIATION,
-            "delta": self.delta,
-            "score": self.score,
-            "opponent": round(self.opponent),
-        }
 
 
 class _Stale(Exception):

@@ -1,0 +1,250 @@
+"""The sentences of the site around the game tables, declared in English: the server's
+refusals, spectators, the lobby, the start page, players and their accounts, ratings
+(their translations are in the gettext catalogs, docs/i18n.md).
+
+Their order is the template's (``pybabel extract`` reads this module before
+``table.py``): a sentence added goes where it belongs, not at the end.
+"""
+
+from __future__ import annotations
+
+from hanamikoji.interfaces.i18n import plural, sentence, sentences
+
+__all__ = ["SITE"]
+
+SITE = sentences(
+    # -- refusals (sent by the server)
+    sentence("err_not_json", "The message is not JSON."),
+    sentence("err_not_object", "The message must be a JSON object."),
+    sentence("err_too_long", "The message is too long (at most {limit} characters)."),
+    sentence("err_unknown_type", "Unknown kind of message."),
+    sentence("err_bad_field", "The field '{field}' is missing or not valid."),
+    sentence(
+        "err_content_type", "The request must be sent as JSON (Content-Type: application/json)."
+    ),
+    sentence("err_rate_limited", "Too many requests: try again in {seconds} s."),
+    sentence(
+        "err_hello_again",
+        "This connection already opens a seat; open another one for another seat.",
+    ),
+    sentence("err_bad_lang", "Unknown language; known: {langs}."),
+    sentence("err_hello_first", "The page must first say which seat it opens."),
+    sentence("err_bad_token", "This link does not open a seat of this game."),
+    sentence("err_origin", "Connections from another site are not accepted."),
+    sentence("err_not_your_turn", "It is not your turn."),
+    sentence("err_not_a_move", "'{text}' is not a decision."),
+    sentence(
+        "err_stale",
+        "The game has moved on since your page last heard of it; here is the current table.",
+    ),
+    sentence("err_conflict", "Another decision was recorded first; here is the current table."),
+    sentence("err_storage", "The decision could not be saved; nothing changed. Try again."),
+    sentence(
+        "err_unavailable",
+        "The server cannot reach its database just now; nothing changed. Try again in {seconds} s.",
+    ),
+    sentence("err_not_over", "Only available once the game is over."),
+    sentence(
+        "err_replaced",
+        "This seat was opened on other pages since; this page stopped following the game.",
+    ),
+    sentence(
+        "err_too_many_sockets",
+        "Too many pages are open from your address (at most {max}):"
+        " close some, and this one reconnects.",
+    ),
+    sentence("seat_reopen", "Play on this page"),
+    sentence("err_no_game", "There is no such game."),
+    # -- spectators (watch.js, the table read-only)
+    sentence("err_spectator", "You are watching this game: a spectator cannot play."),
+    sentence("watch_title", "Watching"),
+    sentence("watch_status", "{player} to play."),
+    sentence("watch_totals", "{player1}: {score1}. {player2}: {score2}."),
+    sentence("watch_list_title", "Games to watch"),
+    sentence("watch_list_empty", "Nobody is playing a public game right now."),
+    sentence("watch_button", "Watch"),
+    sentence("private_label", "Private game: nobody can watch it"),
+    sentence("lobby_title", "Lobby"),
+    # -- the lobby (lobby.js)
+    sentence("err_seek_gone", "This seek is no longer open."),
+    sentence("err_seek_own", "You cannot accept your own seek."),
+    sentence("err_seek_range", "Your rating is outside this seek's range."),
+    sentence("err_rated_account", "Rated games need an account."),
+    sentence("err_too_many_seeks", "You already have {max} open seeks: cancel one first."),
+    sentence("err_pairing", "The game could not be created: try again."),
+    sentence("lobby_button", "Lobby"),
+    sentence("lobby_sign_in", "Sign in, or play as a guest, to post or accept a seek."),
+    sentence("lobby_you", "You play as {name} (rating {rating})"),
+    sentence("lobby_post_title", "Post a seek"),
+    sentence("lobby_time_label", "Time control"),
+    sentence("lobby_time_none", "Untimed"),
+    sentence("lobby_rated", "Rated"),
+    sentence("lobby_casual", "Casual"),
+    sentence("lobby_range_label", "Opponent's rating (optional)"),
+    sentence("lobby_range_low", "From"),
+    sentence("lobby_range_high", "To"),
+    sentence("lobby_post", "Post the seek"),
+    sentence("lobby_seeks_title", "Open seeks"),
+    sentence("lobby_no_seeks", "No open seek right now."),
+    sentence("lobby_accept", "Play"),
+    sentence("lobby_cancel", "Cancel"),
+    sentence("lobby_seek_line", "{player} ({rating}) · {variant} · {time} · {kind}"),
+    sentence("lobby_quick_title", "Quick pairing"),
+    sentence("lobby_quick", "Find an opponent"),
+    sentence("lobby_quick_stop", "Stop searching"),
+    sentence("lobby_searching", "Looking for an opponent near your rating…"),
+    sentence("err_hint_friend", "Hints are only given in games against a bot."),
+    sentence("err_hint_rated", "Hints are not given in rated games."),
+    sentence("err_hint_late", "No hint came in time; ask again in a moment."),
+    # -- the start page
+    sentence("tagline", "The two-player card game of geishas and their favors."),
+    sentence("new_game", "New game"),
+    sentence("learn_button", "Learn to play"),
+    sentence("opponent_label", "Opponent"),
+    sentence("opponent_bot", "A bot"),
+    sentence("opponent_friend", "A friend, with a link"),
+    sentence("level_label", "Bot level"),
+    sentence("level_1", "1 · plays at random"),
+    sentence("level_2", "2 · careless"),
+    sentence("level_3", "3 · casual"),
+    sentence("level_4", "4 · attentive"),
+    sentence("level_5", "5 · solid"),
+    sentence("level_6", "6 · greedy"),
+    sentence("level_7", "7 · plans ahead"),
+    sentence("level_8", "8 · strongest"),
+    sentence("variant_label", "Rules"),
+    sentence("first_label", "Who starts"),
+    sentence("first_me", "Me"),
+    sentence("first_opponent", "My opponent"),
+    sentence("first_random", "Draw at random"),
+    sentence("lang_label", "Language"),
+    sentence("theme_label", "Theme"),
+    sentence("theme_auto", "System"),
+    sentence("theme_light", "Light"),
+    sentence("theme_dark", "Dark"),
+    sentence("deck_label", "Deck"),
+    sentence("deck_boxed", "Boxed game"),
+    sentence("deck_card_table", "Card table"),
+    sentence("start_button", "Start the game"),
+    sentence(
+        "no_seat",
+        "This page needs the link of a seat. Ask the person who created the game for"
+        " it, or start a new game.",
+    ),
+    # -- players and the connection
+    sentence("you", "You"),
+    sentence("you_are", "You are {player}"),
+    sentence("bot_name", "Bot (level {level})"),
+    sentence("friend_name", "Your friend"),
+    sentence("conn_online", "Connected"),
+    sentence("conn_offline", "Connection lost: reconnecting…"),
+    sentence("invite_title", "Invite your opponent"),
+    sentence(
+        "invite_text",
+        "Send this link to the person you play with: it opens Player 2's seat. Keep"
+        " your own page's address to yourself: it is your seat.",
+    ),
+    sentence("copy", "Copy"),
+    sentence("copied", "Copied"),
+    sentence("opponent_away", "Your opponent's page is not open."),
+    # -- players: guests, accounts, my games, a player's page (players/, account.js)
+    sentence("err_csrf", "This page's security token is missing or out of date: reload the page."),
+    sentence("err_signed_out", "You are not signed in."),
+    sentence("err_login_failed", "Wrong name or password."),
+    sentence("err_login_rate", "Too many sign-in attempts: try again in {seconds} s."),
+    sentence("err_name_length", "A name has {min} to {max} characters."),
+    sentence(
+        "err_name_chars",
+        "A name holds only the letters A to Z, digits, '_' and '-', and begins with a letter"
+        " or a digit.",
+    ),
+    sentence("err_name_reserved", "The name '{name}' is reserved."),
+    sentence("err_name_taken", "The name '{name}' is already taken."),
+    sentence("err_nickname_length", "A nickname has {min} to {max} characters."),
+    sentence(
+        "err_nickname_chars", "A nickname holds only letters, digits, spaces and the signs _ - . '"
+    ),
+    sentence("err_password_length", "A password has {min} to {max} characters."),
+    sentence("err_already_account", "You are already signed in as {name}."),
+    sentence("err_seat_taken", "This seat already belongs to another player."),
+    sentence("err_claim_both", "You already hold the other seat of this game."),
+    sentence("err_no_player", "There is no player named '{name}'."),
+    sentence("account_sign_in", "Sign in"),
+    sentence("account_sign_out", "Sign out"),
+    sentence("account_register", "Create an account"),
+    sentence("account_guest", "Play as a guest"),
+    sentence("account_name", "Name"),
+    sentence("account_password", "Password"),
+    sentence("account_nickname", "Nickname"),
+    sentence("account_name_hint", "{min} to {max} letters A to Z, digits, _ or -"),
+    sentence("account_password_hint", "At least {min} characters."),
+    sentence(
+        "account_guest_hint",
+        "No password: your games stay with this browser. Create an account later to keep"
+        " them under a name.",
+    ),
+    sentence(
+        "account_upgrade_hint",
+        "You play as a guest. An account keeps your games under a name and a password.",
+    ),
+    sentence("account_close", "Close"),
+    sentence("account_menu", "Player: {name}"),
+    sentence("account_guest_name", "{name} (guest)"),
+    sentence("my_games", "My games"),
+    sentence("my_games_ongoing", "Ongoing games"),
+    sentence("my_games_finished", "Finished games"),
+    sentence("my_games_none", "No games here yet."),
+    sentence(
+        "my_games_signed_out",
+        "Sign in, or play as a guest, and the games you play are kept here.",
+    ),
+    sentence("my_games_your_turn", "Your turn"),
+    sentence("my_games_their_turn", "Their turn"),
+    sentence("my_games_entry", "{variant} against {opponent}"),
+    sentence("my_games_started", "Started on {date}"),
+    sentence("my_games_open", "Open"),
+    sentence("anonymous_player", "an anonymous player"),
+    sentence("result_won", "Won"),
+    sentence("result_lost", "Lost"),
+    sentence("result_drawn", "Drawn"),
+    sentence("result_aborted", "Aborted"),
+    sentence("player_since", "Playing since {date}"),
+    sentence("player_recent", "Recent games"),
+    # -- ratings (ratings/, ratings.js): rated games, the leaderboard, the history
+    sentence(
+        "err_rated_needs_account",
+        "Rated games are for accounts: sign in to one (a guest cannot play rated).",
+    ),
+    sentence("err_rated_variant", "The bots have no ratings in {variant} yet: play it unrated."),
+    sentence("rated_label", "Rated"),
+    sentence("rated_hint", "(both players need an account; leaving the game loses it)"),
+    sentence("rated_change_title", "Ratings"),
+    sentence("rated_bot_fixed", "fixed"),
+    sentence(
+        "rating_provisional_hint",
+        "A rating with ? is provisional: too few recent games to be sure of it.",
+    ),
+    sentence("leaderboard_title", "Leaderboard"),
+    sentence(
+        "leaderboard_about",
+        "Accounts rated in this variant, best first. A rating is provisional while its"
+        " deviation is above {bound}: those are listed apart, below.",
+    ),
+    sentence("leaderboard_provisional", "Provisional ratings"),
+    sentence("leaderboard_none", "Nobody here yet."),
+    sentence("leaderboard_player", "Player"),
+    sentence("leaderboard_rating", "Rating"),
+    sentence("leaderboard_games", "Rated games"),
+    sentence("rating_title", "Ratings"),
+    sentence("rating_none", "No rated games yet."),
+    plural("rating_games", "{n} rated game", "{n} rated games"),
+    sentence("rating_history_caption", "Rating history in {variant}"),
+    sentence("rating_history_date", "Date"),
+    sentence("rating_history_change", "Change"),
+    sentence("outcome_abandoned", "{winner} wins: the other player left the game."),
+    sentence(
+        "outcome_unstarted",
+        "The game was aborted: a player made no first decision in time. It counts for nobody.",
+    ),
+)
+"""The site's sentences by key, in English; fields in braces."""

@@ -1,0 +1,112 @@
+"""The session a request (or a socket's handshake) comes with, for every route: who it
+is, its CSRF check for a request that changes something, the seat its player holds;
+and the server's accounts (:func:`open_accounts`).
+
+Every ``POST`` has passed the Origin check (``refusals.OriginCheck``); one that a
+session cookie comes with carries that session's CSRF token in ``X-CSRF-Token``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+from starlette.requests import HTTPConnection, Request
+
+from hanamikoji.interfaces.web.checks import Refused
+from hanamikoji.interfaces.web.hub import GameHub
+from hanamikoji.interfaces.web.live import LiveGame
+from hanamikoji.interfaces.web.players.accounts import Accounts, Session
+from hanamikoji.interfaces.web.players.cookies import CookieSettings, SessionKeys
+from hanamikoji.interfaces.web.players.passwords import Passwords
+from hanamikoji.interfaces.web.players.store import Player, PlayerStore
+
+__all__ = [
+    "CSRF_HEADER",
+    "acting_session",
+    "app_accounts",
+    "app_cookies",
+    "copy_seats",
+    "current_session",
+    "open_accounts",
+    "record_seat",
+    "session_seat",
+]
+
+CSRF_HEADER = "x-csrf-token"
+
+SESSION_SECRET = "session-cookies"
+"""The name of the server secret that signs session cookies (``server_secrets``)."""
+
+
+async def open_accounts(
+    hub: GameHub, lifetime: timedelta, passwords: Passwords | None = None
+) -> Accounts:
+    """The accounts of the hub's database: its players' tables, and the key that signs
+    session cookies (made by the first server to start on the database)."""
+    store = PlayerStore(hub.store)
+    secret = await hub.writer.call(lambda: store.secret(SESSION_SECRET))
+    return Accounts(store, hub.writer, SessionKeys(secret), passwords or Passwords(), lifetime)
+
+
+# -- sessions, for every route --------------------------------------------------------------
+
+
+def app_accounts(connection: HTTPConnection) -> Accounts:
+    """The server's accounts."""
+    accounts: Accounts = connection.app.state.accounts
+    return accounts
+
+
+def app_cookies(connection: HTTPConnection) -> CookieSettings:
+    """The server's session cookie settings."""
+    settings: CookieSettings = connection.app.state.cookies
+    return settings
+
+
+def _hub(connection: HTTPConnection) -> GameHub:
+    hub: GameHub = connection.app.state.hub
+    return hub
+
+
+async def current_session(connection: HTTPConnection) -> Session | None:
+    """The session the request's (or the WebSocket handshake's) cookie opens."""
+    cookie = connection.cookies.get(app_cookies(connection).name)
+    return await app_accounts(connection).session(cookie)
+
+
+async def acting_session(request: Request) -> Session | None:
+    """The session of a request that changes something: ``None`` without one, and
+    :class:`Refused` (``err_csrf``) when its CSRF token is missing or wrong."""
+    session = await current_session(request)
+    if session is not None and not app_accounts(request).keys.csrf_ok(
+        session.id, request.headers.get(CSRF_HEADER)
+    ):
+        raise Refused("err_csrf")
+    return session
+
+
+async def session_seat(connection: HTTPConnection, game_id: str) -> tuple[LiveGame, int] | None:
+    """The game and the seat of it that the session's player holds, or ``None`` (no
+    session, no such game, or no seat of it: the three are not told apart)."""
+    session = await current_session(connection)
+    if session is None:
+        return None
+    store = app_accounts(connection).store
+    seat = await asyncio.to_thread(store.seat_of, game_id, session.player.id)
+    if seat is None:
+        return None
+    live = await _hub(connection).get(game_id)
+    return None if live is None else (live, seat)
+
+
+async def record_seat(request: Request, game_id: str, seat: int, player: Player) -> str:
+    """Name ``player`` at a seat of the game (see ``PlayerStore.take_seat``)."""
+    accounts = app_accounts(request)
+    return await accounts.writer.call(lambda: accounts.store.take_seat(game_id, seat, player.id))
+
+
+async def copy_seats(request: Request, from_game: str, to_game: str) -> None:
+    """The rematch ``to_game`` seats the players of ``from_game`` where they sat."""
+    accounts = app_accounts(request)
+    await accounts.writer.call(lambda: accounts.store.copy_seats(from_game, to_game))
