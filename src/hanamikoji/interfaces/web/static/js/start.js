@@ -1,6 +1,6 @@
 // The start page: against a bot (level, rules, who starts) or with a friend (a link).
 
-import { h, store, toast } from "./dom.js";
+import { h, messageOf, store, toast } from "./dom.js";
 import { glyph } from "./cards.js";
 import { levels, t, variantName } from "./i18n.js";
 import { api } from "./net.js";
@@ -14,11 +14,30 @@ const VARIANTS = [
   ["french", "variant_french"],
 ];
 
+/** @typedef {import("./messages").CreatedGame} CreatedGame */
+/**
+ * The new game's settings (remembered in this browser for the next one).
+ * @typedef {object} StartChoice
+ * @property {string} opponent
+ * @property {number} level
+ * @property {string} variant
+ * @property {string} first
+ * @property {string} clock
+ * @property {boolean} private
+ * @property {boolean} rated
+ */
+
+/**
+ * @param {HTMLElement} root
+ * @param {{ navigate: (url: string) => void, langControl: () => HTMLElement }} options
+ */
 export function renderStart(root, { navigate, langControl }) {
+  /** @type {Partial<StartChoice>} */
   const saved = JSON.parse(store(localStorage, "hanamikoji.start") || "{}");
+  /** @type {StartChoice} */
   const choice = {
     opponent: saved.opponent || "bot",
-    level: levels().numbers.includes(saved.level) ? saved.level : levels().default,
+    level: saved.level !== undefined && levels().numbers.includes(saved.level) ? saved.level : levels().default,
     variant: saved.variant || "classic",
     first: saved.first || "random",
     clock: saved.clock || "none",
@@ -26,12 +45,18 @@ export function renderStart(root, { navigate, langControl }) {
     rated: Boolean(saved.rated),
   };
 
+  /**
+   * @param {"opponent" | "first"} name
+   * @param {string} value
+   * @param {string} label
+   * @param {boolean} checked
+   */
   const radio = (name, value, label, checked) =>
     h("label", { class: "choice" },
       h("input", { type: "radio", name, value, checked, onchange: () => { choice[name] = value; update(); } }),
       h("span", {}, label));
 
-  const levelSelect = h("select", { id: "level", name: "level", onchange: (e) => { choice.level = Number(e.target.value); } },
+  const levelSelect = h("select", { id: "level", name: "level", onchange: (e) => { choice.level = Number(e.currentTarget.value); } },
     levels().numbers.map((n) => h("option", { value: n, selected: n === choice.level }, t(`level_${n}`))));
   const levelField = h("div", { class: "field" }, h("label", { for: "level" }, t("level_label")), levelSelect);
 
@@ -40,6 +65,7 @@ export function renderStart(root, { navigate, langControl }) {
     button.disabled = true;
     store(localStorage, "hanamikoji.start", JSON.stringify(choice));
     try {
+      /** @type {CreatedGame} */
       const created = await api("/api/games", {
         method: "POST",
         body: { opponent: choice.opponent, level: choice.level, variant: choice.variant, first: choice.first, clock: choice.clock, private: choice.private, rated: choice.rated },
@@ -47,7 +73,7 @@ export function renderStart(root, { navigate, langControl }) {
       if (created.friend_token) store(sessionStorage, `hanamikoji.invite.${created.id}`, created.friend_token);
       navigate(`/g/${created.id}#t=${created.token}`);
     } catch (error) {
-      toast(error.message);
+      toast(messageOf(error));
       button.disabled = false;
     }
   } },
@@ -70,7 +96,7 @@ export function renderStart(root, { navigate, langControl }) {
       radio("first", "opponent", t("first_opponent"), choice.first === "opponent"),
       radio("first", "random", t("first_random"), choice.first === "random")),
     h("label", { class: "choice" },
-      h("input", { type: "checkbox", id: "private", checked: choice.private, onchange: (e) => { choice.private = e.target.checked; } }),
+      h("input", { type: "checkbox", id: "private", checked: choice.private, onchange: (e) => { choice.private = e.currentTarget.checked; } }),
       h("span", {}, t("private_label"))),
     ratedChoice(choice),
     h("div", { class: "field" }, h("span", { class: "label" }, t("lang_label")), langControl()),

@@ -2,7 +2,7 @@
 // and sends decisions in the notation (S:D, T:AG, G:DDG, C:AB/FG, G>D, C>FG); the server
 // checks every one.
 
-import { h, hideToast, store, toast } from "./dom.js";
+import { h, hideToast, messageOf, store, toast } from "./dom.js";
 import { actionFace, cardBack, favorText, geishaCard, itemCard, tile } from "./cards.js";
 import {
   CARDS_PER_ACTION, KINDS, KIND_LETTERS, actionName, cardLabel, cardsInWords, charmOf, describeMove,
@@ -12,17 +12,57 @@ import { GameSocket, REPLACED, api } from "./net.js";
 import { AnalysisView } from "./analysis.js";
 import { clockBar } from "./clock.js";
 import { hintPanel } from "./hint.js";
-import { lastMoveMarks } from "./lastmove.js";
+import { lastMoveMarks, noMarks } from "./lastmove.js";
 import { openReplay } from "./replay.js";
 import { EndRatings } from "./ratings.js";
 import { renderSummary, scoreText, showDialog } from "./summary.js";
 import { tip } from "./tooltip.js";
+
+/** @typedef {import("./messages").ActionKind} ActionKind */
+/** @typedef {import("./messages").Card} Card */
+/** @typedef {import("./messages").GameMessage} GameMessage */
+/** @typedef {import("./messages").GameRequest} GameRequest */
+/** @typedef {import("./messages").GameState} GameState */
+/** @typedef {import("./messages").Move} Move */
+/** @typedef {import("./messages").Pending} Pending */
+/** @typedef {import("./messages").Seat} Seat */
+/** @typedef {import("./lastmove.js").Mark} Mark */
+/** @typedef {import("./lastmove.js").Marks} Marks */
+/** @typedef {import("./net.js").SocketHandlers} SocketHandlers */
+
+/**
+ * What carries the table's decisions: the game's socket, a spectator's, or the lesson's
+ * script. `reopen` (a socket's) connects again after a fatal close.
+ * @typedef {object} Transport
+ * @property {() => void} connect
+ * @property {() => void} close
+ * @property {(message: GameRequest) => boolean} send
+ * @property {() => void} [reopen]
+ * @property {boolean} [closed]
+ */
+
+/**
+ * What the lesson tells the table: its status line while a step is only read, and what
+ * a step asks for (null: nothing).
+ * @typedef {{ status: () => string | null, guide: () => string | null }} Lesson
+ */
+
+/**
+ * @typedef {object} TableOptions
+ * @property {string} gameId
+ * @property {string} token
+ * @property {(url: string) => void} navigate
+ * @property {(online: boolean | null) => void} setConnection
+ * @property {(handlers: SocketHandlers) => Transport} [transport]
+ * @property {Lesson | null} [lesson]
+ */
 
 const ROW = [0, 1, 2, 3, 4, 5, 6];
 // The three ways to split four cards (by their place in the choice) into two pairs.
 const SPLITS = [[[0, 1], [2, 3]], [[0, 2], [1, 3]], [[0, 3], [1, 2]]];
 
 // The key of each action: its number, the same in every language (1 Secret .. 4 Competition).
+/** @param {ActionKind} kind */
 function actionKey(kind) {
   return String(KINDS.indexOf(kind) + 1);
 }
@@ -32,6 +72,10 @@ export class TableView {
   // (the lesson at /learn passes its script, which answers with states and errors, and
   // `lesson`, whose status() says what the status line says while a step is only read,
   // and guide() what a step asks for, said again in the decision bar).
+  /**
+   * @param {HTMLElement} root
+   * @param {TableOptions} options
+   */
   constructor(root, { gameId, token, navigate, setConnection, transport, lesson = null }) {
     this.root = root;
     this.lesson = lesson;
@@ -39,13 +83,28 @@ export class TableView {
     this.token = token;
     this.navigate = navigate;
     this.setConnection = setConnection;
+    /** @type {GameState | null} */
     this.state = null;
     this.busy = false;
     this.online = false;
     // Log entries from this index on arrived with the latest state: their marks animate once.
     this.freshFrom = Infinity;
+    /** @type {ActionKind | null} */
+    this.action = null;
+    /** @type {number[]} */
+    this.picked = [];
+    this.pairing = 0;
+    /** @type {number | null} */
+    this.option = null;
     this.resetSelection();
+    /** @type {Marks} */
+    this.marks = noMarks();
+    /** @type {EndRatings | null} */
+    this.ratings = null;
+    /** @type {AnalysisView | null} */
+    this.analysis = null;
     this.onKey = this.onKey.bind(this);
+    /** @type {(handlers: SocketHandlers) => Transport} */
     const connect = transport || ((handlers) => new GameSocket(gameId, token, handlers));
     this.socket = connect({
       onMessage: (message) => this.onMessage(message),
@@ -72,6 +131,31 @@ export class TableView {
     for (const dialog of document.querySelectorAll("dialog")) dialog.remove();
   }
 
+  // The state drawn: the table draws nothing before one arrives.
+  /** @returns {GameState} */
+  current() {
+    if (!this.state) throw new Error("no state yet");
+    return this.state;
+  }
+
+  // The seat drawn at the bottom: the page's own, Player 1's on a spectator's page.
+  /** @returns {Seat} */
+  viewer() {
+    return this.current().seat ?? 0;
+  }
+
+  // The other seat than the page's own (Player 2's on a spectator's page).
+  /** @returns {Seat} */
+  opponent() {
+    return 1 - this.viewer();
+  }
+
+  // Whether the transport was closed for good (the page left the table).
+  closed() {
+    return this.socket.closed === true;
+  }
+
+  /** @param {string} lang */
   setLang(lang) {
     this.socket.send({ type: "lang", lang });
     if (this.state) this.render();
@@ -86,6 +170,7 @@ export class TableView {
 
   // -- messages ------------------------------------------------------------------------
 
+  /** @param {GameMessage} message */
   onMessage(message) {
     if (message.type === "error") {
       toast(message.message);
@@ -110,9 +195,10 @@ export class TableView {
     this.showNewScoring();
   }
 
+  /** @param {string} move */
   send(move) {
     if (this.busy || !this.online) return;
-    if (this.socket.send({ type: "move", move, ply: this.state.ply })) {
+    if (this.socket.send({ type: "move", move, ply: this.current().ply })) {
       this.busy = true;
       this.render();
     }
@@ -120,9 +206,10 @@ export class TableView {
 
   // -- what is being chosen ------------------------------------------------------------
 
+  /** @returns {boolean} */
   myTurn() {
     const s = this.state;
-    return s && !s.outcome && !this.watching() && s.to_move === s.seat && !this.lessonStatus();
+    return s !== null && !s.outcome && !this.watching() && s.to_move === s.seat && !this.lessonStatus();
   }
 
   // The lesson's own status line (a step that is only read), or null.
@@ -137,25 +224,27 @@ export class TableView {
   }
 
   choosingAction() {
-    return this.myTurn() && this.state.phase === "turn";
+    return this.myTurn() && this.current().phase === "turn";
   }
 
   answering() {
-    return this.myTurn() && (this.state.phase === "gift-response" || this.state.phase === "competition-response");
+    return this.myTurn() && (this.current().phase === "gift-response" || this.current().phase === "competition-response");
   }
 
+  /** @param {ActionKind} kind */
   available(kind) {
-    return !this.state.used[this.state.seat].includes(kind);
+    return !this.current().used[this.viewer()].includes(kind);
   }
 
   pickedCards() {
-    return this.picked.map((index) => this.state.hand[index]);
+    return this.picked.map((index) => this.current().hand[index]);
   }
 
   // The decision the current choice makes, or null while it is incomplete.
+  /** @returns {Move | null} */
   composedMove() {
     if (this.answering()) {
-      return this.option === null ? null : this.state.pending.options[this.option];
+      return this.option === null ? null : this.pending().options[this.option];
     }
     if (!this.choosingAction() || !this.action) return null;
     const cards = this.pickedCards();
@@ -173,9 +262,11 @@ export class TableView {
   // The different pairings of the four cards chosen for a Competition, the first pair
   // chosen first. Splits of the same cards are one decision, offered once (as the
   // terminal does): fan, fan, scroll, scroll pairs as fans / scrolls or fan + scroll twice.
+  /** @returns {Card[][][]} */
   pairings() {
     const cards = this.pickedCards();
     if (cards.length !== 4) return [];
+    /** @type {Map<string, Card[][]>} */
     const found = new Map();
     for (const split of SPLITS) {
       const pairs = split.map((pair) => pair.map((i) => cards[i]));
@@ -185,6 +276,15 @@ export class TableView {
     return [...found.values()];
   }
 
+  // The offer on the table (there is one while an answer is chosen or awaited).
+  /** @returns {Pending} */
+  pending() {
+    const pending = this.current().pending;
+    if (!pending) throw new Error("no offer on the table");
+    return pending;
+  }
+
+  /** @param {ActionKind} kind */
   chooseAction(kind) {
     if (!this.choosingAction() || !this.available(kind)) return;
     this.action = this.action === kind ? null : kind;
@@ -193,8 +293,9 @@ export class TableView {
     this.render();
   }
 
+  /** @param {number} index */
   toggleCard(index) {
-    if (!this.choosingAction() || index >= this.state.hand.length) return;
+    if (!this.choosingAction() || index >= this.current().hand.length) return;
     const at = this.picked.indexOf(index);
     if (at >= 0) {
       this.picked.splice(at, 1);
@@ -207,8 +308,9 @@ export class TableView {
     this.render();
   }
 
+  /** @param {number} index */
   chooseOption(index) {
-    if (!this.answering() || index >= this.state.pending.options.length) return;
+    if (!this.answering() || index >= this.pending().options.length) return;
     this.option = this.option === index ? null : index;
     this.render();
   }
@@ -223,11 +325,12 @@ export class TableView {
     this.render();
   }
 
+  /** @param {KeyboardEvent} event */
   onKey(event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
     if (document.querySelector("dialog[open]")) return;
     const target = event.target;
-    if (target && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+    if (target instanceof Element && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
     if (!this.myTurn()) return;
     const key = event.key.toLowerCase();
     if (key === "escape") {
@@ -250,6 +353,7 @@ export class TableView {
 
   // The number keys: an answer to an offer; else an action (1-4) until one is chosen, then
   // the cards of the hand (1-9).
+  /** @param {number} number */
   numberKey(number) {
     if (this.answering()) this.chooseOption(number - 1);
     else if (this.action) this.toggleCard(number - 1);
@@ -259,9 +363,10 @@ export class TableView {
   // -- drawing -------------------------------------------------------------------------
 
   render() {
-    const s = this.state;
-    const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.fkey : null;
-    const me = this.watching() ? 0 : s.seat;
+    const s = this.current();
+    const active = document.activeElement;
+    const focused = active instanceof HTMLElement || active instanceof SVGElement ? active.dataset.fkey : null;
+    const me = this.viewer();
     const opponent = 1 - me;
     this.marks = lastMoveMarks(s, this.freshFrom);
     this.root.replaceChildren(
@@ -285,7 +390,7 @@ export class TableView {
     const log = this.root.querySelector(".log ol");
     if (log) log.scrollTop = log.scrollHeight;
     if (focused) {
-      const again = this.root.querySelector(`[data-fkey="${CSS.escape(focused)}"]`);
+      const again = /** @type {HTMLElement | null} */ (this.root.querySelector(`[data-fkey="${CSS.escape(focused)}"]`));
       if (again) again.focus();
     }
   }
@@ -294,7 +399,7 @@ export class TableView {
   renderReplaced() {
     this.root.replaceChildren(h("section", { class: "no-seat", "data-testid": "seat-replaced" },
       h("p", {}, t("err_replaced")),
-      h("p", {}, h("button", { type: "button", class: "primary", onclick: () => this.socket.reopen() }, t("seat_reopen")))));
+      h("p", {}, h("button", { type: "button", class: "primary", onclick: () => { if (this.socket.reopen) this.socket.reopen(); } }, t("seat_reopen")))));
   }
 
   renderNoSeat() {
@@ -304,7 +409,7 @@ export class TableView {
   }
 
   renderInvite() {
-    const s = this.state;
+    const s = this.current();
     const key = `hanamikoji.invite.${this.gameId}`;
     const friendToken = store(sessionStorage, key);
     if (!friendToken || s.seat !== 0 || s.players[1] !== "human") return null;
@@ -313,7 +418,7 @@ export class TableView {
       return null;
     }
     const link = `${location.origin}/g/${this.gameId}#t=${friendToken}`;
-    const input = h("input", { type: "text", readonly: true, value: link, id: "invite-link", "aria-labelledby": "invite-title", onfocus: (e) => e.target.select() });
+    const input = h("input", { type: "text", readonly: true, value: link, id: "invite-link", "aria-labelledby": "invite-title", onfocus: (e) => e.currentTarget.select() });
     const copy = h("button", { type: "button", onclick: async () => {
       try {
         await navigator.clipboard.writeText(link);
@@ -330,8 +435,8 @@ export class TableView {
   }
 
   statusText() {
-    const s = this.state;
-    const opponent = 1 - s.seat;
+    const s = this.current();
+    const opponent = this.opponent();
     const name = seatName(s, opponent);
     if (s.outcome) return t("status_over");
     if (this.lessonStatus()) return this.lessonStatus();
@@ -346,15 +451,15 @@ export class TableView {
   }
 
   renderStatus() {
-    const s = this.state;
+    const s = this.current();
     const round = s.max_rounds ? t("round_of_max", { round: s.round, max: s.max_rounds }) : t("round_of", { round: s.round });
-    const away = !this.watching() && s.players[1 - s.seat] === "human" && !s.connected[1 - s.seat] && !s.outcome;
+    const away = !this.watching() && s.players[this.opponent()] === "human" && !s.connected[this.opponent()] && !s.outcome;
     return h("div", { class: "status" },
       h("div", { class: "facts" },
         h("span", {}, round),
         h("span", { "data-testid": "variant" }, variantName(s.variant)),
         h("span", { class: "deck", "data-testid": "deck" }, tCount("deck_cards", s.deck)),
-        h("span", {}, this.watching() ? t("watch_title") : t("you_are", { player: t("player", { number: s.seat + 1 }) }))),
+        h("span", {}, this.watching() ? t("watch_title") : t("you_are", { player: t("player", { number: this.viewer() + 1 }) }))),
       h("p", { class: `turn${this.myTurn() ? " mine" : ""}`, role: "status", "aria-live": "polite", id: "status-text" }, this.statusText()),
       away ? h("p", { class: "away" }, t("opponent_away")) : null);
   }
@@ -363,28 +468,44 @@ export class TableView {
 
   // The sentence a marked element's explanation ends with: whose last decision moved it
   // (`seat`, when the element says; a spectator's page names that player, or none).
+  /**
+   * @param {Mark | null | undefined} mark
+   * @param {Seat | null} [seat]
+   * @returns {string}
+   */
   lastTip(mark, seat = null) {
     if (!mark) return "";
-    if (this.watching()) return seat === null ? t("tip_last_watch") : t("tip_last_theirs", { player: seatName(this.state, seat) });
-    return mark.by === "theirs" ? t("tip_last_theirs", { player: seatName(this.state, 1 - this.state.seat) }) : t("tip_last_mine");
+    if (this.watching()) return seat === null ? t("tip_last_watch") : t("tip_last_theirs", { player: seatName(this.current(), seat) });
+    return mark.by === "theirs" ? t("tip_last_theirs", { player: seatName(this.current(), this.opponent()) }) : t("tip_last_mine");
   }
 
   // Classes of an element the latest decisions marked (the animation only as they arrive).
+  /**
+   * @param {Mark | null | undefined} mark
+   * @returns {string}
+   */
   lastClass(mark) {
     if (!mark) return "";
     return ` last last-${mark.by}${mark.fresh ? " arrive" : ""}`;
   }
 
+  /** @param {Seat} seat */
   renderLastDecision(seat) {
     const run = this.marks.runs[seat];
     if (!run.length) return null;
-    const mine = seat === this.state.seat;
+    const mine = seat === this.current().seat;
     return h("p", { class: `last-move last-${mine ? "mine" : "theirs"}`, "data-testid": mine ? "my-last" : "their-last" },
       t("last_decision", { moves: run.map(({ entry }) => describeMove(entry)).join(" · ") }));
   }
 
   // -- the sides ---------------------------------------------------------------------------
 
+  /**
+   * @param {ActionKind} kind
+   * @param {boolean} used
+   * @param {Mark | undefined} mark
+   * @param {Seat} seat
+   */
   markerTip(kind, used, mark, seat) {
     return joinTips(
       t(`tip_action_${kind.replace("-", "_")}`, { action: actionName(kind) }),
@@ -392,8 +513,9 @@ export class TableView {
       this.lastTip(mark, seat));
   }
 
+  /** @param {Seat} seat */
   renderMarkers(seat) {
-    const s = this.state;
+    const s = this.current();
     const mine = seat === s.seat;
     return h("div", { class: "markers", role: mine ? "group" : null, "aria-label": t("actions_title") },
       KINDS.map((kind) => {
@@ -427,6 +549,11 @@ export class TableView {
       }));
   }
 
+  /**
+   * @param {Card} card
+   * @param {...string} more
+   * @returns {string}
+   */
   cardTip(card, ...more) {
     return joinTips(
       t("tip_card", { item: itemName(card), geisha: geishaName(card), charm: charmOf(card), charm_term: term("charm") }),
@@ -434,7 +561,7 @@ export class TableView {
   }
 
   renderHand() {
-    const s = this.state;
+    const s = this.current();
     const drawnAt = s.drawn === null ? -1 : s.hand.lastIndexOf(s.drawn);
     const choosing = this.choosingAction();
     return h("div", { class: "hand", role: "group", "aria-label": t("your_hand") },
@@ -448,8 +575,9 @@ export class TableView {
       }), this.cardTip(card, t("tip_in_hand")))));
   }
 
+  /** @param {Seat} seat */
   renderTheirHand(seat) {
-    const s = this.state;
+    const s = this.current();
     const cards = tCount("n_cards_in_hand", s.hand_sizes[seat]);
     return tip(h("div", { class: "hand backs", role: "img", "aria-label": cards, dataset: { fkey: `hand-${seat}` } },
       Array.from({ length: s.hand_sizes[seat] }, () => h("span", { class: "mini-back", "aria-hidden": "true" })),
@@ -458,18 +586,24 @@ export class TableView {
   }
 
   // The face-down cards of a side: the page's own shown to it, the opponent's as backs.
+  /** @param {Seat} seat */
   renderFaceDown(seat) {
-    const s = this.state;
+    const s = this.current();
     const mine = seat === s.seat;
     const marks = this.marks.facedown[seat];
     const player = seatName(s, seat);
+    /**
+     * @param {"secret" | "trade-off"} kind
+     * @param {Card | null} card
+     */
     const one = (kind, card) => {
       const mark = marks[kind];
       const action = actionName(kind);
       const about = t(`tip_${mine ? "my" : "their"}_${kind.replace("-", "_")}`, { action, player });
-      const shown = mine ? itemCard(card, { small: true, badge: action }) : cardBack(action);
+      // A card is shown on the page's own side only (the opponent's are backs).
+      const shown = mine ? itemCard(Number(card), { small: true, badge: action }) : cardBack(action);
       if (mark) shown.className += this.lastClass(mark);
-      return tip(shown, mine ? this.cardTip(card, about, this.lastTip(mark, seat)) : joinTips(about, this.lastTip(mark, seat)));
+      return tip(shown, mine ? this.cardTip(Number(card), about, this.lastTip(mark, seat)) : joinTips(about, this.lastTip(mark, seat)));
     };
     const cards = [];
     if (mine) {
@@ -484,16 +618,18 @@ export class TableView {
     return h("div", { class: "facedown", "aria-label": title }, h("span", { class: "label" }, title), cards);
   }
 
+  /** @param {Seat} seat */
   renderScore(seat) {
-    const s = this.state;
+    const s = this.current();
     const text = scoreText(s.charm[seat], s.geishas[seat]);
     return tip(h("span", { class: "score", dataset: { fkey: `score-${seat}` } }, text),
       joinTips(t("tip_score", { player: seatName(s, seat), score: text }), t("tip_goal", { charm_term: term("charm") }),
         t(`variant_${s.variant.replace("-", "_")}`)));
   }
 
+  /** @param {Seat} seat */
   renderSide(seat) {
-    const s = this.state;
+    const s = this.current();
     const mine = seat === s.seat;
     const playing = !s.outcome;
     return h("div", { class: `side ${mine ? "me" : "them"}`, "data-testid": mine ? "my-side" : "their-side" },
@@ -510,9 +646,14 @@ export class TableView {
   // -- the geisha row ----------------------------------------------------------------------
 
   // Where a geisha's favor marker is, from the page's side: the whole sentence.
+  /**
+   * @param {Card} card
+   * @param {Seat | null} favor
+   * @returns {string}
+   */
   favorTip(card, favor) {
-    const s = this.state;
-    const fields = { marker: term("marker"), player: seatName(s, 1 - s.seat), geisha: geishaName(card) };
+    const s = this.current();
+    const fields = { marker: term("marker"), player: seatName(s, this.opponent()), geisha: geishaName(card) };
     if (favor === null) return t("tip_favor_neutral", fields);
     // A spectator's page has no "you": it names who holds her and who could take her.
     if (this.watching()) return t("tip_favor_watch", { ...fields, player: seatName(s, favor), other: seatName(s, 1 - favor) });
@@ -521,12 +662,20 @@ export class TableView {
 
   // The cards of one side under a geisha, the ones the latest decisions put there marked:
   // the opponent's last, the page's own before them.
+  /**
+   * @param {Seat} seat
+   * @param {Card} card
+   * @param {number} count
+   */
   renderPile(seat, card, count) {
-    const s = this.state;
+    const s = this.current();
+    /** @type {import("./lastmove.js").Pile} */
     const pile = this.marks.placed[seat][card] || {};
+    const { mine, theirs } = pile;
+    /** @type {Mark[]} */
     const moved = [
-      ...Array.from({ length: pile.mine ? pile.mine.count : 0 }, () => ({ by: "mine", fresh: pile.mine.fresh })),
-      ...Array.from({ length: pile.theirs ? pile.theirs.count : 0 }, () => ({ by: "theirs", fresh: pile.theirs.fresh })),
+      ...Array.from({ length: mine ? mine.count : 0 }, () => ({ by: /** @type {const} */ ("mine"), fresh: Boolean(mine && mine.fresh) })),
+      ...Array.from({ length: theirs ? theirs.count : 0 }, () => ({ by: /** @type {const} */ ("theirs"), fresh: Boolean(theirs && theirs.fresh) })),
     ];
     const marks = moved.slice(Math.max(0, moved.length - count));
     const where = seat === s.seat
@@ -546,8 +695,8 @@ export class TableView {
   }
 
   renderRow() {
-    const s = this.state;
-    const me = this.watching() ? 0 : s.seat;
+    const s = this.current();
+    const me = this.viewer();
     const opponent = 1 - me;
     // Once the game is over the table shows the last scoring, Secrets included.
     const placed = s.outcome && s.rounds.length ? s.rounds[s.rounds.length - 1].sides : s.placed;
@@ -560,6 +709,7 @@ export class TableView {
           geisha: geishaName(card), charm: charmOf(card), charm_term: term("charm"), item: itemName(card),
           favor: favorText(favor, me), mine, theirs,
         });
+        /** @param {"me" | "them"} side */
         const marker = (side) => (favor !== null && (favor === me) === (side === "me")
           ? tip(h("span", { class: "marker", role: "img", "aria-label": term("marker"), dataset: { fkey: `favor-${card}` } }, "◆"), this.favorTip(card, favor))
           : null);
@@ -579,7 +729,7 @@ export class TableView {
   // -- choosing ----------------------------------------------------------------------------
 
   renderComposer() {
-    const s = this.state;
+    const s = this.current();
     if (this.answering()) return this.renderAnswer();
     if (!this.choosingAction()) {
       if (s.pending && s.pending.by === s.seat) {
@@ -593,7 +743,7 @@ export class TableView {
     let prompt;
     if (!this.action) {
       prompt = t("choose_action");
-    } else if (this.picked.length < CARDS_PER_ACTION[this.action]) {
+    } else if (!move || this.picked.length < CARDS_PER_ACTION[this.action]) {
       prompt = t("choose_cards_n", {
         action: actionName(this.action), cards: tCount("n_cards", CARDS_PER_ACTION[this.action]),
         chosen: this.picked.length, count: CARDS_PER_ACTION[this.action],
@@ -630,6 +780,7 @@ export class TableView {
         pair.map((card) => tile(card)))))));
   }
 
+  /** @param {Move | null} move */
   renderButtons(move) {
     return h("div", { class: "buttons" },
       h("button", { type: "button", class: "primary", id: "confirm", disabled: !move || this.busy || !this.online, onclick: () => this.confirm() }, t("confirm"), " ", h("kbd", {}, "Enter")),
@@ -638,9 +789,13 @@ export class TableView {
 
   // The cards on offer: choosable (the page answers) or shown (the page waits for the
   // answer). Each card or pair says where it goes if taken.
+  /**
+   * @param {Pending} pending
+   * @param {boolean} choosable
+   */
   renderOffer(pending, choosable) {
-    const s = this.state;
-    const player = seatName(s, 1 - s.seat);
+    const s = this.current();
+    const player = seatName(s, this.opponent());
     const where = choosable ? t("tip_offer_take", { player }) : t("tip_offer_wait", { player });
     const mark = this.marks.offer;
     return h("div", { class: `offer${this.lastClass(mark)}`, role: choosable ? "radiogroup" : null, "aria-label": t("offer_title") },
@@ -665,19 +820,19 @@ export class TableView {
   }
 
   renderAnswer() {
-    const s = this.state;
+    const pending = this.pending();
     const move = this.composedMove();
     return h("div", { class: "composer answer" },
       this.renderGuide(),
-      h("p", { class: "prompt", id: "prompt" }, describeMove(s.pending)),
+      h("p", { class: "prompt", id: "prompt" }, describeMove(pending)),
       move ? h("p", { class: "prompt" }, t("ready_to_play", { move: describeMove(move) })) : null,
-      this.renderOffer(s.pending, true),
+      this.renderOffer(pending, true),
       this.renderButtons(move),
       h("p", { class: "keys" }, t("keys_help")));
   }
 
   renderLog() {
-    const s = this.state;
+    const s = this.current();
     const items = [];
     let round = 0;
     for (const entry of s.log) {
@@ -694,11 +849,11 @@ export class TableView {
   }
 
   renderTracker() {
-    const s = this.state;
+    const s = this.current();
     const shown = store(localStorage, "hanamikoji.tracker") !== "off";
     const toggle = h("label", { class: "toggle" },
       h("input", { type: "checkbox", checked: shown, id: "tracker-toggle", onchange: (e) => {
-        store(localStorage, "hanamikoji.tracker", e.target.checked ? "on" : "off");
+        store(localStorage, "hanamikoji.tracker", e.currentTarget.checked ? "on" : "off");
         this.render();
       } }),
       " ", t("tracker_toggle"));
@@ -718,7 +873,7 @@ export class TableView {
   // -- scoring and the end -------------------------------------------------------------
 
   showNewScoring() {
-    const s = this.state;
+    const s = this.current();
     if (this.watching()) return;
     const key = `hanamikoji.scored.${this.gameId}`;
     const seen = store(sessionStorage, key);
@@ -730,12 +885,12 @@ export class TableView {
   }
 
   renderEnd() {
-    const s = this.state;
-    const outcome = s.outcome;
+    const s = this.current();
+    const outcome = /** @type {import("./messages").Outcome} */ (s.outcome);
     const headline = outcome.winner === null
       ? (outcome.termination === "shared-win" ? t("shared_win") : t("nobody_wins"))
       : (this.watching() ? outcomeSentence(s) : (outcome.winner === s.seat ? t("you_win") : t("you_lose")));
-    const me = this.watching() ? 0 : s.seat;
+    const me = this.viewer();
     const totals = this.watching()
       ? t("watch_totals", {
         player1: seatName(s, 0), score1: scoreText(outcome.charm[0], outcome.geishas[0]),
@@ -745,8 +900,10 @@ export class TableView {
         mine: scoreText(outcome.charm[me], outcome.geishas[me]),
         theirs: scoreText(outcome.charm[1 - me], outcome.geishas[1 - me]),
       });
+    /** @param {"text" | "json"} format */
     const download = (format) => async () => {
       try {
+        /** @type {string} */
         const body = await api(`/api/games/${this.gameId}/record?format=${format}`, { token: this.token });
         const blob = new Blob([body], { type: format === "json" ? "application/json" : "text/plain" });
         const link = h("a", { href: URL.createObjectURL(blob), download: `hanamikoji-${this.gameId}.${format === "json" ? "json" : "hkr"}` });
@@ -754,7 +911,7 @@ export class TableView {
         link.click();
         link.remove();
       } catch (error) {
-        toast(error.message);
+        toast(messageOf(error));
       }
     };
     return h("section", { class: "end", "aria-labelledby": "end-title", "data-testid": "end" },
@@ -762,7 +919,7 @@ export class TableView {
       // Who won and how, in words (the record's "1-0" is for programs).
       h("p", { class: "why" }, outcomeSentence(s)),
       h("p", {}, totals, " · ", t("rounds_played", { rounds: outcome.rounds })),
-      s.rematch && s.players[1 - s.seat] === "human" ? h("p", { class: "rematch-ready", role: "status" }, t("rematch_ready")) : null,
+      s.rematch && s.players[this.opponent()] === "human" ? h("p", { class: "rematch-ready", role: "status" }, t("rematch_ready")) : null,
       this.watching() ? h("div", { class: "buttons" }, h("a", { href: "/", class: "button" }, t("new_game"))) : h("div", { class: "buttons" },
         h("button", { type: "button", class: "primary", id: "rematch", onclick: () => this.rematch() }, t("rematch")),
         h("button", { type: "button", id: "replay", onclick: () => this.replay() }, t("replay")),
@@ -776,39 +933,46 @@ export class TableView {
 
   // A rated game's rating changes (ratings.js): fetched once, kept across redrawings.
   endRatings() {
-    if (!this.ratings) this.ratings = new EndRatings(this.gameId, this.state, (seat) => seatName(this.state, seat));
+    if (!this.ratings) this.ratings = new EndRatings(this.gameId, this.current(), (seat) => seatName(this.current(), seat));
     return this.ratings;
   }
 
   // The analysis on the end screen: one for the page, kept across redrawings.
   endAnalysis() {
-    if (!this.analysis) this.analysis = new AnalysisView(this.gameId, this.token, this.state);
+    if (!this.analysis) this.analysis = new AnalysisView(this.gameId, this.token, this.current());
     this.analysis.refresh();
     return this.analysis;
   }
 
   replay() {
-    const analysis = (options) => new AnalysisView(this.gameId, this.token, this.state, options);
-    openReplay(this.gameId, this.token, this.state, { analysis });
+    /** @param {import("./analysis.js").AnalysisOptions} options */
+    const analysis = (options) => new AnalysisView(this.gameId, this.token, this.current(), options);
+    openReplay(this.gameId, this.token, this.current(), { analysis });
   }
 
   async rematch() {
     try {
+      /** @type {import("./messages").Rematch} */
       const { id } = await api(`/api/games/${this.gameId}/rematch`, { method: "POST", token: this.token });
       this.navigate(`/g/${id}#t=${this.token}`);
     } catch (error) {
-      toast(error.message);
+      toast(messageOf(error));
     }
   }
 }
 
 // The letters of cards, in the order given.
+/** @param {Card[]} cards */
 function letters(cards) {
   return cards.map(letterOf).join("");
 }
 
 // A Competition offering the two pairs given (each a list of two cards), as composedMove
 // describes a decision.
+/**
+ * @param {Card[][]} pairs
+ * @returns {Move}
+ */
 function competitionMove([first, second]) {
   return {
     text: `C:${letters(first)}/${letters(second)}`,
@@ -820,14 +984,20 @@ function competitionMove([first, second]) {
 }
 
 // Explanations said one after the other (empty ones left out).
+/**
+ * @param {...string} parts
+ * @returns {string}
+ */
 function joinTips(...parts) {
   return parts.filter(Boolean).join(" ");
 }
 
+/** @param {Card[]} cards */
 function cardsLine(cards) {
   return cards.length ? h("span", { class: "tiles" }, cards.map((card) => tile(card)), h("span", { class: "words" }, ` ${cardsInWords(cards)}`)) : "—";
 }
 
+/** @param {GameState} s */
 function renderReveal(s) {
   if (!s.reveal) return null;
   return h("section", { class: "reveal", "aria-labelledby": "reveal-title" },
