@@ -12,7 +12,7 @@ import { api } from "./net.js";
 /** @typedef {import("./messages").GameState} GameState */
 /** @typedef {import("./messages").ClockState} ClockState */
 /** @typedef {import("./messages").Seat} Seat */
-/** @typedef {import("./table.js").TableView} TableView */
+/** @typedef {import("./table.js").TableController} TableController */
 /** @typedef {GameState & { clock: ClockState }} TimedState */
 /** @typedef {{ id: string, token: string }} Remembered */
 
@@ -79,7 +79,7 @@ function paint(root, state) {
 // The clocks of the table's state (the opponent's first, as on the board), or null for
 // an untimed game. Called on every drawing; only a new state resets the count.
 /**
- * @param {TableView} view
+ * @param {TableController} view
  * @returns {HTMLElement | null}
  */
 export function clockBar(view) {
@@ -123,7 +123,7 @@ function remembered() {
 }
 
 /**
- * @param {TableView} view
+ * @param {TableController} view
  * @param {TimedState} state
  */
 function rememberCorrespondence(view, state) {

@@ -11,13 +11,13 @@ import { api } from "./net.js";
 // Per game: the ply the hint is for and the hint (null while the server thinks). The
 // table is drawn again on every state, so what was asked lives here, not in the DOM.
 /** @typedef {import("./messages").Hint} Hint */
-/** @typedef {import("./table.js").TableView} TableView */
+/** @typedef {import("./table.js").TableController} TableController */
 
 /** @type {Map<string, { ply: number, hint: Hint | null }>} */
 const asked = new Map();
 
 /**
- * @param {TableView} table
+ * @param {TableController} table
  * @returns {HTMLElement | null}
  */
 export function hintPanel(table) {
@@ -42,7 +42,7 @@ export function hintPanel(table) {
     h("div", { "aria-live": "polite" }, current ? renderHint(current.hint) : null));
 }
 
-/** @param {TableView} table */
+/** @param {TableController} table */
 async function ask(table) {
   const { gameId } = table;
   const ply = table.current().ply;

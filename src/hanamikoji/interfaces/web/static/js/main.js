@@ -11,7 +11,7 @@ import { initMenu, translateMenu } from "./menu.js";
 import { renderMyGames, renderPlayer } from "./mygames.js";
 import { openRules } from "./rules.js";
 import { renderStart } from "./start.js";
-import { TableView } from "./table.js";
+import { TableController } from "./table.js";
 import { TutorialView } from "./tutorial.js";
 import { renderLobby } from "./lobby.js";
 import { renderLeaderboard } from "./ratings.js";
@@ -61,7 +61,7 @@ function route() {
   const watched = location.pathname.match(/^\/w\/([A-Za-z0-9_-]{1,32})\/?$/);
   if (watched) {
     document.title = `Hanamikoji · ${t("watch_title")}`;
-    const watching = new TableView(root, { gameId: watched[1], token: "", navigate, setConnection, transport: watchTransport(watched[1]) });
+    const watching = new TableController(root, { gameId: watched[1], token: "", navigate, setConnection, transport: watchTransport(watched[1]) });
     table = watching;
     watching.start();
     return;
@@ -90,7 +90,7 @@ function route() {
   const gameId = match[1];
   const token = new URLSearchParams(location.hash.slice(1)).get("t");
   document.title = `Hanamikoji · ${gameId}`;
-  const seat = new TableView(root, { gameId, token: token || "", navigate, setConnection });
+  const seat = new TableController(root, { gameId, token: token || "", navigate, setConnection });
   table = seat;
   if (!token && !currentPlayer()) {
     seat.renderNoSeat();
@@ -105,7 +105,7 @@ function route() {
 // Someone signed in or out: pages that show the player's games are drawn again, and a
 // seat opened by its link becomes the player's.
 function playerChanged() {
-  if (table instanceof TableView && table.token) claimSeat(table.gameId, table.token);
+  if (table instanceof TableController && table.token) claimSeat(table.gameId, table.token);
   else if (/^\/($|me\/?$|@\/|g\/|lobby)/.test(location.pathname)) route();
 }
 

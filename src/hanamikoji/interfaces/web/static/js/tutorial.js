@@ -9,10 +9,9 @@
 
 import { h, messageOf, toast } from "./dom.js";
 import { api } from "./net.js";
-import { TableView } from "./table.js";
+import { TableController } from "./table.js";
 
 /** @typedef {import("./messages").CreatedGame} CreatedGame */
-/** @typedef {import("./messages").GameRequest} GameRequest */
 /** @typedef {import("./messages").TutorialStep} TutorialStep */
 /** @typedef {import("./net.js").SocketHandlers} SocketHandlers */
 /** @typedef {import("./table.js").Transport} Transport */
@@ -60,7 +59,7 @@ export class TutorialView {
     this.run = 0; // raised by each (re)start and by stop: older fetches and pauses then do nothing
     /** @type {TutorialStep | null} */
     this.step = null;
-    /** @type {TableView | null} */
+    /** @type {TableController | null} */
     this.table = null;
     /** @type {SocketHandlers | null} */
     this.handlers = null;
@@ -111,7 +110,7 @@ export class TutorialView {
     let first = await this.load(index, run, { quiet: index > 0 });
     if (!first && index > 0 && run === this.run) first = await this.load(0, run);
     if (!first) return;
-    this.table = new TableView(tableRoot, {
+    this.table = new TableController(tableRoot, {
       gameId: "tutorial",
       token: "",
       navigate: this.navigate,
