@@ -3,7 +3,8 @@
 // "The card-table deck"): an item card's suit, a geisha's rank and suit, an action's rank.
 
 import { h, fromMarkup, store } from "./dom.js";
-import { KINDS, cardTableFaces, charmOf, colourOf, geishaName, itemName, letterOf, t, term } from "./i18n.js";
+import { KINDS } from "./game_rules.js";
+import { cardTableFaces, charmOf, colourOf, geishaName, itemName, letterOf, t, term } from "./i18n.js";
 
 /** @typedef {import("./messages").ActionKind} ActionKind */
 /** @typedef {import("./messages").Card} Card */

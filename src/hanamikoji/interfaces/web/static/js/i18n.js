@@ -2,6 +2,7 @@
 // with the server's own messages, so the page never invents a term.
 
 import { store } from "./dom.js";
+import { KINDS } from "./game_rules.js";
 
 /** @typedef {import("./messages").ActionKind} ActionKind */
 /** @typedef {import("./messages").Card} Card */
@@ -11,13 +12,8 @@ import { store } from "./dom.js";
 /** @typedef {import("./messages").Seat} Seat */
 /** @typedef {Record<string, unknown>} Fields */
 
+// The page's languages: notation.names.LANGUAGES (tests/test_web_page_sources.py).
 export const LANGS = ["en", "en-2018", "es", "fr", "ja", "zh-Hant"];
-/** @type {ActionKind[]} */
-export const KINDS = ["secret", "trade-off", "gift", "competition"];
-/** @type {Record<ActionKind, string>} */
-export const KIND_LETTERS = { secret: "S", "trade-off": "T", gift: "G", competition: "C" };
-/** @type {Record<ActionKind, number>} */
-export const CARDS_PER_ACTION = { secret: 1, "trade-off": 2, gift: 3, competition: 4 };
 
 /** @type {Catalog | null} */
 let catalog = null;

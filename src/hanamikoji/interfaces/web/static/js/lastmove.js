@@ -6,6 +6,8 @@
 // by one seat (an offer's answer counts for the player who answered), and the run of the
 // other seat just before it. Each run's marks stay until that player decides again.
 
+import { ROW } from "./game_rules.js";
+
 /** @typedef {import("./messages").ActionKind} ActionKind */
 /** @typedef {import("./messages").GameState} GameState */
 /** @typedef {import("./messages").LogEntry} LogEntry */
@@ -25,7 +27,6 @@
  * @property {Run[][]} runs
  */
 
-const ROW_SIZE = 7;
 
 // Which entries of the current round each seat decided last: [seat 0's, seat 1's], each a
 // list of { entry, index } (index: the entry's place in the whole log).
@@ -73,7 +74,7 @@ function without(cards, taken) {
 
 /** @returns {(Pile | null)[][]} */
 function emptyPiles() {
-  return [0, 1].map(() => Array.from({ length: ROW_SIZE }, () => null));
+  return [0, 1].map(() => ROW.map(() => null));
 }
 
 // Nothing marked (before a state arrives).

@@ -4,6 +4,7 @@
 import { h, messageOf, toast } from "./dom.js";
 import { favorText, geishaCard, tile } from "./cards.js";
 import { actionName, cardLabel, cardsInWords, describeMove, seatName, t } from "./i18n.js";
+import { ROW } from "./game_rules.js";
 import { api } from "./net.js";
 import { renderSummary } from "./summary.js";
 
@@ -117,7 +118,7 @@ function scoredBefore(frames, index) {
     const scored = frames[i].scored;
     if (scored) return scored.favor;
   }
-  return [null, null, null, null, null, null, null];
+  return ROW.map(() => null);
 }
 
 // Tiles of `list` and their names, those of `marked` (a multiset of cards) starred: the
@@ -161,7 +162,7 @@ export function renderFullTable(state, frame, { bottom = state.seat ?? 0, best =
       h("dt", {}, actionName("trade-off")), h("dd", {}, cards(frame.tradeoffs[seat]))));
   return h("div", { class: "replay-table" },
     sideOf(seats[0]),
-    h("div", { class: "row small", role: "list" }, [0, 1, 2, 3, 4, 5, 6].map((card) => h("div", { class: "column", role: "listitem", "aria-label": `${cardLabel(card)}: ${favorText(frame.favor[card], me)}` },
+    h("div", { class: "row small", role: "list" }, ROW.map((card) => h("div", { class: "column", role: "listitem", "aria-label": `${cardLabel(card)}: ${favorText(frame.favor[card], me)}` },
       h("div", { class: "placed them" }, Array.from({ length: frame.placed[seats[0]][card] }, () => tile(card))),
       h("div", { class: "slot them" }, frame.favor[card] === seats[0] ? h("span", { class: "marker" }, "◆") : null),
       geishaCard(card, frame.favor[card], bottom),

@@ -3,6 +3,7 @@
 import { h, messageOf, store, toast } from "./dom.js";
 import { glyph } from "./cards.js";
 import { levels, t, variantName } from "./i18n.js";
+import { ROW } from "./game_rules.js";
 import { api } from "./net.js";
 import { clockChoice, waitingList } from "./clock.js";
 import { ratedChoice } from "./ratings.js";
@@ -112,7 +113,7 @@ export function renderStart(root, { navigate, langControl }) {
   root.replaceChildren(
     h("section", { class: "start" },
       h("div", { class: "hero" },
-        h("div", { class: "hero-glyphs", "aria-hidden": "true" }, [0, 1, 2, 3, 4, 5, 6].map((card) => h("span", { class: `tile c${card}` }, glyph(card)))),
+        h("div", { class: "hero-glyphs", "aria-hidden": "true" }, ROW.map((card) => h("span", { class: `tile c${card}` }, glyph(card)))),
         h("h1", {}, "Hanamikoji"),
         h("p", {}, t("tagline")),
         h("a", { href: "/learn", class: "button", id: "learn-button", onclick: (event) => { event.preventDefault(); navigate("/learn"); } }, t("learn_button")),

@@ -4,12 +4,11 @@
 import { h } from "./dom.js";
 import { favorText, tile } from "./cards.js";
 import { cardLabel, charmOf, geishaName, seatName, t, tCount, term } from "./i18n.js";
+import { ROW } from "./game_rules.js";
 
 /** @typedef {import("./messages").GameState} GameState */
 /** @typedef {import("./messages").RoundSummary} RoundSummary */
 /** @typedef {import("./messages").Seat} Seat */
-
-const ROW = [0, 1, 2, 3, 4, 5, 6];
 
 /**
  * @param {Node} content

@@ -5,7 +5,7 @@
 // C>FG); the server checks every one.
 
 import { hideToast, toast } from "./dom.js";
-import { CARDS_PER_ACTION, KINDS, KIND_LETTERS } from "./i18n.js";
+import { CARDS_PER_ACTION, KINDS, KIND_LETTERS } from "./game_rules.js";
 import { GameSocket, REPLACED } from "./net.js";
 import { noMarks } from "./lastmove.js";
 import { drawNoSeat, drawReplaced, drawTable } from "./table_board.js";

@@ -6,6 +6,7 @@
 import { h, store } from "./dom.js";
 import { tile } from "./cards.js";
 import { actionName, cardLabel, charmOf, describeMove, itemName, seatName, t, tCount, variantName } from "./i18n.js";
+import { ROW } from "./game_rules.js";
 import { clockBar } from "./clock.js";
 import { hintPanel } from "./hint.js";
 import { lastMoveMarks } from "./lastmove.js";
@@ -15,8 +16,6 @@ import { renderComposer } from "./table_choosing.js";
 import { renderEnd } from "./table_end.js";
 
 /** @typedef {import("./table.js").TableController} TableController */
-
-const ROW = [0, 1, 2, 3, 4, 5, 6];
 
 /** @param {TableController} table */
 export function drawTable(table) {

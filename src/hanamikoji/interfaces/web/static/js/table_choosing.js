@@ -4,7 +4,8 @@
 
 import { h } from "./dom.js";
 import { itemCard, tile } from "./cards.js";
-import { CARDS_PER_ACTION, actionName, cardLabel, describeMove, seatName, t, tCount } from "./i18n.js";
+import { CARDS_PER_ACTION } from "./game_rules.js";
+import { actionName, cardLabel, describeMove, seatName, t, tCount } from "./i18n.js";
 import { tip } from "./tooltip.js";
 import { cardTip, joinTips, lastClass, lastTip } from "./table_marks.js";
 import { competitionMove } from "./table_moves.js";

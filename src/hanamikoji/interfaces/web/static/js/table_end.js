@@ -5,6 +5,7 @@
 import { h, messageOf, store, toast } from "./dom.js";
 import { tile } from "./cards.js";
 import { actionName, cardLabel, cardsInWords, outcomeSentence, seatName, t } from "./i18n.js";
+import { ROW } from "./game_rules.js";
 import { api } from "./net.js";
 import { AnalysisView } from "./analysis.js";
 import { openReplay } from "./replay.js";
@@ -14,8 +15,6 @@ import { renderSummary, scoreText, showDialog } from "./summary.js";
 /** @typedef {import("./table.js").TableController} TableController */
 /** @typedef {import("./messages").Card} Card */
 /** @typedef {import("./messages").GameState} GameState */
-
-const ROW = [0, 1, 2, 3, 4, 5, 6];
 
 /** @param {TableController} table */
 export function showNewScoring(table) {

@@ -4,6 +4,7 @@
 import { h } from "./dom.js";
 import { favorText, geishaCard, tile } from "./cards.js";
 import { cardLabel, charmOf, geishaName, itemName, letterOf, seatName, t, term } from "./i18n.js";
+import { ROW } from "./game_rules.js";
 import { tip } from "./tooltip.js";
 import { cardTip, joinTips, lastClass, lastTip } from "./table_marks.js";
 
@@ -11,8 +12,6 @@ import { cardTip, joinTips, lastClass, lastTip } from "./table_marks.js";
 /** @typedef {import("./messages").Card} Card */
 /** @typedef {import("./messages").Seat} Seat */
 /** @typedef {import("./lastmove.js").Mark} Mark */
-
-const ROW = [0, 1, 2, 3, 4, 5, 6];
 
 // Where a geisha's favor marker is, from the page's side: the whole sentence.
 /**

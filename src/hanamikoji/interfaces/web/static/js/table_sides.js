@@ -4,7 +4,8 @@
 
 import { h } from "./dom.js";
 import { actionFace, cardBack, itemCard } from "./cards.js";
-import { CARDS_PER_ACTION, KINDS, actionName, describeMove, seatName, t, tCount, term } from "./i18n.js";
+import { CARDS_PER_ACTION, KINDS } from "./game_rules.js";
+import { actionName, describeMove, seatName, t, tCount, term } from "./i18n.js";
 import { scoreText } from "./summary.js";
 import { tip } from "./tooltip.js";
 import { cardTip, joinTips, lastClass, lastTip } from "./table_marks.js";
