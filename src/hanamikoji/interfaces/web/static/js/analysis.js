@@ -13,7 +13,7 @@ import { renderFullTable, replayFrames } from "./replay.js";
 /** @typedef {import("./messages").AnalysisBody} AnalysisBody */
 /** @typedef {import("./messages").AnalysisDone} AnalysisDone */
 /** @typedef {import("./messages").GameState} GameState */
-/** @typedef {import("./messages").ReplayFrame} ReplayFrame */
+/** @typedef {import("./wire").ReplayFrame} ReplayFrame */
 /** @typedef {{ onDecision?: (decision: Decision) => void }} AnalysisOptions */
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -341,7 +341,7 @@ export class AnalysisView {
     const mover = d.seat - 1;
     /**
      * @param {string} name
-     * @param {import("./messages").Move} move
+     * @param {import("./wire").MoveInfo} move
      * @param {number | null} value
      */
     const line = (name, move, value) => [

@@ -10,7 +10,7 @@ import { seatName, t, tCount } from "./i18n.js";
 import { api } from "./net.js";
 
 /** @typedef {import("./messages").GameState} GameState */
-/** @typedef {import("./messages").ClockState} ClockState */
+/** @typedef {import("./wire").ClockState} ClockState */
 /** @typedef {import("./messages").Seat} Seat */
 /** @typedef {import("./table.js").TableController} TableController */
 /** @typedef {GameState & { clock: ClockState }} TimedState */

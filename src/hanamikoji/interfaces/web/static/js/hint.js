@@ -10,7 +10,7 @@ import { api } from "./net.js";
 
 // Per game: the ply the hint is for and the hint (null while the server thinks). The
 // table is drawn again on every state, so what was asked lives here, not in the DOM.
-/** @typedef {import("./messages").Hint} Hint */
+/** @typedef {import("./wire").Hint} Hint */
 /** @typedef {import("./table.js").TableController} TableController */
 
 /** @type {Map<string, { ply: number, hint: Hint | null }>} */

@@ -8,7 +8,7 @@ import { KINDS } from "./game_rules.js";
 /** @typedef {import("./messages").Card} Card */
 /** @typedef {import("./messages").Catalog} Catalog */
 /** @typedef {import("./messages").GameState} GameState */
-/** @typedef {import("./messages").Move} Move */
+/** @typedef {import("./wire").MoveInfo} Move */
 /** @typedef {import("./messages").Seat} Seat */
 /** @typedef {Record<string, unknown>} Fields */
 
@@ -257,7 +257,7 @@ export function seatName(state, seat, { you = true } = {}) {
  * @returns {string}
  */
 export function outcomeSentence(state) {
-  const outcome = /** @type {import("./messages").Outcome} */ (state.outcome);
+  const outcome = /** @type {import("./wire").GameOutcome} */ (state.outcome);
   // The outcome sentences speak of the winner in the third person: "Player 1 wins ...".
   const winner = outcome.winner === null ? "" : seatName(state, outcome.winner, { you: false });
   return t(outcome.reason, { winner, charm_term: term("charm") });

@@ -10,7 +10,7 @@ import { ROW } from "./game_rules.js";
 
 /** @typedef {import("./messages").ActionKind} ActionKind */
 /** @typedef {import("./messages").GameState} GameState */
-/** @typedef {import("./messages").LogEntry} LogEntry */
+/** @typedef {import("./wire").LogLine} LogEntry */
 /** @typedef {import("./messages").Card} Card */
 /** @typedef {import("./messages").Seat} Seat */
 /** @typedef {"mine" | "theirs"} By */

@@ -7,11 +7,11 @@ import { currentLang, t, variantName } from "./i18n.js";
 import { openAccount } from "./account.js";
 import { renderWatchList } from "./watch.js";
 
-/** @typedef {import("./messages").LobbyMessage} LobbyMessage */
+/** @typedef {import("./wire").LobbyServerMessage} LobbyMessage */
 /** @typedef {import("./messages").LobbyRequest} LobbyRequest */
 /** @typedef {import("./messages").LobbySettings} LobbySettings */
-/** @typedef {import("./messages").LobbyYou} LobbyYou */
-/** @typedef {import("./messages").Seek} Seek */
+/** @typedef {import("./wire").LobbyPlayerInfo} LobbyYou */
+/** @typedef {import("./wire").PublicSeek} Seek */
 /** @typedef {{ variant: string, time_control: string, rated: boolean, low: string, high: string }} SeekChoice */
 
 const VARIANTS = ["classic", "three-rounds", "french"];

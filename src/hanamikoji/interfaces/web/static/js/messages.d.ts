@@ -1,137 +1,25 @@
-// What the page receives from the server and sends to it, as the page reads them: the
-// game's socket and state (payload.py), the lobby's socket (lobby.py) and the bodies of
-// the HTTP routes. Only TypeScript reads this file (the check in scripts/test); the
-// modules import its names with `/** @typedef {import("./messages").X} X */`.
-//
-// Written by hand until the server's outgoing messages have their generated declarations
-// (static/js/wire.d.ts, from the msgspec Structs): then the names below that it declares
-// come from there, and this file keeps only what it does not.
+// The page's side of the messages: what the server sends is declared in wire.d.ts,
+// generated from the server's msgspec Structs (the modules import its names with
+// `/** @typedef {import("./wire").X} Y */`). Here is only what it does not declare: what
+// the page sends back, the unions the page reads (a seat's or a spectator's state),
+// narrower types the page relies on, and the answers of the routes that have no Struct
+// yet (the catalog, the players' routes, the lesson). TypeScript reads this file only.
+
+import type * as wire from "./wire";
 
 /** A card: its item's index in the row, 0 (Ayane's flute) .. 6 (Ruri's flower). */
 export type Card = number;
 /** A seat: 0 (Player 1) or 1 (Player 2). */
 export type Seat = number;
 
+/** The four actions (the first four of wire's MoveKindName). */
 export type ActionKind = "secret" | "trade-off" | "gift" | "competition";
-export type ResponseKind = "gift-response" | "competition-response";
-export type MoveKind = ActionKind | ResponseKind;
-export type Phase = "turn" | "gift-response" | "competition-response" | "awaiting-deal" | "over";
 
-/** A decision in the notation, with its cards (none for a hidden Secret or Trade-off). */
-export interface Move {
-  text: string;
-  kind: MoveKind;
-  cards: Card[];
-  pairs: Card[][];
-  hidden: boolean;
-}
+/** The state the table draws: a seat's, or a spectator's (`seat` null). */
+export type GameState = wire.SeatState | wire.SpectatorState;
 
-export interface LogEntry extends Move {
-  round: number;
-  turn: number;
-  seat: Seat;
-}
-
-/** An offer waiting for its answer: who offered it and the answers it allows. */
-export interface Pending extends Move {
-  kind: "gift" | "competition";
-  by: Seat | null;
-  options: Move[];
-}
-
-export interface RoundSummary {
-  round: number;
-  starter: Seat;
-  /** Each seat's Secret, -1 for none. */
-  secrets: number[];
-  sides: number[][];
-  favor: (Seat | null)[];
-  charm: number[];
-  geishas: number[];
-}
-
-export interface Outcome {
-  winner: Seat | null;
-  termination: string;
-  /** The key of the sentence that says who won and why. */
-  reason: string;
-  charm: number[];
-  geishas: number[];
-  rounds: number;
-  result: string;
-}
-
-export interface RevealRound {
-  round: number;
-  removed: Card;
-  hands: Card[][];
-  deck: Card[];
-  secrets: (Card | null)[];
-  tradeoffs: Card[][];
-}
-
-export interface Reveal {
-  rounds: RevealRound[];
-}
-
-export interface ClockState {
-  control: string;
-  kind: "realtime" | "correspondence";
-  /** Each seat's time left (ms) when the state was made. */
-  remaining: number[];
-  running: Seat | null;
-}
-
-/** The state of a game, as a seat sees it (`seat`: that seat) or a spectator (`seat`: null). */
-export interface GameState {
-  type: "state";
-  game: string;
-  seat: Seat | null;
-  ply: number;
-  players: ("human" | "bot")[];
-  levels: (number | null)[];
-  connected: boolean[];
-  rematch: string | null;
-  variant: string;
-  max_rounds: number | null;
-  round: number;
-  round_starter: Seat;
-  to_move: Seat | null;
-  phase: Phase;
-  favor: (Seat | null)[];
-  charm: number[];
-  geishas: number[];
-  hand: Card[];
-  drawn: Card | null;
-  secret: Card | null;
-  tradeoff: Card[];
-  placed: number[][];
-  used: ActionKind[][];
-  hand_sizes: number[];
-  deck: number;
-  pending: Pending | null;
-  unseen: number[];
-  log: LogEntry[];
-  rounds: RoundSummary[];
-  outcome: Outcome | null;
-  reveal: Reveal | null;
-  clock: ClockState | null;
-  rated: boolean;
-}
-
-/** A refusal, over a socket or as an HTTP body. */
-export interface ErrorMessage {
-  type: "error";
-  code: string;
-  message: string;
-}
-
-export interface Pong {
-  type: "pong";
-}
-
-/** What the game's socket (a seat's or a spectator's) sends. */
-export type GameMessage = GameState | ErrorMessage | Pong;
+/** What a game's socket (a seat's or a spectator's) sends. */
+export type GameMessage = wire.SeatMessage | wire.WatchMessage;
 
 /** What the page sends on the game's socket. */
 export type GameRequest =
@@ -142,47 +30,13 @@ export type GameRequest =
 
 // -- the lobby's socket --------------------------------------------------------------------
 
-export interface RatingJson {
-  rating: number;
-  provisional: boolean;
-}
-
-export interface LobbyYou {
-  name: string;
-  account: boolean;
-  ratings: Record<string, RatingJson>;
-}
-
-export interface SeekPlayer extends RatingJson {
-  name: string;
-  account: boolean;
-}
-
-export interface Seek {
-  id: string;
-  variant: string;
-  time_control: string;
-  rated: boolean;
-  range: number[] | null;
-  player: SeekPlayer;
-  mine: boolean;
-}
-
-export type LobbyMessage =
-  | { type: "lobby"; you: LobbyYou | null; seeks: Seek[]; queued: boolean }
-  | { type: "seek"; seek: Seek }
-  | { type: "unseek"; seek: string }
-  | { type: "queued"; queued: boolean }
-  | { type: "paired"; game: string; seat: Seat; token?: string }
-  | ErrorMessage
-  | Pong;
-
 export interface LobbySettings {
   variant: string;
   time_control: string;
   rated: boolean;
 }
 
+/** What the page sends on the lobby's socket. */
 export type LobbyRequest =
   | ({ type: "seek"; range: number[] | null } & LobbySettings)
   | ({ type: "quick" } & LobbySettings)
@@ -190,6 +44,45 @@ export type LobbyRequest =
   | { type: "cancel"; seek: string }
   | { type: "accept"; seek: string }
   | { type: "lang"; lang: string };
+
+// -- the analysis: wire.d.ts has its decisions and summary as plain objects ------------------
+
+export type DecisionLabel = "inaccuracy" | "mistake" | "blunder";
+
+/** One decision of an analysis (bots/analysis.py's JSON form, with its moves). */
+export interface AnalysedDecision {
+  ply: number;
+  round: number;
+  turn: number;
+  /** The player who decided, from 1. */
+  seat: number;
+  forced: boolean;
+  label: DecisionLabel | null;
+  cost: number;
+  played: string;
+  best: string;
+  played_value: number;
+  best_value: number;
+  played_move: wire.MoveInfo;
+  best_move: wire.MoveInfo;
+}
+
+/** One player's line of an analysis's summary. */
+export interface AnalysisSummary {
+  seat: number;
+  decisions: number;
+  mean_cost: number;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+}
+
+export type AnalysisDone = Omit<wire.AnalysisDone, "decisions" | "summary"> & {
+  decisions: AnalysedDecision[];
+  summary: AnalysisSummary[];
+};
+
+export type AnalysisBody = wire.AnalysisRunning | AnalysisDone | wire.AnalysisNone;
 
 // -- the page's catalog (/api/i18n/LANG) ---------------------------------------------------
 
@@ -217,7 +110,7 @@ export interface Catalog {
   terms: Record<string, string>;
 }
 
-// -- HTTP bodies ---------------------------------------------------------------------------
+// -- players -------------------------------------------------------------------------------
 
 export interface Player {
   id: string;
@@ -231,152 +124,16 @@ export interface MeBody {
   csrf?: string;
 }
 
-/** POST /api/games: the new game and the seat tokens. */
-export interface CreatedGame {
-  id: string;
-  token: string;
-  seat: Seat;
-  friend_token: string | null;
-}
-
-export interface Rematch {
-  id: string;
-}
-
-export interface Hint {
-  ply: number;
-  method: "forced" | "exact" | "sampled" | string;
-  worlds?: number;
-  move: Move;
-  value?: number;
-  next?: Move | null;
-  next_value?: number | null;
-}
-
-export type DecisionLabel = "inaccuracy" | "mistake" | "blunder";
-
-export interface AnalysedDecision {
-  ply: number;
-  round: number;
-  turn: number;
-  /** The player who decided, from 1. */
-  seat: number;
-  forced: boolean;
-  label: DecisionLabel | null;
-  cost: number;
-  played: string;
-  best: string;
-  played_value: number;
-  best_value: number;
-  played_move: Move;
-  best_move: Move;
-}
-
-export interface AnalysisSummary {
-  seat: number;
-  decisions: number;
-  mean_cost: number;
-  inaccuracies: number;
-  mistakes: number;
-  blunders: number;
-}
-
-export interface AnalysisRunning {
-  status: "running";
-  done: number;
-  total: number;
-}
-
-export interface AnalysisDone {
-  status: "done";
-  done: number;
-  total: number;
-  version: string;
-  budget: unknown;
-  decisions: AnalysedDecision[];
-  summary: AnalysisSummary[];
-}
-
-export type AnalysisBody = AnalysisRunning | AnalysisDone | { status: "failed" };
-
-/** One position of a finished game's replay, every card shown. */
-export interface ReplayFrame {
-  ply: number;
-  round: number;
-  move: Move | null;
-  seat: Seat | null;
-  to_move: Seat | null;
-  favor: (Seat | null)[];
-  hands: Card[][];
-  secrets: (Card | null)[];
-  tradeoffs: Card[][];
-  placed: number[][];
-  pending: Pending | null;
-  removed: Card | null;
-  deck: Card[];
-  scored: RoundSummary | null;
-  outcome: Outcome | null;
-}
-
-export interface ReplayBody {
-  frames: ReplayFrame[];
-}
-
-export interface TutorialStep {
-  step: number;
-  steps: number;
-  last: boolean;
-  frames: GameState[];
-  state: GameState;
-  move: Move | null;
-  title: string;
-  do: string;
-  why: string;
-  hint: string;
-  progress: string;
-  labels: Record<"next" | "restart" | "leave" | "play", string>;
-}
-
-export interface RatingChange {
-  seat: Seat;
-  after: number;
-  delta: number;
-  provisional: boolean;
-  bot: boolean;
-}
-
-export interface GameRatings {
-  rated: boolean;
-  changes: RatingChange[] | null;
-}
-
-export interface LeaderRow extends RatingJson {
-  name: string;
-  games: number;
-}
-
-export interface Leaderboard {
-  bound: number;
-  players: LeaderRow[];
-  provisional: LeaderRow[];
-}
-
-export interface VariantRating extends RatingJson {
+export interface VariantRating extends wire.ShownRating {
   variant: string;
   games: number;
-}
-
-export interface RatingPoint extends RatingJson {
-  variant: string;
-  at: string;
-  delta: number;
 }
 
 export interface Opponent {
   kind: "bot" | "guest" | "account" | "anonymous";
   name?: string;
   level?: number;
-  rating?: RatingJson | null;
+  rating?: wire.ShownRating | null;
 }
 
 export interface GameEntry {
@@ -386,25 +143,41 @@ export interface GameEntry {
   opponent: Opponent;
   seat: Seat;
   your_turn?: boolean;
-  clock?: ClockState | null;
+  clock?: wire.ClockState | null;
   outcome?: string;
   rating_delta?: number | null;
 }
 
+/** /api/me/games: the player's games and ratings. */
 export interface MyGames {
   ongoing: GameEntry[];
   finished: GameEntry[];
   ratings: VariantRating[];
 }
 
+/** /api/players/NAME: a player's page. */
 export interface PlayerPage {
   player: { name: string };
   since: string;
   games: GameEntry[];
   ratings: VariantRating[];
-  history: RatingPoint[];
+  history: wire.RatingPoint[];
 }
 
-export interface WatchList {
-  games: { id: string; variant: string }[];
+// -- the lesson ----------------------------------------------------------------------------
+
+/** /api/tutorial?step=N: one step of the lesson. */
+export interface TutorialStep {
+  step: number;
+  steps: number;
+  last: boolean;
+  frames: wire.SeatState[];
+  state: wire.SeatState;
+  move: wire.MoveInfo | null;
+  title: string;
+  do: string;
+  why: string;
+  hint: string;
+  progress: string;
+  labels: Record<"next" | "restart" | "leave" | "play", string>;
 }

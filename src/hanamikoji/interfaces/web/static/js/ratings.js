@@ -9,12 +9,12 @@ import { api } from "./net.js";
 import { currentPlayer } from "./account.js";
 
 /** @typedef {import("./messages").GameState} GameState */
-/** @typedef {import("./messages").GameRatings} GameRatings */
-/** @typedef {import("./messages").Leaderboard} Leaderboard */
-/** @typedef {import("./messages").LeaderRow} LeaderRow */
+/** @typedef {import("./wire").GameRatings} GameRatings */
+/** @typedef {import("./wire").Leaderboard} Leaderboard */
+/** @typedef {import("./wire").LeaderboardRow} LeaderRow */
 /** @typedef {import("./messages").PlayerPage} PlayerPage */
-/** @typedef {import("./messages").RatingJson} RatingJson */
-/** @typedef {import("./messages").RatingPoint} RatingPoint */
+/** @typedef {import("./wire").ShownRating} RatingJson */
+/** @typedef {import("./wire").RatingPoint} RatingPoint */
 /** @typedef {import("./messages").Seat} Seat */
 
 const SVG = "http://www.w3.org/2000/svg";

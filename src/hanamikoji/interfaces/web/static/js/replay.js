@@ -10,8 +10,8 @@ import { renderSummary } from "./summary.js";
 
 /** @typedef {import("./messages").Card} Card */
 /** @typedef {import("./messages").GameState} GameState */
-/** @typedef {import("./messages").ReplayBody} ReplayBody */
-/** @typedef {import("./messages").ReplayFrame} ReplayFrame */
+/** @typedef {import("./wire").Replay} ReplayBody */
+/** @typedef {import("./wire").ReplayFrame} ReplayFrame */
 /** @typedef {import("./messages").Seat} Seat */
 /** @typedef {import("./analysis.js").AnalysisView} AnalysisView */
 /** @typedef {import("./analysis.js").AnalysisOptions} AnalysisOptions */

@@ -15,7 +15,7 @@ const VARIANTS = [
   ["french", "variant_french"],
 ];
 
-/** @typedef {import("./messages").CreatedGame} CreatedGame */
+/** @typedef {import("./wire").GameCreated} CreatedGame */
 /**
  * The new game's settings (remembered in this browser for the next one).
  * @typedef {object} StartChoice

@@ -7,7 +7,7 @@ import { cardLabel, charmOf, geishaName, seatName, t, tCount, term } from "./i18
 import { ROW } from "./game_rules.js";
 
 /** @typedef {import("./messages").GameState} GameState */
-/** @typedef {import("./messages").RoundSummary} RoundSummary */
+/** @typedef {import("./wire").ScoredRound} RoundSummary */
 /** @typedef {import("./messages").Seat} Seat */
 
 /**

@@ -17,8 +17,8 @@ import { competitionMove, letters } from "./table_moves.js";
 /** @typedef {import("./messages").GameMessage} GameMessage */
 /** @typedef {import("./messages").GameRequest} GameRequest */
 /** @typedef {import("./messages").GameState} GameState */
-/** @typedef {import("./messages").Move} Move */
-/** @typedef {import("./messages").Pending} Pending */
+/** @typedef {import("./wire").MoveInfo} Move */
+/** @typedef {import("./wire").PendingOffer} Pending */
 /** @typedef {import("./messages").Seat} Seat */
 /** @typedef {import("./lastmove.js").Marks} Marks */
 /** @typedef {import("./analysis.js").AnalysisView} AnalysisView */

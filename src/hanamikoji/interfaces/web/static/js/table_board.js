@@ -16,6 +16,7 @@ import { renderComposer } from "./table_choosing.js";
 import { renderEnd } from "./table_end.js";
 
 /** @typedef {import("./table.js").TableController} TableController */
+/** @typedef {import("./messages").ActionKind} ActionKind */
 
 /** @param {TableController} table */
 export function drawTable(table) {
@@ -106,7 +107,8 @@ export function statusText(table) {
     if (s.phase === "competition-response") return t("status_answer_competition", { player: name, action: actionName("competition") });
     return t("status_your_turn");
   }
-  if (s.pending) return t("status_waiting_answer", { player: name, action: actionName(s.pending.kind) });
+  // An offer is a Gift or a Competition (wire.d.ts types its kind as any decision's).
+  if (s.pending) return t("status_waiting_answer", { player: name, action: actionName(/** @type {ActionKind} */ (s.pending.kind)) });
   return t("status_waiting", { player: name });
 }
 

@@ -11,8 +11,8 @@ import { cardTip, joinTips, lastClass, lastTip } from "./table_marks.js";
 import { competitionMove } from "./table_moves.js";
 
 /** @typedef {import("./table.js").TableController} TableController */
-/** @typedef {import("./messages").Move} Move */
-/** @typedef {import("./messages").Pending} Pending */
+/** @typedef {import("./wire").MoveInfo} Move */
+/** @typedef {import("./wire").PendingOffer} Pending */
 
 /** @param {TableController} table */
 export function renderComposer(table) {

@@ -32,7 +32,7 @@ export function showNewScoring(table) {
 /** @param {TableController} table */
 export function renderEnd(table) {
   const s = table.current();
-  const outcome = /** @type {import("./messages").Outcome} */ (s.outcome);
+  const outcome = /** @type {import("./wire").GameOutcome} */ (s.outcome);
   const headline = outcome.winner === null
     ? (outcome.termination === "shared-win" ? t("shared_win") : t("nobody_wins"))
     : (table.watching() ? outcomeSentence(s) : (outcome.winner === s.seat ? t("you_win") : t("you_lose")));
@@ -102,7 +102,7 @@ export function replay(table) {
 /** @param {TableController} table */
 export async function rematch(table) {
   try {
-    /** @type {import("./messages").Rematch} */
+    /** @type {import("./wire").Rematch} */
     const { id } = await api(`/api/games/${table.gameId}/rematch`, { method: "POST", token: table.token });
     table.navigate(`/g/${id}#t=${table.token}`);
   } catch (error) {

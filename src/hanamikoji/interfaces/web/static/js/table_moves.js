@@ -4,7 +4,7 @@
 import { letterOf } from "./i18n.js";
 
 /** @typedef {import("./messages").Card} Card */
-/** @typedef {import("./messages").Move} Move */
+/** @typedef {import("./wire").MoveInfo} Move */
 
 // The letters of cards, in the order given.
 /** @param {Card[]} cards */

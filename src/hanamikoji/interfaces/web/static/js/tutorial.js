@@ -11,7 +11,7 @@ import { h, messageOf, toast } from "./dom.js";
 import { api } from "./net.js";
 import { TableController } from "./table.js";
 
-/** @typedef {import("./messages").CreatedGame} CreatedGame */
+/** @typedef {import("./wire").GameCreated} CreatedGame */
 /** @typedef {import("./messages").TutorialStep} TutorialStep */
 /** @typedef {import("./net.js").SocketHandlers} SocketHandlers */
 /** @typedef {import("./table.js").Transport} Transport */

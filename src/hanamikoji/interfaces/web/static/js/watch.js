@@ -28,7 +28,7 @@ export function watchTransport(gameId) {
 export async function renderWatchList({ navigate }) {
   const section = h("section", { class: "watch-list", "aria-labelledby": "watch-list-title", "data-testid": "watch-list" },
     h("h2", { id: "watch-list-title" }, t("watch_list_title")));
-  /** @type {import("./messages").WatchList} */
+  /** @type {import("./wire").WatchList} */
   let body;
   try {
     body = await api("/api/games?watch=1");
