@@ -103,7 +103,8 @@ BROKEN_WORDS = """() => {
 # Every item as a full and a small card, and a back for each action, in the hand's place.
 ALL_CARDS = """async () => {
   const { cardBack, itemCard } = await import('/static/js/cards.js');
-  const { KINDS, actionName } = await import('/static/js/i18n.js');
+  const { KINDS } = await import('/static/js/game_rules.js');
+  const { actionName } = await import('/static/js/i18n.js');
   const box = document.createElement('div');
   box.className = 'hand';
   box.dataset.testid = 'all-cards';

@@ -14,6 +14,7 @@
   root.dataset.theme = theme;
   resolve();
   if (system && system.addEventListener) system.addEventListener("change", resolve);
+  /** @param {string} chosen */
   window.hanamikojiSetTheme = function (chosen) {
     root.dataset.theme = chosen;
     resolve();

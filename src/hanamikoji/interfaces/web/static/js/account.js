@@ -5,31 +5,42 @@
 // once signed in, My games, the player's page, a guest's upgrade to an account, and
 // Sign out.
 
-import { h, toast } from "./dom.js";
+import { h, messageOf, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, setCsrfToken } from "./net.js";
+
+/** @typedef {import("./messages").MeBody} MeBody */
+/** @typedef {import("./messages").Player} Player */
+/** @typedef {"signin" | "register" | "guest"} Mode */
 
 const NAME_LENGTH = [3, 20];
 const PASSWORD_MIN = 8;
 
+/** @type {Player | null} */
 let me = null; // { id, name, kind } while signed in
+/** @type {(url: string) => void} */
 let navigateTo = (url) => { location.assign(url); };
+/** @type {((player: Player | null) => void)[]} */
 const listeners = [];
 
+/** @returns {Player | null} */
 export function currentPlayer() {
   return me;
 }
 
 // Called with the player (or null) whenever someone signs in or out.
+/** @param {(player: Player | null) => void} listener */
 export function onPlayerChange(listener) {
   listeners.push(listener);
 }
 
 // "Ann", or "Hana (guest)": how a player is named on the page.
+/** @param {{ kind: string, name: string }} player */
 export function playerLabel(player) {
   return player.kind === "guest" ? t("account_guest_name", { name: player.name }) : player.name;
 }
 
+/** @param {{ navigate: (url: string) => void }} options */
 export async function initAccount({ navigate }) {
   navigateTo = navigate;
   try {
@@ -39,12 +50,14 @@ export async function initAccount({ navigate }) {
   }
 }
 
+/** @param {MeBody} body */
 function remember(body) {
   me = body.player || null;
   setCsrfToken(me ? body.csrf : null);
   renderAccountButton();
 }
 
+/** @param {MeBody} body */
 function changed(body) {
   remember(body);
   for (const listener of listeners) listener(me);
@@ -60,12 +73,16 @@ export function renderAccountButton() {
     class: "account-button",
     dataset: { kind: me ? me.kind : "none" },
     "aria-haspopup": "dialog",
-    onclick: openAccount,
+    onclick: () => openAccount(),
   }, me ? playerLabel(me) : t("account_sign_in")));
 }
 
 // A seat opened by its link while signed in becomes the player's, unless someone holds
 // it or the player holds the other seat (then it stays as it is: nothing to say).
+/**
+ * @param {string} gameId
+ * @param {string | null} token
+ */
 export async function claimSeat(gameId, token) {
   if (!me || !token) return;
   try {
@@ -75,15 +92,21 @@ export async function claimSeat(gameId, token) {
   }
 }
 
+/**
+ * @param {{ mode?: Mode }} [options]
+ * @returns {HTMLDialogElement}
+ */
 export function openAccount({ mode = "signin" } = {}) {
   for (const old of document.querySelectorAll("dialog.account-panel")) old.remove();
+  /** @type {HTMLDialogElement} */
   const dialog = h("dialog", { class: "account-panel", "aria-labelledby": "account-title", onclose: () => dialog.remove() });
   const close = h("button", { type: "button", class: "account-close", id: "account-close", "aria-label": t("account_close"), onclick: () => dialog.close() }, "✕");
   const body = h("div", { class: "account-body" });
   dialog.append(h("div", { class: "account-bar" }, close), body);
+  /** @param {Mode} next */
   const show = (next) => {
-    body.replaceChildren(...(me ? signedInView(dialog) : signedOutView(dialog, next, show)).filter(Boolean));
-    const tab = body.querySelector("[aria-selected=true]");
+    body.replaceChildren(...(me ? signedInView(dialog, me) : signedOutView(dialog, next, show)).filter((part) => part !== null));
+    const tab = /** @type {HTMLElement | null} */ (body.querySelector("[aria-selected=true]"));
     if (tab) tab.focus();
   };
   show(mode);
@@ -94,7 +117,17 @@ export function openAccount({ mode = "signin" } = {}) {
   return dialog;
 }
 
+/**
+ * @param {HTMLDialogElement} dialog
+ * @param {Mode} mode
+ * @param {(mode: Mode) => void} show
+ * @returns {HTMLElement[]}
+ */
 function signedOutView(dialog, mode, show) {
+  /**
+   * @param {Mode} name
+   * @param {string} label
+   */
   const tab = (name, label) => h("button", {
     type: "button", role: "tab", id: `account-tab-${name}`, "aria-selected": String(mode === name),
     class: mode === name ? "tab selected" : "tab", onclick: () => show(name),
@@ -108,8 +141,14 @@ function signedOutView(dialog, mode, show) {
   ];
 }
 
-function signedInView(dialog) {
-  const go = (url) => (event) => {
+/**
+ * @param {HTMLDialogElement} dialog
+ * @param {Player} me
+ * @returns {(HTMLElement | null)[]}
+ */
+function signedInView(dialog, me) {
+  /** @param {string} url */
+  const go = (url) => /** @param {Event} event */ (event) => {
     event.preventDefault();
     dialog.close();
     navigateTo(url);
@@ -128,6 +167,10 @@ function signedInView(dialog) {
   ];
 }
 
+/**
+ * @param {HTMLDialogElement} dialog
+ * @param {Mode} mode
+ */
 function accountForm(dialog, mode) {
   const error = h("p", { class: "account-error", id: "account-error", role: "alert" });
   const fields = mode === "guest"
@@ -148,7 +191,7 @@ function accountForm(dialog, mode) {
       changed(await api(ROUTES[mode], { method: "POST", body: values(form, mode) }));
       dialog.close();
     } catch (failure) {
-      error.textContent = failure.message;
+      error.textContent = messageOf(failure);
       submit.disabled = false;
     }
   } }, fields, error, submit);
@@ -157,12 +200,24 @@ function accountForm(dialog, mode) {
 
 const ROUTES = { signin: "/api/me/login", register: "/api/me/register", guest: "/api/me/guest" };
 
+/**
+ * @param {HTMLFormElement} form
+ * @param {Mode} mode
+ */
 function values(form, mode) {
-  const value = (id) => form.querySelector(`#${id}`).value;
+  /** @param {string} id */
+  const value = (id) => /** @type {HTMLInputElement} */ (form.querySelector(`#${id}`)).value;
   if (mode === "guest") return { nickname: value("account-nickname") };
   return { name: value("account-name"), password: value("account-password") };
 }
 
+/**
+ * @param {string} id
+ * @param {string} type
+ * @param {string} label
+ * @param {string} autocomplete
+ * @param {string | null} hint
+ */
 function field(id, type, label, autocomplete, hint) {
   const hintId = hint ? `${id}-hint` : null;
   return h("div", { class: "field" },
@@ -171,14 +226,18 @@ function field(id, type, label, autocomplete, hint) {
     hint ? h("small", { id: hintId, class: "hint" }, hint) : null);
 }
 
+/** @param {HTMLDialogElement} dialog */
 async function logOut(dialog) {
+  /** @type {MeBody} */
   let body;
   try {
     body = await api("/api/me/logout", { method: "POST" });
   } catch (error) {
     // The page's token is out of date: say so, and show who the server says is signed in.
-    toast(error.message);
-    body = await api("/api/me").catch(() => ({ player: null }));
+    toast(messageOf(error));
+    /** @type {Promise<MeBody>} */
+    const signedIn = api("/api/me");
+    body = await signedIn.catch(() => ({ player: null }));
   }
   changed(body);
   dialog.close();

@@ -4,10 +4,17 @@
 // well as its own colour), a list of the decisions, and, for the one chosen, its position
 // from the side of the player who made it with the best decision's cards starred.
 
-import { h, toast } from "./dom.js";
+import { h, messageOf, toast } from "./dom.js";
 import { currentLang, describeMove, seatName, t, tCount } from "./i18n.js";
 import { api } from "./net.js";
 import { renderFullTable, replayFrames } from "./replay.js";
+
+/** @typedef {import("./messages").AnalysedDecision} Decision */
+/** @typedef {import("./messages").AnalysisBody} AnalysisBody */
+/** @typedef {import("./messages").AnalysisDone} AnalysisDone */
+/** @typedef {import("./messages").GameState} GameState */
+/** @typedef {import("./wire").ReplayFrame} ReplayFrame */
+/** @typedef {{ onDecision?: (decision: Decision) => void }} AnalysisOptions */
 
 const SVG = "http://www.w3.org/2000/svg";
 const POLL_MS = 1000;
@@ -17,19 +24,31 @@ const PAD = { left: 44, right: 12, top: 12, bottom: 30 };
 const LABELS = ["inaccuracy", "mistake", "blunder"];
 let views = 0;
 
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attributes]
+ * @param {...(Node | null)} children
+ * @returns {SVGElement}
+ */
 function svg(tag, attributes = {}, ...children) {
-  const el = document.createElementNS(SVG, tag);
+  const el = /** @type {SVGElement} */ (document.createElementNS(SVG, tag));
   for (const [key, value] of Object.entries(attributes)) el.setAttribute(key, String(value));
   for (const child of children) if (child) el.append(child);
   return el;
 }
 
+/** @param {number} value */
 function percent(value) {
   return Math.round(value * 100);
 }
 
 // A marker's shape, centred on (x, y): a dot for a decision without a label, a triangle
 // for an inaccuracy, a square for a mistake, a cross for a blunder.
+/**
+ * @param {string | null} label
+ * @param {number} x
+ * @param {number} y
+ */
 function markerShape(label, x, y) {
   if (label === "inaccuracy") return svg("polygon", { points: `${x},${y - 6} ${x + 6},${y + 5} ${x - 6},${y + 5}` });
   if (label === "mistake") return svg("rect", { x: x - 5, y: y - 5, width: 10, height: 10 });
@@ -40,13 +59,22 @@ function markerShape(label, x, y) {
 export class AnalysisView {
   // `state`: the page's seat state (for the players' names); `onDecision`: also called
   // with a decision when it is chosen (the replay steps to it).
+  /**
+   * @param {string} gameId
+   * @param {string} token
+   * @param {GameState} state
+   * @param {AnalysisOptions} [options]
+   */
   constructor(gameId, token, state, { onDecision } = {}) {
     this.gameId = gameId;
     this.token = token;
     this.state = state;
     this.onDecision = onDecision;
+    /** @type {{ done: number, total: number } | null} */
     this.progress = null;
+    /** @type {AnalysisDone | null} */
     this.analysis = null;
+    /** @type {number | null} */
     this.chosen = null;
     this.polling = false;
     this.lang = currentLang();
@@ -68,7 +96,7 @@ export class AnalysisView {
   render() {
     const title = h("h3", { id: this.titleId }, t("analysis_title"));
     if (this.analysis) {
-      this.element.replaceChildren(title, ...this.renderAnalysis());
+      this.element.replaceChildren(title, ...this.renderAnalysis(this.analysis));
       return;
     }
     const busy = this.progress !== null;
@@ -77,7 +105,7 @@ export class AnalysisView {
   }
 
   renderProgress() {
-    const { done, total } = this.progress;
+    const { done, total } = this.progress || { done: 0, total: 0 };
     const label = t("analysis_progress", { done, total });
     return h("div", { class: "analysis-progress" },
       h("progress", { max: Math.max(total, 1), value: done, "aria-label": label }),
@@ -92,10 +120,11 @@ export class AnalysisView {
     } catch (error) {
       this.progress = null;
       this.render();
-      toast(error.message);
+      toast(messageOf(error));
     }
   }
 
+  /** @param {AnalysisBody} answer */
   receive(answer) {
     if (answer.status === "done") {
       this.progress = null;
@@ -121,16 +150,17 @@ export class AnalysisView {
       } catch (error) {
         this.progress = null;
         this.render();
-        toast(error.message);
+        toast(messageOf(error));
       }
     }, POLL_MS);
   }
 
   // -- the analysis -----------------------------------------------------------------------
 
-  renderAnalysis() {
-    const judged = this.analysis.decisions.filter((d) => !d.forced);
-    const summary = h("ul", { class: "analysis-summary" }, this.analysis.summary.map((s) => h("li", {}, t("analysis_summary", {
+  /** @param {AnalysisDone} analysis */
+  renderAnalysis(analysis) {
+    const judged = analysis.decisions.filter((d) => !d.forced);
+    const summary = h("ul", { class: "analysis-summary" }, analysis.summary.map((s) => h("li", {}, t("analysis_summary", {
       player: seatName(this.state, s.seat - 1), decisions: tCount("n_decisions", s.decisions), cost: percent(s.mean_cost),
       inaccuracies: tCount("n_inaccuracies", s.inaccuracies), mistakes: tCount("n_mistakes", s.mistakes),
       blunders: tCount("n_blunders", s.blunders),
@@ -138,15 +168,16 @@ export class AnalysisView {
     return [
       h("p", { class: "hint" }, t("analysis_reading")),
       summary,
-      this.renderGraph(judged),
+      this.renderGraph(analysis, judged),
       this.renderLegend(),
-      h("ol", { class: "analysis-list", "data-testid": "analysis-list" }, this.renderRows()),
+      h("ol", { class: "analysis-list", "data-testid": "analysis-list" }, this.renderRows(analysis)),
       h("div", { class: "analysis-detail", "data-testid": "analysis-detail", "aria-live": "polite" }),
     ];
   }
 
   // "R1 T3 You: Gift: flute (Ayane), ... — mistake (−12%) · best Competition: ...": the
   // decisions in words, as the table and its log say them.
+  /** @param {Decision} d */
   describe(d) {
     const head = t("analysis_decision", { round: d.round, turn: d.turn, player: seatName(this.state, d.seat - 1), move: describeMove(d.played_move) });
     if (d.forced) return `${head} — ${t("analysis_forced")}`;
@@ -157,10 +188,11 @@ export class AnalysisView {
   }
 
   // The decisions, each round under its heading (as the table's log has them).
-  renderRows() {
+  /** @param {AnalysisDone} analysis */
+  renderRows(analysis) {
     const rows = [];
     let round = 0;
-    for (const d of this.analysis.decisions) {
+    for (const d of analysis.decisions) {
       if (d.round !== round) {
         round = d.round;
         rows.push(h("li", { class: "round-heading" }, t("round_of", { round })));
@@ -170,6 +202,7 @@ export class AnalysisView {
     return rows;
   }
 
+  /** @param {Decision} d */
   renderRow(d) {
     return h("li", { class: d.label ? `labelled ${d.label}` : "" },
       h("button", {
@@ -181,11 +214,17 @@ export class AnalysisView {
       }, this.describe(d)));
   }
 
-  renderGraph(judged) {
-    const decisions = this.analysis.decisions.length;
+  /**
+   * @param {AnalysisDone} analysis
+   * @param {Decision[]} judged
+   */
+  renderGraph(analysis, judged) {
+    const decisions = analysis.decisions.length;
     const innerW = WIDTH - PAD.left - PAD.right;
     const innerH = HEIGHT - PAD.top - PAD.bottom;
+    /** @param {number} ply */
     const x = (ply) => PAD.left + (decisions > 1 ? ((ply - 1) / (decisions - 1)) * innerW : innerW / 2);
+    /** @param {number} value */
     const y = (value) => PAD.top + (1 - value) * innerH;
     const graph = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "analysis-graph", role: "group", "aria-label": t("analysis_graph"), "data-testid": "analysis-graph" });
     for (const level of [0, 0.25, 0.5, 0.75, 1]) {
@@ -204,15 +243,21 @@ export class AnalysisView {
         graph.append(svg("polyline", { points, class: `line seat${seat}` }));
       }
     }
-    this.renderRounds(graph, x, innerH);
+    this.renderRounds(analysis, graph, x, innerH);
     for (const d of judged) graph.append(this.renderPoint(d, x(d.ply), y(d.played_value)));
     return h("div", { class: "analysis-graph-box" }, graph);
   }
 
   // Where each round after the first begins: a line between its first decision and the
   // last of the round before, named at the top ("Round 2").
-  renderRounds(graph, x, innerH) {
-    const decisions = this.analysis.decisions;
+  /**
+   * @param {AnalysisDone} analysis
+   * @param {SVGElement} graph
+   * @param {(ply: number) => number} x
+   * @param {number} innerH
+   */
+  renderRounds(analysis, graph, x, innerH) {
+    const decisions = analysis.decisions;
     decisions.forEach((d, index) => {
       if (index === 0 || d.round === decisions[index - 1].round) return;
       const at = (x(decisions[index - 1].ply) + x(d.ply)) / 2;
@@ -224,6 +269,11 @@ export class AnalysisView {
     });
   }
 
+  /**
+   * @param {Decision} d
+   * @param {number} px
+   * @param {number} py
+   */
   renderPoint(d, px, py) {
     const name = this.describe(d);
     const point = svg("g", {
@@ -234,9 +284,9 @@ export class AnalysisView {
       "data-ply": d.ply,
       "data-label": d.label || "none",
     }, svg("circle", { cx: px, cy: py, r: 9, class: "hit" }), markerShape(d.label, px, py), svg("title", {}));
-    point.lastChild.textContent = name;
+    /** @type {ChildNode} */ (point.lastChild).textContent = name;
     point.addEventListener("click", () => this.choose(d));
-    point.addEventListener("keydown", (event) => {
+    point.addEventListener("keydown", /** @param {KeyboardEvent} event */ (event) => {
       if (event.key === "Enter" || event.key === " ") {
         event.preventDefault();
         this.choose(d);
@@ -246,6 +296,10 @@ export class AnalysisView {
   }
 
   renderLegend() {
+    /**
+     * @param {string} label
+     * @param {string} text
+     */
     const entry = (label, text) => h("li", {},
       svg("svg", { viewBox: "0 0 16 16", class: `legend-mark ${label}`, "aria-hidden": "true" }, markerShape(label, 8, 8)),
       ` ${text}`);
@@ -259,9 +313,10 @@ export class AnalysisView {
 
   // -- one decision ----------------------------------------------------------------------
 
+  /** @param {Decision} d */
   async choose(d) {
     this.chosen = d.ply;
-    for (const el of this.element.querySelectorAll("[data-ply]")) {
+    for (const el of /** @type {NodeListOf<HTMLElement | SVGElement>} */ (this.element.querySelectorAll("[data-ply]"))) {
       const on = Number(el.dataset.ply) === d.ply;
       if (el.tagName === "BUTTON") el.setAttribute("aria-pressed", on ? "true" : "false");
       else el.classList.toggle("chosen", on);
@@ -271,15 +326,24 @@ export class AnalysisView {
     try {
       frames = await replayFrames(this.gameId, this.token);
     } catch (error) {
-      toast(error.message);
+      toast(messageOf(error));
       return;
     }
     const detail = this.element.querySelector(".analysis-detail");
     if (detail && this.chosen === d.ply) detail.replaceChildren(...this.renderDecision(d, frames[d.ply - 1]));
   }
 
+  /**
+   * @param {Decision} d
+   * @param {ReplayFrame} frame
+   */
   renderDecision(d, frame) {
     const mover = d.seat - 1;
+    /**
+     * @param {string} name
+     * @param {import("./wire").MoveInfo} move
+     * @param {number | null} value
+     */
     const line = (name, move, value) => [
       h("dt", {}, name),
       h("dd", {}, describeMove(move), value === null ? "" : ` · ${t("analysis_chance", { chance: percent(value) })}`),

@@ -3,17 +3,24 @@
 // "The card-table deck"): an item card's suit, a geisha's rank and suit, an action's rank.
 
 import { h, fromMarkup, store } from "./dom.js";
-import { KINDS, cardTableFaces, charmOf, colourOf, geishaName, itemName, letterOf, t, term } from "./i18n.js";
+import { KINDS } from "./game_rules.js";
+import { cardTableFaces, charmOf, colourOf, geishaName, itemName, letterOf, t, term } from "./i18n.js";
+
+/** @typedef {import("./messages").ActionKind} ActionKind */
+/** @typedef {import("./messages").Card} Card */
+/** @typedef {import("./messages").Seat} Seat */
 
 // The deck styles, as the terminal's --deck names them. The faces are always drawn;
 // html[data-deck] shows them (style.css), so changing the preference redraws nothing.
 export const DECKS = ["boxed", "card-table"];
 
+/** @returns {string} */
 export function preferredDeck() {
   const saved = store(localStorage, "hanamikoji.deck");
-  return DECKS.includes(saved) ? saved : "boxed";
+  return saved !== null && DECKS.includes(saved) ? saved : "boxed";
 }
 
+/** @param {string} deck */
 export function setDeck(deck) {
   document.documentElement.dataset.deck = deck;
   store(localStorage, "hanamikoji.deck", deck);
@@ -21,10 +28,12 @@ export function setDeck(deck) {
 
 // A face of the card-table deck, from the server's catalog ("deck": notation/names.py's
 // card_table_faces). Only a visual aid: the names beside it say the same to everyone.
+/** @param {string} text */
 function face(text) {
   return h("span", { class: "face", "aria-hidden": "true" }, text);
 }
 
+/** @param {ActionKind} kind */
 export function actionFace(kind) {
   return face(cardTableFaces().actions[KINDS.indexOf(kind)]);
 }
@@ -42,6 +51,7 @@ const GLYPHS = [
   `<svg viewBox="0 0 24 24" ${STROKE}><circle cx="12" cy="12" r="2.2"/><circle cx="12" cy="6.3" r="3"/><circle cx="17.4" cy="10.2" r="3"/><circle cx="15.3" cy="16.6" r="3"/><circle cx="8.7" cy="16.6" r="3"/><circle cx="6.6" cy="10.2" r="3"/></svg>`,
 ];
 
+/** @param {Card} card */
 export function glyph(card) {
   const icon = fromMarkup(GLYPHS[card]);
   icon.setAttribute("aria-hidden", "true");
@@ -50,6 +60,21 @@ export function glyph(card) {
 }
 
 // A full item card. With `onclick` it is a button (a card in the hand, an option to take).
+/**
+ * @typedef {object} ItemCardOptions
+ * @property {((event: MouseEvent) => void) | undefined} [onclick]
+ * @property {boolean} [selected]
+ * @property {string | null} [key] the key that chooses it, shown on it
+ * @property {string | null} [badge]
+ * @property {string} [fkey] the name that keeps its focus across redrawings
+ * @property {boolean} [small]
+ * @property {boolean} [disabled]
+ */
+/**
+ * @param {Card} card
+ * @param {ItemCardOptions} [options]
+ * @returns {HTMLElement}
+ */
 export function itemCard(card, { onclick, selected, key, badge, fkey, small, disabled } = {}) {
   const label = `${itemName(card)}, ${geishaName(card)}, ${charmOf(card)} ${term("charm")}`;
   const body = [
@@ -75,6 +100,7 @@ export function itemCard(card, { onclick, selected, key, badge, fkey, small, dis
 }
 
 // A tiny tile for a card on the table: glyph and charm, the item named for screen readers.
+/** @param {Card} card */
 export function tile(card) {
   return h(
     "span",
@@ -84,11 +110,17 @@ export function tile(card) {
   );
 }
 
+/** @param {string} label */
 export function cardBack(label) {
   return h("div", { class: "card back", role: "img", "aria-label": label }, glyph(6), h("span", { class: "item" }, label));
 }
 
 // A geisha of the row: name, charm, item; where her favor marker stands.
+/**
+ * @param {Card} card
+ * @param {Seat | null} favor
+ * @param {Seat} viewer
+ */
 export function geishaCard(card, favor, viewer) {
   const side = favor === null ? "neutral" : favor === viewer ? "you" : "them";
   return h(
@@ -102,6 +134,11 @@ export function geishaCard(card, favor, viewer) {
   );
 }
 
+/**
+ * @param {Seat | null} favor
+ * @param {Seat} viewer
+ * @returns {string}
+ */
 export function favorText(favor, viewer) {
   if (favor === null) return t("favor_neutral");
   return favor === viewer ? t("favor_you") : t("favor_them");

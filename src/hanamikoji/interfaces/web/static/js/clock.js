@@ -9,25 +9,46 @@ import { h, store } from "./dom.js";
 import { seatName, t, tCount } from "./i18n.js";
 import { api } from "./net.js";
 
+/** @typedef {import("./messages").GameState} GameState */
+/** @typedef {import("./wire").ClockState} ClockState */
+/** @typedef {import("./messages").Seat} Seat */
+/** @typedef {import("./table.js").TableController} TableController */
+/** @typedef {GameState & { clock: ClockState }} TimedState */
+/** @typedef {{ id: string, token: string }} Remembered */
+
 const LOW_MS = 20_000;
 const TICK_MS = 200;
 const MINE = "hanamikoji.correspondence";
 
+/** @type {WeakMap<GameState, number>} */
 const arrived = new WeakMap(); // state -> performance.now() when it arrived
+/** @type {Set<string>} */
 const warned = new Set(); // games whose low-time warning was said
-let ticker = null;
+/** @type {ReturnType<typeof setInterval> | undefined} */
+let ticker;
 
 // The time left of a clock shown from a state: the running one counts down since arrival.
+/**
+ * @param {TimedState} state
+ * @param {Seat} seat
+ * @returns {number}
+ */
 function remainingNow(state, seat) {
   const clock = state.clock;
   const base = clock.remaining[seat];
   if (clock.running !== seat) return base;
-  return Math.max(0, base - (performance.now() - arrived.get(state)));
+  return Math.max(0, base - (performance.now() - Number(arrived.get(state))));
 }
 
 // 2:59, 0:09.4 under ten seconds; correspondence 71:59:59 (hours, any number of them).
+/**
+ * @param {number} ms
+ * @param {string} kind
+ * @returns {string}
+ */
 export function formatClock(ms, kind) {
   const total = Math.ceil(ms / 1000);
+  /** @param {number} n */
   const pad = (n) => String(n).padStart(2, "0");
   if (kind === "correspondence") {
     return `${Math.floor(total / 3600)}:${pad(Math.floor(total / 60) % 60)}:${pad(total % 60)}`;
@@ -36,28 +57,39 @@ export function formatClock(ms, kind) {
   return `${Math.floor(total / 60)}:${pad(total % 60)}`;
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {TimedState} state
+ */
 function paint(root, state) {
   for (const face of root.querySelectorAll(".clock")) {
+    if (!(face instanceof HTMLElement)) continue;
     const seat = Number(face.dataset.seat);
     const left = remainingNow(state, seat);
-    face.querySelector(".time").textContent = formatClock(left, state.clock.kind);
+    /** @type {HTMLElement} */ (face.querySelector(".time")).textContent = formatClock(left, state.clock.kind);
     const low = state.clock.kind === "realtime" && left < LOW_MS;
     face.classList.toggle("low", low);
     if (low && face.dataset.mine === "yes" && state.clock.running === seat && !warned.has(state.game)) {
       warned.add(state.game);
-      root.querySelector(".clock-alert").textContent = t("clock_low");
+      /** @type {HTMLElement} */ (root.querySelector(".clock-alert")).textContent = t("clock_low");
     }
   }
 }
 
 // The clocks of the table's state (the opponent's first, as on the board), or null for
 // an untimed game. Called on every drawing; only a new state resets the count.
+/**
+ * @param {TableController} view
+ * @returns {HTMLElement | null}
+ */
 export function clockBar(view) {
-  const state = view.state;
-  if (!state.clock) return null;
+  const shown = view.current();
+  if (!shown.clock) return null;
+  const state = /** @type {TimedState} */ (shown);
   if (!arrived.has(state)) arrived.set(state, performance.now());
-  rememberCorrespondence(view);
-  const me = view.watching() ? 0 : state.seat;
+  rememberCorrespondence(view, state);
+  const me = view.viewer();
+  /** @param {Seat} seat */
   const face = (seat) => h("div", {
     class: `clock${state.clock.running === seat ? " running" : ""}`,
     dataset: { seat, mine: seat === state.seat && !view.watching() ? "yes" : "no", testid: `clock-${seat}` },
@@ -69,7 +101,7 @@ export function clockBar(view) {
     h("p", { class: "clock-alert visually-hidden", "aria-live": "assertive" }));
   paint(root, state);
   clearInterval(ticker);
-  ticker = state.clock.running === null ? null : setInterval(() => {
+  ticker = state.clock.running === null ? undefined : setInterval(() => {
     if (!root.isConnected) {
       clearInterval(ticker);
       return;
@@ -81,6 +113,7 @@ export function clockBar(view) {
 
 // -- correspondence games waiting for this browser's seats ---------------------------------
 
+/** @returns {Remembered[]} */
 function remembered() {
   try {
     return JSON.parse(store(localStorage, MINE) || "[]");
@@ -89,8 +122,11 @@ function remembered() {
   }
 }
 
-function rememberCorrespondence(view) {
-  const state = view.state;
+/**
+ * @param {TableController} view
+ * @param {TimedState} state
+ */
+function rememberCorrespondence(view, state) {
   if (state.clock.kind !== "correspondence" || view.watching() || !view.token) return;
   const games = remembered().filter((game) => game.id !== view.gameId);
   if (!state.outcome) games.push({ id: view.gameId, token: view.token });
@@ -99,30 +135,37 @@ function rememberCorrespondence(view) {
 
 // The start page's list: this browser's correspondence games where its seat is to decide,
 // asked of the server (each game's state, by its seat token); finished ones are forgotten.
+/**
+ * @param {(url: string) => void} navigate
+ * @returns {Promise<HTMLElement | null>}
+ */
 export async function waitingList(navigate) {
   const games = remembered();
   if (!games.length) return null;
   const states = await Promise.all(games.map(async (game) => {
     try {
-      return { game, state: await api(`/api/games/${game.id}`, { token: game.token }) };
+      /** @type {TimedState} */
+      const state = await api(`/api/games/${game.id}`, { token: game.token });
+      return { game, state };
     } catch (error) {
       return { game, state: null };
     }
   }));
   store(localStorage, MINE, JSON.stringify(states.filter(({ state }) => state && !state.outcome).map(({ game }) => game)));
-  const waiting = states.filter(({ state }) => state && !state.outcome && state.to_move === state.seat);
+  const waiting = states.flatMap(({ game, state }) => (state && !state.outcome && state.to_move === state.seat ? [{ game, state }] : []));
   if (!waiting.length) return null;
   return h("section", { class: "waiting", "aria-labelledby": "waiting-title", "data-testid": "waiting" },
     h("h2", { id: "waiting-title" }, t("waiting_title")),
     h("ul", {}, waiting.map(({ game, state }) => h("li", {},
       h("a", { href: `/g/${game.id}#t=${game.token}`, onclick: (event) => { event.preventDefault(); navigate(`/g/${game.id}#t=${game.token}`); } },
-        t("waiting_item", { opponent: seatName(state, 1 - state.seat), time: formatClock(state.clock.remaining[state.seat], "correspondence") }))))));
+        t("waiting_item", { opponent: seatName(state, 1 - Number(state.seat)), time: formatClock(state.clock.remaining[Number(state.seat)], "correspondence") }))))));
 }
 
 // -- the start page's time control ---------------------------------------------------------
 
 const PRESETS = ["none", "3+2", "5+5", "10+0", "1d", "3d"];
 
+/** @param {string} preset */
 function presetName(preset) {
   if (preset === "none") return t("clock_none");
   if (preset.endsWith("d")) return tCount("clock_days", Number(preset.slice(0, -1)));
@@ -131,9 +174,10 @@ function presetName(preset) {
 }
 
 // The time control field of the new-game form; it sets choice.clock.
+/** @param {{ clock: string }} choice */
 export function clockChoice(choice) {
   if (!PRESETS.includes(choice.clock)) choice.clock = "none";
-  const select = h("select", { id: "clock", name: "clock", onchange: (e) => { choice.clock = e.target.value; } },
+  const select = h("select", { id: "clock", name: "clock", onchange: (e) => { choice.clock = e.currentTarget.value; } },
     PRESETS.map((preset) => h("option", { value: preset, selected: preset === choice.clock }, presetName(preset))));
   return h("div", { class: "field" }, h("label", { for: "clock" }, t("clock_label")), select);
 }

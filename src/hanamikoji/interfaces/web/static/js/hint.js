@@ -4,22 +4,30 @@
 // seat's view only, and shows the suggestion with a line saying why. Friend games and
 // rated games (the state's `rated`) never offer it (the server refuses it there too).
 
-import { h, store, toast } from "./dom.js";
+import { h, messageOf, store, toast } from "./dom.js";
 import { currentLang, describeMove, t, tCount } from "./i18n.js";
 import { api } from "./net.js";
 
 // Per game: the ply the hint is for and the hint (null while the server thinks). The
 // table is drawn again on every state, so what was asked lives here, not in the DOM.
+/** @typedef {import("./wire").Hint} Hint */
+/** @typedef {import("./table.js").TableController} TableController */
+
+/** @type {Map<string, { ply: number, hint: Hint | null }>} */
 const asked = new Map();
 
+/**
+ * @param {TableController} table
+ * @returns {HTMLElement | null}
+ */
 export function hintPanel(table) {
   const s = table.state;
-  if (!s || s.outcome || s.rated || s.players[1 - s.seat] !== "bot") return null;
+  if (!s || s.outcome || s.rated || s.players[1 - Number(s.seat)] !== "bot") return null;
   const key = `hanamikoji.hints.${table.gameId}`;
   const on = store(sessionStorage, key) === "on";
   const toggle = h("label", { class: "toggle" },
     h("input", { type: "checkbox", id: "hint-toggle", checked: on, onchange: (event) => {
-      store(sessionStorage, key, event.target.checked ? "on" : null);
+      store(sessionStorage, key, event.currentTarget.checked ? "on" : null);
       table.render();
     } }),
     " ", t("hint_toggle"));
@@ -34,25 +42,28 @@ export function hintPanel(table) {
     h("div", { "aria-live": "polite" }, current ? renderHint(current.hint) : null));
 }
 
+/** @param {TableController} table */
 async function ask(table) {
   const { gameId } = table;
-  const ply = table.state.ply;
+  const ply = table.current().ply;
   asked.set(gameId, { ply, hint: null });
   table.render();
+  /** @type {Hint | null} */
   let hint = null;
   try {
     hint = await api(`/api/games/${gameId}/hint`, { method: "POST", token: table.token });
   } catch (error) {
-    toast(error.message);
+    toast(messageOf(error));
   }
   const known = asked.get(gameId);
   if (!known || known.ply !== ply) return;
   if (hint && hint.ply === ply) asked.set(gameId, { ply, hint });
   else asked.delete(gameId);
   // The table may have been left (another game, the start page) while the server thought.
-  if (!table.socket.closed && table.state.ply === ply) table.render();
+  if (!table.closed() && table.current().ply === ply) table.render();
 }
 
+/** @param {Hint | null} hint */
 function renderHint(hint) {
   if (hint === null) return h("p", { class: "hint-thinking" }, t("hint_thinking"));
   const suggestion = h("p", { class: "hint-move", "data-move": hint.move.text },
@@ -60,14 +71,16 @@ function renderHint(hint) {
   return h("div", { class: "hint-result" }, suggestion, h("p", { class: "hint-why" }, reason(hint)));
 }
 
+/** @param {Hint} hint */
 function reason(hint) {
   if (hint.method === "forced") return t("hint_only");
-  const deals = tCount(hint.method === "exact" ? "hint_possible" : "hint_sampled", hint.worlds);
-  const value = percent(hint.value);
-  if (hint.next === null) return t("hint_reason_alone", { value, deals });
-  return t("hint_reason", { value, deals, next: describeMove(hint.next), next_value: percent(hint.next_value) });
+  const deals = tCount(hint.method === "exact" ? "hint_possible" : "hint_sampled", Number(hint.worlds));
+  const value = percent(Number(hint.value));
+  if (!hint.next) return t("hint_reason_alone", { value, deals });
+  return t("hint_reason", { value, deals, next: describeMove(hint.next), next_value: percent(Number(hint.next_value)) });
 }
 
+/** @param {number} value */
 function percent(value) {
   const lang = currentLang() === "en-2018" ? "en" : currentLang();
   return new Intl.NumberFormat(lang, { style: "percent", maximumFractionDigits: 0 }).format(value);

@@ -7,25 +7,42 @@ import { currentLang, t, variantName } from "./i18n.js";
 import { openAccount } from "./account.js";
 import { renderWatchList } from "./watch.js";
 
+/** @typedef {import("./wire").LobbyServerMessage} LobbyMessage */
+/** @typedef {import("./messages").LobbyRequest} LobbyRequest */
+/** @typedef {import("./messages").LobbySettings} LobbySettings */
+/** @typedef {import("./wire").LobbyPlayerInfo} LobbyYou */
+/** @typedef {import("./wire").PublicSeek} Seek */
+/** @typedef {{ variant: string, time_control: string, rated: boolean, low: string, high: string }} SeekChoice */
+
 const VARIANTS = ["classic", "three-rounds", "french"];
 const TIME_CONTROLS = ["none", "3+2", "5+5", "10+0", "1d", "3d"];
 const RETRY_MS = 2000;
 
+/** @param {string} name */
 function timeName(name) {
   return name === "none" ? t("lobby_time_none") : name;
 }
 
 class LobbyView {
+  /**
+   * @param {HTMLElement} root
+   * @param {{ navigate: (url: string) => void }} options
+   */
   constructor(root, { navigate }) {
     this.root = root;
     this.navigate = navigate;
     this.state = null;
+    /** @type {LobbyYou | null} */
     this.you = null;
+    /** @type {Map<string, Seek>} */
     this.seeks = new Map();
     this.queued = false;
     this.stopped = false;
+    /** @type {WebSocket | null} */
     this.ws = null;
+    /** @type {HTMLElement | null} */
     this.watchList = null;
+    /** @type {SeekChoice} */
     this.choice = { variant: "classic", time_control: "none", rated: false, low: "", high: "" };
   }
 
@@ -47,10 +64,12 @@ class LobbyView {
     };
   }
 
+  /** @param {LobbyRequest} message */
   send(message) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
   }
 
+  /** @param {LobbyMessage} message */
   onMessage(message) {
     if (message.type === "lobby") {
       this.you = message.you;
@@ -75,6 +94,7 @@ class LobbyView {
     this.render();
   }
 
+  /** @param {string} lang */
   setLang(lang) {
     this.send({ type: "lang", lang });
     this.render();
@@ -91,7 +111,7 @@ class LobbyView {
     this.root.replaceChildren(h("section", { class: "lobby", "data-testid": "lobby" },
       h("h1", {}, t("lobby_title")),
       this.renderYou(),
-      this.you ? this.renderSeekForm() : null,
+      this.you ? this.renderSeekForm(this.you) : null,
       this.you ? this.renderQuick() : null,
       this.renderSeeks(),
       this.watchList));
@@ -110,19 +130,35 @@ class LobbyView {
 
   // The settings chosen in the seek form (kept here: the page is drawn again at every
   // change in the lobby); quick pairing looks for a game of them too.
+  /** @returns {LobbySettings} */
   settings() {
     const { variant, time_control, rated } = this.choice;
     return { variant, time_control, rated };
   }
 
-  renderSeekForm() {
+  /** @param {LobbyYou} you */
+  renderSeekForm(you) {
     const choice = this.choice;
+    /**
+     * @template {keyof SeekChoice} N
+     * @param {N} name
+     * @param {SeekChoice[N]} value
+     */
     const set = (name, value) => { choice[name] = value; };
+    /**
+     * @param {"variant" | "time_control"} name
+     * @param {string[][]} values
+     * @param {string} label
+     */
     const select = (name, values, label) => h("label", { class: "field" }, h("span", { class: "label" }, label),
-      h("select", { name, onchange: (e) => { set(name, e.target.value); this.render(); } },
+      h("select", { name, onchange: (e) => { set(name, e.currentTarget.value); this.render(); } },
         values.map(([value, text]) => h("option", { value, selected: value === choice[name] }, text))));
+    /**
+     * @param {"low" | "high"} name
+     * @param {string} label
+     */
     const number = (name, label) => h("label", { class: "field" }, h("span", { class: "label" }, label),
-      h("input", { type: "number", name, min: 0, max: 4000, step: 50, inputmode: "numeric", value: choice[name], oninput: (e) => set(name, e.target.value) }));
+      h("input", { type: "number", name, min: 0, max: 4000, step: 50, inputmode: "numeric", value: choice[name], oninput: (e) => set(name, e.currentTarget.value) }));
     const form = h("form", { class: "seek-form", "data-testid": "seek-form", onsubmit: (event) => {
       event.preventDefault();
       const range = choice.low !== "" && choice.high !== "" ? [Number(choice.low), Number(choice.high)] : null;
@@ -131,7 +167,7 @@ class LobbyView {
       select("variant", VARIANTS.map((name) => [name, variantName(name)]), t("variant_label")),
       select("time_control", TIME_CONTROLS.map((name) => [name, timeName(name)]), t("lobby_time_label")),
       h("label", { class: "choice" },
-        h("input", { type: "checkbox", name: "rated", checked: choice.rated, disabled: !this.you.account, onchange: (e) => set("rated", e.target.checked) }),
+        h("input", { type: "checkbox", name: "rated", checked: choice.rated, disabled: !you.account, onchange: (e) => set("rated", e.currentTarget.checked) }),
         h("span", {}, t("lobby_rated"))),
       h("fieldset", {}, h("legend", {}, t("lobby_range_label")), number("low", t("lobby_range_low")), number("high", t("lobby_range_high"))),
       h("button", { type: "submit", class: "primary", id: "post-seek" }, t("lobby_post")));
@@ -150,6 +186,7 @@ class LobbyView {
 
   renderSeeks() {
     const seeks = [...this.seeks.values()];
+    /** @param {Seek} seek */
     const line = (seek) => t("lobby_seek_line", {
       player: seek.player.name,
       rating: `${seek.player.rating}${seek.player.provisional ? "?" : ""}`,
@@ -169,6 +206,10 @@ class LobbyView {
   }
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {{ navigate: (url: string) => void }} options
+ */
 export function renderLobby(root, options) {
   const view = new LobbyView(root, options);
   view.start();

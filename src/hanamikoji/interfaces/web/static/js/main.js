@@ -4,23 +4,35 @@
 // ("/g/ID", from My games at "/me"); a player's page is at "/@/NAME".
 
 import { claimSeat, currentPlayer, initAccount, onPlayerChange, renderAccountButton } from "./account.js";
-import { h, store, toast } from "./dom.js";
+import { byId, h, messageOf, store, toast } from "./dom.js";
 import { preferredDeck, setDeck } from "./cards.js";
 import { languages, loadCatalog, preferredLang, t } from "./i18n.js";
 import { initMenu, translateMenu } from "./menu.js";
 import { renderMyGames, renderPlayer } from "./mygames.js";
 import { openRules } from "./rules.js";
 import { renderStart } from "./start.js";
-import { TableView } from "./table.js";
+import { TableController } from "./table.js";
 import { TutorialView } from "./tutorial.js";
 import { renderLobby } from "./lobby.js";
 import { renderLeaderboard } from "./ratings.js";
 import { watchTransport } from "./watch.js";
 
+/**
+ * What the page shows that lives on until the next address: a game's table, the
+ * lesson, the lobby.
+ * @typedef {object} Screen
+ * @property {() => void} stop
+ * @property {(lang: string) => void} setLang
+ * @property {{ variant: string } | null} state the game shown, if any
+ */
+
+/** @type {Screen | null} */
 let table = null;
 let lang = preferredLang();
+/** @type {boolean | null} */
 let connection = null;
 
+/** @param {string} url */
 function navigate(url) {
   history.pushState(null, "", url);
   route();
@@ -31,13 +43,14 @@ function route() {
     table.stop();
     table = null;
   }
-  const root = document.getElementById("app");
+  const root = byId("app");
   const match = location.pathname.match(/^\/g\/([A-Za-z0-9_-]{1,32})\/?$/);
   setConnection(null);
   if (/^\/learn\/?$/.test(location.pathname)) {
     document.title = `Hanamikoji · ${t("learn_button")}`;
-    table = new TutorialView(root, { navigate });
-    table.start();
+    const lesson = new TutorialView(root, { navigate });
+    table = lesson;
+    lesson.start();
     return;
   }
   if (/^\/me\/?$/.test(location.pathname)) {
@@ -48,8 +61,9 @@ function route() {
   const watched = location.pathname.match(/^\/w\/([A-Za-z0-9_-]{1,32})\/?$/);
   if (watched) {
     document.title = `Hanamikoji · ${t("watch_title")}`;
-    table = new TableView(root, { gameId: watched[1], token: "", navigate, setConnection, transport: watchTransport(watched[1]) });
-    table.start();
+    const watching = new TableController(root, { gameId: watched[1], token: "", navigate, setConnection, transport: watchTransport(watched[1]) });
+    table = watching;
+    watching.start();
     return;
   }
   if (/^\/lobby\/?$/.test(location.pathname)) {
@@ -76,27 +90,29 @@ function route() {
   const gameId = match[1];
   const token = new URLSearchParams(location.hash.slice(1)).get("t");
   document.title = `Hanamikoji · ${gameId}`;
-  table = new TableView(root, { gameId, token: token || "", navigate, setConnection });
+  const seat = new TableController(root, { gameId, token: token || "", navigate, setConnection });
+  table = seat;
   if (!token && !currentPlayer()) {
-    table.renderNoSeat();
+    seat.renderNoSeat();
     table = null;
     return;
   }
   // Without a token the server opens the seat the session's player holds, if any.
-  table.start();
+  seat.start();
   claimSeat(gameId, token);
 }
 
 // Someone signed in or out: pages that show the player's games are drawn again, and a
 // seat opened by its link becomes the player's.
 function playerChanged() {
-  if (table && table.token) claimSeat(table.gameId, table.token);
+  if (table instanceof TableController && table.token) claimSeat(table.gameId, table.token);
   else if (/^\/($|me\/?$|@\/|g\/|lobby)/.test(location.pathname)) route();
 }
 
+/** @param {boolean | null} online */
 function setConnection(online) {
   connection = online;
-  const badge = document.getElementById("conn");
+  const badge = byId("conn");
   if (online === null) {
     badge.hidden = true;
     return;
@@ -106,17 +122,19 @@ function setConnection(online) {
   badge.textContent = online ? t("conn_online") : t("conn_offline");
 }
 
+/** @param {string} id */
 function languageSelect(id) {
-  const select = h("select", { id, "aria-label": t("lang_label"), onchange: (event) => changeLanguage(event.target.value) },
+  const select = h("select", { id, "aria-label": t("lang_label"), onchange: (event) => changeLanguage(event.currentTarget.value) },
     Object.entries(languages()).map(([code, name]) => h("option", { value: code, selected: code === lang }, name)));
   return select;
 }
 
+/** @param {string} next */
 async function changeLanguage(next) {
   try {
     await loadCatalog(next);
   } catch (error) {
-    toast(error.message);
+    toast(messageOf(error));
     return;
   }
   lang = next;
@@ -126,17 +144,20 @@ async function changeLanguage(next) {
 }
 
 function translateChrome() {
-  document.getElementById("lang-label").textContent = t("lang_label");
-  document.getElementById("theme-label").textContent = t("theme_label");
-  document.getElementById("lobby-link").textContent = t("lobby_title");
-  document.getElementById("leaderboard-link").textContent = t("leaderboard_title");
-  document.getElementById("rules-button").textContent = t("rules_button");
-  const headerLang = document.getElementById("lang-select");
+  byId("lang-label").textContent = t("lang_label");
+  byId("theme-label").textContent = t("theme_label");
+  byId("lobby-link").textContent = t("lobby_title");
+  byId("leaderboard-link").textContent = t("leaderboard_title");
+  byId("rules-button").textContent = t("rules_button");
+  const headerLang = byId("lang-select");
   headerLang.replaceChildren(...Object.entries(languages()).map(([code, name]) => h("option", { value: code, selected: code === lang }, name)));
-  const theme = document.getElementById("theme-select");
+  /** @type {HTMLSelectElement} */
+  const theme = byId("theme-select");
   for (const option of theme.options) option.textContent = t(`theme_${option.value}`);
-  document.getElementById("deck-label").textContent = t("deck_label");
-  for (const option of document.getElementById("deck-select").options) {
+  byId("deck-label").textContent = t("deck_label");
+  /** @type {HTMLSelectElement} */
+  const deck = byId("deck-select");
+  for (const option of deck.options) {
     option.textContent = t(`deck_${option.value.replace("-", "_")}`);
   }
   if (connection !== null) setConnection(connection);
@@ -154,23 +175,29 @@ async function boot() {
   }
   await initAccount({ navigate });
   onPlayerChange(playerChanged);
-  document.getElementById("lang-select").addEventListener("change", (event) => changeLanguage(event.target.value));
-  const theme = document.getElementById("theme-select");
+  /** @type {HTMLSelectElement} */
+  const langSelect = byId("lang-select");
+  langSelect.addEventListener("change", () => changeLanguage(langSelect.value));
+  /** @type {HTMLSelectElement} */
+  const theme = byId("theme-select");
   theme.value = document.documentElement.dataset.theme || "auto";
   theme.addEventListener("change", () => {
     window.hanamikojiSetTheme(theme.value);
     store(localStorage, "hanamikoji.theme", theme.value);
   });
   // The card-table deck's faces beside the usual names, or not (cards.js).
-  const deck = document.getElementById("deck-select");
+  /** @type {HTMLSelectElement} */
+  const deck = byId("deck-select");
   deck.value = preferredDeck();
   setDeck(deck.value);
   deck.addEventListener("change", () => setDeck(deck.value));
   // The rules, open at their top: from a game, its variant's end is marked (the note at
   // the top links to it); from the start page, the variant chosen there.
-  document.getElementById("rules-button").addEventListener("click", () => openRules(table
-    ? { variant: table.state && table.state.variant }
-    : { variant: (document.querySelector(".start-form input[name=variant]:checked") || {}).value }));
+  byId("rules-button").addEventListener("click", () => {
+    /** @type {HTMLInputElement | null} */
+    const chosen = document.querySelector(".start-form input[name=variant]:checked");
+    openRules(table ? { variant: table.state && table.state.variant } : { variant: chosen ? chosen.value : undefined });
+  });
   translateChrome();
   window.addEventListener("popstate", route);
   route();

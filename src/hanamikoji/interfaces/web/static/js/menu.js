@@ -4,13 +4,18 @@
 // below it. Whether they fit is measured, not guessed from the window's width, so each
 // language gets the whole bar wherever it fits.
 
+import { byId } from "./dom.js";
 import { t } from "./i18n.js";
 
 // The bar, the links and preferences that may go behind the button, and the button.
-let bar = null;
-let menu = null;
-let button = null;
+/** @type {HTMLElement} */
+let bar;
+/** @type {HTMLElement} */
+let menu;
+/** @type {HTMLElement} */
+let button;
 
+/** @param {boolean} open */
 function setOpen(open) {
   bar.dataset.menu = open ? "open" : "closed";
   button.setAttribute("aria-expanded", open ? "true" : "false");
@@ -25,14 +30,15 @@ function fit() {
 }
 
 export function initMenu() {
-  bar = document.getElementById("topbar");
-  menu = document.getElementById("topbar-menu");
-  button = document.getElementById("menu-button");
+  bar = byId("topbar");
+  menu = byId("topbar-menu");
+  button = byId("menu-button");
   setOpen(false);
   button.addEventListener("click", () => setOpen(bar.dataset.menu !== "open"));
   // A click elsewhere, Esc, or opening the rules closes it; changing a preference does not.
   document.addEventListener("click", (event) => {
-    const inside = menu.contains(event.target) || button.contains(event.target);
+    const target = /** @type {Node | null} */ (event.target);
+    const inside = menu.contains(target) || button.contains(target);
     if (bar.dataset.menu === "open" && !inside) setOpen(false);
   });
   bar.addEventListener("keydown", (event) => {
@@ -41,7 +47,7 @@ export function initMenu() {
     setOpen(false);
     button.focus();
   });
-  document.getElementById("rules-button").addEventListener("click", () => setOpen(false));
+  byId("rules-button").addEventListener("click", () => setOpen(false));
   // Measured again when the window's width or the bar's words change (a language, a
   // player signing in, the connection's state).
   window.addEventListener("resize", fit);

@@ -3,13 +3,24 @@
 // session, no token needed). A player's page (/@/NAME): since when they play, and their
 // recent games.
 
-import { h, toast } from "./dom.js";
+import { h, messageOf, toast } from "./dom.js";
 import { currentLang, t, variantName } from "./i18n.js";
 import { api } from "./net.js";
 import { currentPlayer, openAccount } from "./account.js";
 import { formatClock } from "./clock.js";
 import { ratingBadge, ratingDelta, ratingSection } from "./ratings.js";
 
+/** @typedef {import("./messages").GameEntry} GameEntry */
+/** @typedef {import("./messages").MyGames} MyGames */
+/** @typedef {import("./messages").Opponent} Opponent */
+/** @typedef {import("./messages").PlayerPage} PlayerPage */
+/** @typedef {import("./messages").VariantRating} VariantRating */
+/** @typedef {import("./types").Child} Child */
+
+/**
+ * @param {HTMLElement} root
+ * @param {{ navigate: (url: string) => void }} options
+ */
 export async function renderMyGames(root, { navigate }) {
   if (!currentPlayer()) {
     root.replaceChildren(h("section", { class: "my-games", "data-testid": "my-games-signed-out" },
@@ -18,14 +29,16 @@ export async function renderMyGames(root, { navigate }) {
       h("p", {}, h("button", { type: "button", class: "primary", onclick: () => openAccount() }, t("account_sign_in")))));
     return;
   }
+  /** @type {MyGames} */
   let body;
   try {
     body = await api("/api/me/games");
   } catch (error) {
-    toast(error.message);
+    toast(messageOf(error));
     return;
   }
-  const open = (id) => (event) => {
+  /** @param {string} id */
+  const open = (id) => /** @param {Event} event */ (event) => {
     event.preventDefault();
     navigate(`/g/${id}`);
   };
@@ -47,12 +60,17 @@ export async function renderMyGames(root, { navigate }) {
     ])));
 }
 
+/**
+ * @param {HTMLElement} root
+ * @param {string} name
+ */
 export async function renderPlayer(root, name) {
+  /** @type {PlayerPage} */
   let body;
   try {
     body = await api(`/api/players/${encodeURIComponent(name)}`);
   } catch (error) {
-    root.replaceChildren(h("section", { class: "player-page" }, h("p", {}, error.message)));
+    root.replaceChildren(h("section", { class: "player-page" }, h("p", {}, messageOf(error))));
     return;
   }
   document.title = `Hanamikoji · ${body.player.name}`;
@@ -65,6 +83,10 @@ export async function renderPlayer(root, name) {
     gameList(body.games, (entry) => [h("span", { class: `game-badge ${entry.outcome}` }, t(`result_${entry.outcome}`)), ratingDelta(entry.rating_delta)])));
 }
 
+/**
+ * @param {GameEntry[]} entries
+ * @param {(entry: GameEntry) => Child} extra
+ */
 function gameList(entries, extra) {
   if (!entries.length) return h("p", { class: "muted" }, t("my_games_none"));
   return h("ul", { class: "game-list" }, entries.map((entry) =>
@@ -74,20 +96,26 @@ function gameList(entries, extra) {
       extra(entry))));
 }
 
+/**
+ * @param {Opponent} opponent
+ * @returns {string}
+ */
 function opponentName(opponent) {
   if (opponent.kind === "bot") return t("bot_name", { level: opponent.level });
   if (opponent.kind === "guest") return t("account_guest_name", { name: opponent.name });
-  if (opponent.kind === "account") return opponent.name;
+  if (opponent.kind === "account") return String(opponent.name);
   return t("anonymous_player");
 }
 
 // The player's own ratings, one per variant they are rated in.
+/** @param {VariantRating[] | null | undefined} ratings */
 function myRatings(ratings) {
   if (!ratings || !ratings.length) return null;
   return h("p", { class: "my-ratings", "data-testid": "my-ratings" }, t("rating_title"), ": ",
     ratings.map((rating, index) => [index ? " · " : "", variantName(rating.variant), " ", ratingBadge(rating)]));
 }
 
+/** @param {string} iso */
 function shownDate(iso) {
   const locale = currentLang() === "en-2018" ? "en" : currentLang();
   return new Date(iso).toLocaleDateString(locale, { year: "numeric", month: "short", day: "numeric" });

@@ -4,15 +4,38 @@
 
 import { currentLang } from "./i18n.js";
 
+/** @typedef {import("./messages").GameMessage} GameMessage */
+/** @typedef {import("./messages").GameRequest} GameRequest */
+
+/**
+ * What a game's socket tells the table: each message, whether it is online, and a close
+ * after which it does not reconnect by itself (its code).
+ * @typedef {object} SocketHandlers
+ * @property {(message: GameMessage) => void} onMessage
+ * @property {(online: boolean) => void} onStatus
+ * @property {(code: number) => void} onFatal
+ */
+
 // The signed-in session's CSRF token (account.js sets it): every request that changes
 // something carries it, since the session's cookie comes with every request.
+/** @type {string | null} */
 let csrfToken = null;
 
+/** @param {string | null | undefined} token */
 export function setCsrfToken(token) {
   csrfToken = token || null;
 }
 
+// The body the server answers with (JSON, or text for a record): its type is the
+// caller's to say, as the variable it goes to (`T`; unknown unless said).
+/**
+ * @template [T=unknown]
+ * @param {string} path
+ * @param {{ method?: string, token?: string, body?: unknown }} [options]
+ * @returns {Promise<T>}
+ */
 export async function api(path, { method = "GET", token, body } = {}) {
+  /** @type {Record<string, string>} */
   const headers = { "X-Hanamikoji-Lang": currentLang() };
   if (token) headers.Authorization = `Bearer ${token}`;
   if (csrfToken && method !== "GET") headers["X-CSRF-Token"] = csrfToken;
@@ -40,17 +63,25 @@ const NO_GAME = 4404;
 export const REPLACED = 4409;
 
 export class GameSocket {
+  /**
+   * @param {string} gameId
+   * @param {string} token
+   * @param {SocketHandlers} handlers
+   */
   constructor(gameId, token, { onMessage, onStatus, onFatal }) {
     this.gameId = gameId;
     this.token = token;
     this.onMessage = onMessage;
     this.onStatus = onStatus;
     this.onFatal = onFatal;
+    /** @type {WebSocket | null} */
     this.ws = null;
     this.attempt = 0;
     this.closed = false;
-    this.retryTimer = null;
-    this.pingTimer = null;
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    this.retryTimer = undefined;
+    /** @type {ReturnType<typeof setInterval> | undefined} */
+    this.pingTimer = undefined;
     this.lastHeard = 0;
     this.online = false;
   }
@@ -62,6 +93,7 @@ export class GameSocket {
     this.ws = ws;
     ws.onopen = () => {
       // Without a token, the server opens the seat the session's player holds.
+      /** @type {GameRequest} */
       const hello = this.token ? { type: "hello", token: this.token, lang: currentLang() } : { type: "hello", lang: currentLang() };
       ws.send(JSON.stringify(hello));
       this.lastHeard = Date.now();
@@ -69,6 +101,7 @@ export class GameSocket {
     };
     ws.onmessage = (event) => {
       this.lastHeard = Date.now();
+      /** @type {GameMessage} */
       let message;
       try {
         message = JSON.parse(event.data);
@@ -131,15 +164,20 @@ export class GameSocket {
 
   stopPings() {
     clearInterval(this.pingTimer);
-    this.pingTimer = null;
+    this.pingTimer = undefined;
   }
 
+  /** @param {boolean} online */
   setOnline(online) {
     if (this.online === online) return;
     this.online = online;
     this.onStatus(online);
   }
 
+  /**
+   * @param {GameRequest} message
+   * @returns {boolean}
+   */
   send(message) {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(JSON.stringify(message));

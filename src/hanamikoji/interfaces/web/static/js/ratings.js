@@ -3,16 +3,31 @@
 // the leaderboard at /leaderboard, and a player's rating history (an SVG chart drawn
 // here, with a table for screen readers).
 
-import { h, toast } from "./dom.js";
+import { h, messageOf, toast } from "./dom.js";
 import { currentLang, t, tCount, variantName } from "./i18n.js";
 import { api } from "./net.js";
 import { currentPlayer } from "./account.js";
 
+/** @typedef {import("./messages").GameState} GameState */
+/** @typedef {import("./wire").GameRatings} GameRatings */
+/** @typedef {import("./wire").Leaderboard} Leaderboard */
+/** @typedef {import("./wire").LeaderboardRow} LeaderRow */
+/** @typedef {import("./messages").PlayerPage} PlayerPage */
+/** @typedef {import("./wire").ShownRating} RatingJson */
+/** @typedef {import("./wire").RatingPoint} RatingPoint */
+/** @typedef {import("./messages").Seat} Seat */
+
 const SVG = "http://www.w3.org/2000/svg";
 const VARIANTS = ["classic", "three-rounds", "french"];
 
+/**
+ * @param {string} tag
+ * @param {Record<string, string | number>} [attributes]
+ * @param {...Node} children
+ * @returns {SVGElement}
+ */
 function svg(tag, attributes = {}, ...children) {
-  const el = document.createElementNS(SVG, tag);
+  const el = /** @type {SVGElement} */ (document.createElementNS(SVG, tag));
   for (const [key, value] of Object.entries(attributes)) el.setAttribute(key, String(value));
   for (const child of children) el.append(child);
   return el;
@@ -20,10 +35,12 @@ function svg(tag, attributes = {}, ...children) {
 
 // "1623" or "1500?": a provisional rating carries a question mark, explained on hover
 // and to screen readers.
+/** @param {RatingJson} rating */
 export function ratingText(rating) {
   return `${rating.rating}${rating.provisional ? "?" : ""}`;
 }
 
+/** @param {RatingJson | null | undefined} rating */
 export function ratingBadge(rating) {
   if (!rating) return null;
   return h("span", {
@@ -33,11 +50,13 @@ export function ratingBadge(rating) {
   }, ratingText(rating));
 }
 
+/** @param {number} delta */
 function signed(delta) {
   return delta > 0 ? `+${delta}` : delta < 0 ? `\u2212${-delta}` : "\u00b10";
 }
 
 // The start page's Rated box: only an account may play rated.
+/** @param {{ rated: boolean }} choice */
 export function ratedChoice(choice) {
   const player = currentPlayer();
   if (!player || player.kind !== "account") {
@@ -45,13 +64,18 @@ export function ratedChoice(choice) {
     return null;
   }
   return h("label", { class: "choice" },
-    h("input", { type: "checkbox", id: "rated", checked: choice.rated, onchange: (e) => { choice.rated = e.target.checked; } }),
+    h("input", { type: "checkbox", id: "rated", checked: choice.rated, onchange: (e) => { choice.rated = e.currentTarget.checked; } }),
     h("span", {}, t("rated_label"), " ", h("span", { class: "muted" }, t("rated_hint"))));
 }
 
 // A rated game's end screen: each side's new rating and its change, fetched once the
 // game is over (the server rates it before it announces the end).
 export class EndRatings {
+  /**
+   * @param {string} gameId
+   * @param {GameState} state
+   * @param {(seat: Seat) => string} names
+   */
   constructor(gameId, state, names) {
     this.element = h("div", { class: "end-ratings", "data-testid": "end-ratings", hidden: true });
     this.names = names;
@@ -59,7 +83,12 @@ export class EndRatings {
     this.load(gameId, state);
   }
 
+  /**
+   * @param {string} gameId
+   * @param {GameState} state
+   */
   async load(gameId, state) {
+    /** @type {GameRatings} */
     let body;
     try {
       body = await api(`/api/games/${encodeURIComponent(gameId)}/ratings`);
@@ -85,18 +114,21 @@ export class EndRatings {
 
 // -- the leaderboard -------------------------------------------------------------------
 
+/** @param {HTMLElement} root */
 export async function renderLeaderboard(root) {
   const params = new URLSearchParams(location.search);
-  const variant = VARIANTS.includes(params.get("variant")) ? params.get("variant") : "classic";
+  const asked = params.get("variant");
+  const variant = asked !== null && VARIANTS.includes(asked) ? asked : "classic";
+  /** @type {Leaderboard} */
   let body;
   try {
     body = await api(`/api/leaderboard?variant=${encodeURIComponent(variant)}`);
   } catch (error) {
-    toast(error.message);
+    toast(messageOf(error));
     return;
   }
   const select = h("select", { id: "leaderboard-variant", onchange: (event) => {
-    history.replaceState(null, "", `/leaderboard?variant=${encodeURIComponent(event.target.value)}`);
+    history.replaceState(null, "", `/leaderboard?variant=${encodeURIComponent(event.currentTarget.value)}`);
     renderLeaderboard(root);
   } }, VARIANTS.map((name) => h("option", { value: name, selected: name === variant }, variantName(name))));
   root.replaceChildren(h("section", { class: "leaderboard", "data-testid": "leaderboard" },
@@ -109,6 +141,10 @@ export async function renderLeaderboard(root) {
     leaderTable(body.provisional, "leaderboard-provisional")));
 }
 
+/**
+ * @param {LeaderRow[]} rows
+ * @param {string} testid
+ */
 function leaderTable(rows, testid) {
   if (!rows.length) return h("p", { class: "muted", "data-testid": testid }, t("leaderboard_none"));
   return h("table", { class: "leader-table", "data-testid": testid },
@@ -126,6 +162,7 @@ function leaderTable(rows, testid) {
 
 // -- a player's ratings and history -----------------------------------------------------
 
+/** @param {PlayerPage} body */
 export function ratingSection(body) {
   if (!body.ratings || !body.ratings.length) return h("p", { class: "muted" }, t("rating_none"));
   return h("div", { class: "player-ratings", "data-testid": "player-ratings" },
@@ -142,6 +179,10 @@ const WIDTH = 480;
 const HEIGHT = 160;
 const PAD = { left: 44, right: 10, top: 10, bottom: 20 };
 
+/**
+ * @param {RatingPoint[]} points
+ * @param {string} variant
+ */
 function historyChart(points, variant) {
   const chart = svg("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "rating-chart", "aria-hidden": "true", "data-testid": "rating-chart" });
   if (!points.length) return chart;
@@ -155,7 +196,9 @@ function historyChart(points, variant) {
     low -= 25;
     high += 25;
   }
+  /** @param {number} index */
   const x = (index) => PAD.left + index * (WIDTH - PAD.left - PAD.right) / points.length;
+  /** @param {number} value */
   const y = (value) => PAD.top + (high - value) * (HEIGHT - PAD.top - PAD.bottom) / (high - low);
   for (const level of [low, (low + high) / 2, high]) {
     chart.append(svg("line", { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(level), y2: y(level), class: "grid" }));
@@ -169,6 +212,10 @@ function historyChart(points, variant) {
   return chart;
 }
 
+/**
+ * @param {RatingPoint[]} points
+ * @param {string} variant
+ */
 function historyTable(points, variant) {
   const locale = currentLang() === "en-2018" ? "en" : currentLang();
   return h("table", { class: "visually-hidden rating-history", "data-testid": "rating-history", "data-variant": variant },
@@ -183,6 +230,7 @@ function historyTable(points, variant) {
       h("td", {}, signed(point.delta))))));
 }
 
+/** @param {number | null | undefined} delta */
 export function ratingDelta(delta) {
   if (delta === undefined || delta === null) return null;
   return h("span", { class: delta >= 0 ? "delta up" : "delta down", "data-testid": "game-rating-delta" }, signed(delta));

@@ -1,40 +1,72 @@
 // The replay of a finished game: every position of the record with every card shown,
 // removed cards included. The server gives it only once the game is over.
 
-import { h, toast } from "./dom.js";
+import { h, messageOf, toast } from "./dom.js";
 import { favorText, geishaCard, tile } from "./cards.js";
 import { actionName, cardLabel, cardsInWords, describeMove, seatName, t } from "./i18n.js";
+import { ROW } from "./game_rules.js";
 import { api } from "./net.js";
 import { renderSummary } from "./summary.js";
 
+/** @typedef {import("./messages").Card} Card */
+/** @typedef {import("./messages").GameState} GameState */
+/** @typedef {import("./wire").Replay} ReplayBody */
+/** @typedef {import("./wire").ReplayFrame} ReplayFrame */
+/** @typedef {import("./messages").Seat} Seat */
+/** @typedef {import("./analysis.js").AnalysisView} AnalysisView */
+/** @typedef {import("./analysis.js").AnalysisOptions} AnalysisOptions */
+
 // Every position of a finished game, fetched once per game and page.
+/** @type {Map<string, Promise<ReplayFrame[]>>} */
 const framesOf = new Map();
 
+/**
+ * @param {string} gameId
+ * @param {string} token
+ * @returns {Promise<ReplayFrame[]>}
+ */
 export function replayFrames(gameId, token) {
-  if (!framesOf.has(gameId)) {
-    const frames = api(`/api/games/${gameId}/replay`, { token }).then((body) => body.frames);
+  let frames = framesOf.get(gameId);
+  if (!frames) {
+    /** @type {Promise<ReplayBody>} */
+    const body = api(`/api/games/${gameId}/replay`, { token });
+    frames = body.then((answer) => answer.frames);
     frames.catch(() => framesOf.delete(gameId));
     framesOf.set(gameId, frames);
   }
-  return framesOf.get(gameId);
+  return frames;
 }
 
+/**
+ * @param {string} gameId
+ * @param {string} token
+ * @param {GameState} state
+ * @param {{ analysis?: (options: AnalysisOptions) => AnalysisView }} [options]
+ */
 export async function openReplay(gameId, token, state, { analysis } = {}) {
+  /** @type {ReplayFrame[]} */
   let frames;
   try {
     frames = await replayFrames(gameId, token);
   } catch (error) {
-    toast(error.message);
+    toast(messageOf(error));
     return;
   }
   for (const old of document.querySelectorAll("dialog.replay")) old.remove();
   let index = 0;
   const body = h("div", { class: "replay-body" });
   const position = h("p", { class: "position", "aria-live": "polite", id: "replay-position" });
+  /** @param {number} next */
   const go = (next) => {
     index = Math.max(0, Math.min(frames.length - 1, next));
     draw();
   };
+  /**
+   * @param {string} key
+   * @param {string} label
+   * @param {() => number} target
+   * @param {string} id
+   */
   const button = (key, label, target, id) => h("button", { type: "button", id, "aria-label": label, onclick: () => go(target()) }, key);
   const controls = h("div", { class: "replay-controls" },
     button("«", t("replay_first"), () => 0, "replay-first"),
@@ -45,7 +77,9 @@ export async function openReplay(gameId, token, state, { analysis } = {}) {
   const close = h("button", { type: "button", class: "primary", onclick: () => { dialog.close(); dialog.remove(); } }, t("replay_close"));
   // The analysis of the game, its decisions opening their position in the replay.
   const analysed = analysis ? analysis({ onDecision: (decision) => go(decision.ply - 1) }) : null;
+  /** @type {HTMLDialogElement} */
   const dialog = h("dialog", { class: "replay", "aria-labelledby": "replay-title", onkeydown: (event) => {
+    /** @type {Record<string, number>} */
     const moves = { ArrowLeft: index - 1, ArrowRight: index + 1, Home: 0, End: frames.length - 1 };
     if (event.key in moves) {
       event.preventDefault();
@@ -70,19 +104,29 @@ export async function openReplay(gameId, token, state, { analysis } = {}) {
   document.body.append(dialog);
   dialog.showModal();
   draw();
-  dialog.querySelector("#replay-next").focus();
+  /** @type {HTMLElement} */ (dialog.querySelector("#replay-next")).focus();
 }
 
 // The favor markers before the scoring shown in frame `index`.
+/**
+ * @param {ReplayFrame[]} frames
+ * @param {number} index
+ * @returns {(Seat | null)[]}
+ */
 function scoredBefore(frames, index) {
   for (let i = index - 1; i >= 0; i -= 1) {
-    if (frames[i].scored) return frames[i].scored.favor;
+    const scored = frames[i].scored;
+    if (scored) return scored.favor;
   }
-  return [null, null, null, null, null, null, null];
+  return ROW.map(() => null);
 }
 
 // Tiles of `list` and their names, those of `marked` (a multiset of cards) starred: the
 // best decision's.
+/**
+ * @param {Card[]} list
+ * @param {Card[]} [marked]
+ */
 function cards(list, marked = []) {
   const left = [...marked];
   const drawn = list.map((card) => {
@@ -101,9 +145,15 @@ function cards(list, marked = []) {
 // A position with every card shown, `bottom`'s side below (the page's seat unless said),
 // the cards of `best` starred in that seat's hand, or the answer `bestOption` (its text)
 // starred among those of the offer.
-export function renderFullTable(state, frame, { bottom = state.seat, best = [], bestOption = null } = {}) {
-  const me = state.seat;
+/**
+ * @param {GameState} state
+ * @param {ReplayFrame} frame
+ * @param {{ bottom?: Seat, best?: Card[], bestOption?: string | null }} [options]
+ */
+export function renderFullTable(state, frame, { bottom = state.seat ?? 0, best = [], bestOption = null } = {}) {
+  const me = state.seat ?? 0;
   const seats = [1 - bottom, bottom];
+  /** @param {Seat} seat */
   const sideOf = (seat) => h("div", { class: "replay-side", dataset: { seat } },
     h("h3", {}, seatName(state, seat)),
     h("dl", {},
@@ -112,7 +162,7 @@ export function renderFullTable(state, frame, { bottom = state.seat, best = [], 
       h("dt", {}, actionName("trade-off")), h("dd", {}, cards(frame.tradeoffs[seat]))));
   return h("div", { class: "replay-table" },
     sideOf(seats[0]),
-    h("div", { class: "row small", role: "list" }, [0, 1, 2, 3, 4, 5, 6].map((card) => h("div", { class: "column", role: "listitem", "aria-label": `${cardLabel(card)}: ${favorText(frame.favor[card], me)}` },
+    h("div", { class: "row small", role: "list" }, ROW.map((card) => h("div", { class: "column", role: "listitem", "aria-label": `${cardLabel(card)}: ${favorText(frame.favor[card], me)}` },
       h("div", { class: "placed them" }, Array.from({ length: frame.placed[seats[0]][card] }, () => tile(card))),
       h("div", { class: "slot them" }, frame.favor[card] === seats[0] ? h("span", { class: "marker" }, "◆") : null),
       geishaCard(card, frame.favor[card], bottom),

@@ -4,11 +4,15 @@
 // at the top links to. The panel opens at the top, at how to play. Esc or the close
 // button closes it; Tab stays inside.
 
-import { h, toast } from "./dom.js";
+import { h, messageOf, toast } from "./dom.js";
 import { currentLang, t } from "./i18n.js";
 
 const FOCUSABLE = "a[href], button:not([disabled]), [tabindex]:not([tabindex='-1'])";
 
+/**
+ * @param {{ variant?: string | null }} [options]
+ * @returns {Promise<HTMLDialogElement | null>}
+ */
 export async function openRules({ variant = null } = {}) {
   const lang = currentLang();
   const query = variant ? `?variant=${encodeURIComponent(variant)}` : "";
@@ -18,7 +22,7 @@ export async function openRules({ variant = null } = {}) {
     if (!response.ok) throw new Error(`${t("rules_button")}: HTTP ${response.status}`);
     html = await response.text();
   } catch (error) {
-    toast(error.message);
+    toast(messageOf(error));
     return null;
   }
   for (const old of document.querySelectorAll("dialog.rules-panel")) old.remove();
@@ -30,6 +34,7 @@ export async function openRules({ variant = null } = {}) {
     onclick: () => dialog.close(),
   }, "✕");
   const page = h("a", { href: `/rules/${encodeURIComponent(lang)}${query}`, target: "_blank", rel: "noopener" }, t("rules_open_page"));
+  /** @type {HTMLDialogElement} */
   const dialog = h("dialog", {
     class: "rules-panel",
     "aria-labelledby": heading ? heading.id : null,
@@ -46,6 +51,7 @@ export async function openRules({ variant = null } = {}) {
 
 // The server's HTML of the rules (made from our own pages with raw HTML off), parsed
 // inert: nothing in it runs.
+/** @param {string} html */
 function fromServer(html) {
   const template = document.createElement("template");
   template.innerHTML = html;
@@ -54,11 +60,12 @@ function fromServer(html) {
 
 // A link to a heading scrolls the panel there instead of changing the page's address,
 // whose fragment holds the seat's token.
+/** @param {MouseEvent} event */
 function followAnchor(event) {
-  const link = event.target.closest("a[href^='#']");
+  const link = /** @type {Element} */ (event.target).closest("a[href^='#']");
   if (!link) return;
   event.preventDefault();
-  const target = document.getElementById(decodeURIComponent(link.getAttribute("href").slice(1)));
+  const target = document.getElementById(decodeURIComponent(String(link.getAttribute("href")).slice(1)));
   if (target) {
     target.scrollIntoView({ block: "start" });
     if (!target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
@@ -67,9 +74,13 @@ function followAnchor(event) {
 }
 
 // Tab and Shift+Tab go round the panel's controls and links, never behind it.
+/**
+ * @param {HTMLDialogElement} dialog
+ * @param {KeyboardEvent} event
+ */
 function keepFocusIn(dialog, event) {
   if (event.key !== "Tab") return;
-  const focusable = [...dialog.querySelectorAll(FOCUSABLE)];
+  const focusable = [.../** @type {NodeListOf<HTMLElement>} */ (dialog.querySelectorAll(FOCUSABLE))];
   if (!focusable.length) return;
   const first = focusable[0];
   const last = focusable[focusable.length - 1];

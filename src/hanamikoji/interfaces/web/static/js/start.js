@@ -1,8 +1,9 @@
 // The start page: against a bot (level, rules, who starts) or with a friend (a link).
 
-import { h, store, toast } from "./dom.js";
+import { h, messageOf, store, toast } from "./dom.js";
 import { glyph } from "./cards.js";
 import { levels, t, variantName } from "./i18n.js";
+import { ROW } from "./game_rules.js";
 import { api } from "./net.js";
 import { clockChoice, waitingList } from "./clock.js";
 import { ratedChoice } from "./ratings.js";
@@ -14,11 +15,30 @@ const VARIANTS = [
   ["french", "variant_french"],
 ];
 
+/** @typedef {import("./wire").GameCreated} CreatedGame */
+/**
+ * The new game's settings (remembered in this browser for the next one).
+ * @typedef {object} StartChoice
+ * @property {string} opponent
+ * @property {number} level
+ * @property {string} variant
+ * @property {string} first
+ * @property {string} clock
+ * @property {boolean} private
+ * @property {boolean} rated
+ */
+
+/**
+ * @param {HTMLElement} root
+ * @param {{ navigate: (url: string) => void, langControl: () => HTMLElement }} options
+ */
 export function renderStart(root, { navigate, langControl }) {
+  /** @type {Partial<StartChoice>} */
   const saved = JSON.parse(store(localStorage, "hanamikoji.start") || "{}");
+  /** @type {StartChoice} */
   const choice = {
     opponent: saved.opponent || "bot",
-    level: levels().numbers.includes(saved.level) ? saved.level : levels().default,
+    level: saved.level !== undefined && levels().numbers.includes(saved.level) ? saved.level : levels().default,
     variant: saved.variant || "classic",
     first: saved.first || "random",
     clock: saved.clock || "none",
@@ -26,12 +46,18 @@ export function renderStart(root, { navigate, langControl }) {
     rated: Boolean(saved.rated),
   };
 
+  /**
+   * @param {"opponent" | "first"} name
+   * @param {string} value
+   * @param {string} label
+   * @param {boolean} checked
+   */
   const radio = (name, value, label, checked) =>
     h("label", { class: "choice" },
       h("input", { type: "radio", name, value, checked, onchange: () => { choice[name] = value; update(); } }),
       h("span", {}, label));
 
-  const levelSelect = h("select", { id: "level", name: "level", onchange: (e) => { choice.level = Number(e.target.value); } },
+  const levelSelect = h("select", { id: "level", name: "level", onchange: (e) => { choice.level = Number(e.currentTarget.value); } },
     levels().numbers.map((n) => h("option", { value: n, selected: n === choice.level }, t(`level_${n}`))));
   const levelField = h("div", { class: "field" }, h("label", { for: "level" }, t("level_label")), levelSelect);
 
@@ -40,6 +66,7 @@ export function renderStart(root, { navigate, langControl }) {
     button.disabled = true;
     store(localStorage, "hanamikoji.start", JSON.stringify(choice));
     try {
+      /** @type {CreatedGame} */
       const created = await api("/api/games", {
         method: "POST",
         body: { opponent: choice.opponent, level: choice.level, variant: choice.variant, first: choice.first, clock: choice.clock, private: choice.private, rated: choice.rated },
@@ -47,7 +74,7 @@ export function renderStart(root, { navigate, langControl }) {
       if (created.friend_token) store(sessionStorage, `hanamikoji.invite.${created.id}`, created.friend_token);
       navigate(`/g/${created.id}#t=${created.token}`);
     } catch (error) {
-      toast(error.message);
+      toast(messageOf(error));
       button.disabled = false;
     }
   } },
@@ -70,7 +97,7 @@ export function renderStart(root, { navigate, langControl }) {
       radio("first", "opponent", t("first_opponent"), choice.first === "opponent"),
       radio("first", "random", t("first_random"), choice.first === "random")),
     h("label", { class: "choice" },
-      h("input", { type: "checkbox", id: "private", checked: choice.private, onchange: (e) => { choice.private = e.target.checked; } }),
+      h("input", { type: "checkbox", id: "private", checked: choice.private, onchange: (e) => { choice.private = e.currentTarget.checked; } }),
       h("span", {}, t("private_label"))),
     ratedChoice(choice),
     h("div", { class: "field" }, h("span", { class: "label" }, t("lang_label")), langControl()),
@@ -86,7 +113,7 @@ export function renderStart(root, { navigate, langControl }) {
   root.replaceChildren(
     h("section", { class: "start" },
       h("div", { class: "hero" },
-        h("div", { class: "hero-glyphs", "aria-hidden": "true" }, [0, 1, 2, 3, 4, 5, 6].map((card) => h("span", { class: `tile c${card}` }, glyph(card)))),
+        h("div", { class: "hero-glyphs", "aria-hidden": "true" }, ROW.map((card) => h("span", { class: `tile c${card}` }, glyph(card)))),
         h("h1", {}, "Hanamikoji"),
         h("p", {}, t("tagline")),
         h("a", { href: "/learn", class: "button", id: "learn-button", onclick: (event) => { event.preventDefault(); navigate("/learn"); } }, t("learn_button")),

@@ -4,9 +4,17 @@
 import { h } from "./dom.js";
 import { favorText, tile } from "./cards.js";
 import { cardLabel, charmOf, geishaName, seatName, t, tCount, term } from "./i18n.js";
+import { ROW } from "./game_rules.js";
 
-const ROW = [0, 1, 2, 3, 4, 5, 6];
+/** @typedef {import("./messages").GameState} GameState */
+/** @typedef {import("./wire").ScoredRound} RoundSummary */
+/** @typedef {import("./messages").Seat} Seat */
 
+/**
+ * @param {Node} content
+ * @param {string} name
+ * @returns {HTMLDialogElement}
+ */
 export function showDialog(content, name) {
   for (const old of document.querySelectorAll(`dialog.${name}`)) old.remove();
   const close = h("button", { type: "button", class: "primary", onclick: () => { dialog.close(); dialog.remove(); } }, t("continue"));
@@ -18,14 +26,26 @@ export function showDialog(content, name) {
 }
 
 // A player's score in words: "7 charm · 2 geishas", each count in its plural form.
+/**
+ * @param {number} charm
+ * @param {number} geishas
+ * @returns {string}
+ */
 export function scoreText(charm, geishas) {
   return t("score_counts", { charm, charm_term: term("charm"), geishas: tCount("n_geishas", geishas) });
 }
 
+// A seat's view of a round's scoring (a spectator's from Player 1's side).
+/**
+ * @param {GameState} s
+ * @param {RoundSummary} summary
+ * @param {(Seat | null)[]} previousFavor
+ */
 export function renderSummary(s, summary, previousFavor) {
-  const me = s.seat;
+  const me = s.seat ?? 0;
   const them = 1 - me;
   const secrets = [me, them].map((seat) => `${seatName(s, seat)}: ${summary.secrets[seat] >= 0 ? cardLabel(summary.secrets[seat]) : "—"}`).join(" · ");
+  /** @param {number} card */
   const arrow = (card) => {
     const before = previousFavor[card];
     const after = summary.favor[card];

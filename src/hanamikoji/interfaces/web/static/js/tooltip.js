@@ -13,14 +13,25 @@ const GAP_PX = 8;
 
 let installed = false;
 let count = 0;
+/** @type {HTMLElement | null} */
 let bubble = null;
+/** @type {HTMLElement | null} */
 let shownFor = null;
+/** @type {MutationObserver | null} */
 let watcher = null;
+/** @type {{ target: HTMLElement, x: number, y: number, timer: ReturnType<typeof setTimeout> } | null} */
 let press = null;
+/** @type {HTMLElement | null} */
 let swallowClick = null;
 
 // Give `element` the explanation `text` (nothing if `text` is empty); returns `element`.
 // An element a keyboard cannot reach yet becomes reachable (tabindex 0).
+/**
+ * @template {HTMLElement} E
+ * @param {E} element
+ * @param {string} text
+ * @returns {E}
+ */
 export function tip(element, text) {
   if (!text) return element;
   install();
@@ -36,15 +47,24 @@ export function tip(element, text) {
 }
 
 // The explanation `element` was given, or "" if none.
+/**
+ * @param {HTMLElement | null} element
+ * @returns {string}
+ */
 export function tipText(element) {
   const text = element && element.dataset.tip ? document.getElementById(element.dataset.tip) : null;
   return text ? text.textContent : "";
 }
 
+/**
+ * @param {EventTarget | null} node
+ * @returns {HTMLElement | null}
+ */
 function targetOf(node) {
   return node instanceof Element ? node.closest("[data-tip]") : null;
 }
 
+/** @param {HTMLElement} target */
 function show(target) {
   const text = tipText(target);
   if (!text) return;
@@ -56,7 +76,7 @@ function show(target) {
   bubble.textContent = text;
   bubble.hidden = false;
   shownFor = target;
-  place(target);
+  place(bubble, target);
   if (!watcher) {
     watcher = new MutationObserver(() => { if (shownFor && !shownFor.isConnected) hide(); });
     watcher.observe(document.body, { childList: true, subtree: true });
@@ -64,7 +84,11 @@ function show(target) {
 }
 
 // Below the element if it fits, else above; always inside the window.
-function place(target) {
+/**
+ * @param {HTMLElement} bubble
+ * @param {HTMLElement} target
+ */
+function place(bubble, target) {
   const box = target.getBoundingClientRect();
   bubble.style.left = "0px";
   bubble.style.top = "0px";
@@ -81,7 +105,7 @@ function place(target) {
 
 // The page scrolled or changed size: the bubble stays by its element.
 function follow() {
-  if (shownFor && bubble && !bubble.hidden) place(shownFor);
+  if (shownFor && bubble && !bubble.hidden) place(bubble, shownFor);
 }
 
 function hide() {
@@ -100,29 +124,34 @@ function cancelPress() {
 
 // -- the events: one listener of each kind for the whole page ----------------------------
 
+/** @param {PointerEvent} event */
 function onPointerOver(event) {
   if (event.pointerType !== "mouse") return;
   const target = targetOf(event.target);
   if (target && target !== shownFor) show(target);
 }
 
+/** @param {PointerEvent} event */
 function onPointerOut(event) {
   if (event.pointerType !== "mouse" || !shownFor) return;
   const to = event.relatedTarget;
   if (!(to instanceof Node) || !shownFor.contains(to)) hide();
 }
 
+/** @param {FocusEvent} event */
 function onFocusIn(event) {
   const target = targetOf(event.target);
   if (target && target === event.target && target.matches(":focus-visible")) show(target);
-  else if (shownFor && !shownFor.contains(event.target)) hide();
+  else if (shownFor && !shownFor.contains(/** @type {Node | null} */ (event.target))) hide();
 }
 
+/** @param {FocusEvent} event */
 function onFocusOut(event) {
   if (shownFor && event.target === shownFor) hide();
 }
 
 // A touch (or a pen) hides what a long press showed, and may start another long press.
+/** @param {PointerEvent} event */
 function onPointerDown(event) {
   cancelPress();
   swallowClick = null;
@@ -142,24 +171,28 @@ function onPointerDown(event) {
   };
 }
 
+/** @param {PointerEvent} event */
 function onPointerMove(event) {
   if (press && Math.hypot(event.clientX - press.x, event.clientY - press.y) > PRESS_SLOP_PX) cancelPress();
 }
 
 // A long press shows the explanation: it neither presses the button nor opens a menu.
+/** @param {MouseEvent} event */
 function onClick(event) {
   if (!swallowClick) return;
-  if (swallowClick.contains(event.target)) {
+  if (swallowClick.contains(/** @type {Node | null} */ (event.target))) {
     event.preventDefault();
     event.stopPropagation();
   }
   swallowClick = null;
 }
 
+/** @param {MouseEvent} event */
 function onContextMenu(event) {
   if (swallowClick || press) event.preventDefault();
 }
 
+/** @param {KeyboardEvent} event */
 function onKeyDown(event) {
   if (event.key === "Escape" && shownFor) hide();
 }

@@ -7,16 +7,26 @@
 // resumes it; while a step is only read, the table's status line says what the lesson
 // says (press Next) and offers no action.
 
-import { h, toast } from "./dom.js";
+import { h, messageOf, toast } from "./dom.js";
 import { api } from "./net.js";
-import { TableView } from "./table.js";
+import { TableController } from "./table.js";
+
+/** @typedef {import("./wire").GameCreated} CreatedGame */
+/** @typedef {import("./messages").TutorialStep} TutorialStep */
+/** @typedef {import("./net.js").SocketHandlers} SocketHandlers */
+/** @typedef {import("./table.js").Transport} Transport */
 
 const PAUSE_MS = 700;
 
+/** @param {number} ms */
 const pause = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 // A decision's text with the letters of each part in order and a Competition's pairs in
 // order, so that "C:GB/EG" and "C:BG/EG" are one decision, as the engine reads them.
+/**
+ * @param {string} text
+ * @returns {string}
+ */
 export function canonical(text) {
   const match = /^([A-Za-z])([:>])([A-Za-z/]*)$/.exec(text.trim());
   if (!match) return text;
@@ -32,21 +42,30 @@ function requestedStep() {
 
 // The address of the step shown, replaced (not pushed): Back leaves the lesson, a reload
 // comes back to this step.
+/** @param {TutorialStep} step */
 function keepStep(step) {
   if (!/^\/learn\/?$/.test(location.pathname)) return;
   history.replaceState(history.state, "", step.step > 0 ? `/learn?step=${step.step + 1}` : "/learn");
 }
 
 export class TutorialView {
+  /**
+   * @param {HTMLElement} root
+   * @param {{ navigate: (url: string) => void }} options
+   */
   constructor(root, { navigate }) {
     this.root = root;
     this.navigate = navigate;
     this.run = 0; // raised by each (re)start and by stop: older fetches and pauses then do nothing
+    /** @type {TutorialStep | null} */
     this.step = null;
+    /** @type {TableController | null} */
     this.table = null;
+    /** @type {SocketHandlers | null} */
     this.handlers = null;
     this.moving = false;
     this.hintShown = false;
+    this.panel = h("section", { class: "lesson", "aria-labelledby": "lesson-title", "data-testid": "lesson" });
   }
 
   start() {
@@ -66,18 +85,20 @@ export class TutorialView {
     this.root.replaceChildren();
   }
 
-  async setLang() {
+  /** @param {string} lang */
+  async setLang(lang) {
     if (!this.step) return;
     const run = this.run;
     const step = await this.load(this.step.step, run);
     if (!step) return;
     this.step = step;
     this.renderPanel();
-    if (this.table) this.table.setLang();
+    if (this.table) this.table.setLang(lang);
   }
 
   // The lesson from step `index` (0: its start); a step the server does not know (an
   // address edited by hand) starts it from the beginning.
+  /** @param {number} [index] */
   async restart(index = 0) {
     this.stop();
     const run = this.run;
@@ -89,7 +110,7 @@ export class TutorialView {
     let first = await this.load(index, run, { quiet: index > 0 });
     if (!first && index > 0 && run === this.run) first = await this.load(0, run);
     if (!first) return;
-    this.table = new TableView(tableRoot, {
+    this.table = new TableController(tableRoot, {
       gameId: "tutorial",
       token: "",
       navigate: this.navigate,
@@ -113,6 +134,10 @@ export class TutorialView {
   }
 
   // What the table sends decisions through: this script, always "online".
+  /**
+   * @param {SocketHandlers} handlers
+   * @returns {Transport}
+   */
   transport(handlers) {
     this.handlers = handlers;
     return {
@@ -126,12 +151,19 @@ export class TutorialView {
     };
   }
 
+  /**
+   * @param {number} index
+   * @param {number} run
+   * @param {{ quiet?: boolean }} [options]
+   * @returns {Promise<TutorialStep | null>}
+   */
   async load(index, run, { quiet = false } = {}) {
     try {
+      /** @type {TutorialStep} */
       const step = await api(`/api/tutorial?step=${index}`);
       return run === this.run ? step : null;
     } catch (error) {
-      if (run === this.run && !quiet) toast(error.message);
+      if (run === this.run && !quiet) toast(messageOf(error));
       return null;
     }
   }
@@ -139,12 +171,17 @@ export class TutorialView {
   // The step's states, one decision at a time, then its sentences; resumed (a reload, an
   // address with its step), the step's own state at once. The first step shown is the
   // step of its states: the table's status line speaks for it from the start.
+  /**
+   * @param {TutorialStep} step
+   * @param {number} run
+   * @param {{ resume?: boolean }} [options]
+   */
   async show(step, run, { resume = false } = {}) {
     if (!this.step) this.step = step;
     const frames = resume ? [step.state] : step.frames;
     for (const [index, state] of frames.entries()) {
       if (index > 0) await pause(PAUSE_MS);
-      if (run !== this.run) return;
+      if (run !== this.run || !this.handlers) return;
       this.handlers.onMessage(state);
     }
     if (run !== this.run) return;
@@ -158,13 +195,14 @@ export class TutorialView {
     if (step.step > 0) this.panel.scrollIntoView({ block: "nearest" });
   }
 
+  /** @param {string} text */
   decide(text) {
     const step = this.step;
     if (this.moving || !step) return;
     if (!step.move || canonical(text) !== canonical(step.move.text)) {
       this.hintShown = true;
       this.renderPanel();
-      this.handlers.onMessage({ type: "error", message: step.hint });
+      if (this.handlers) this.handlers.onMessage({ type: "error", code: "tutorial_hint", message: step.hint });
       return;
     }
     this.next();
@@ -185,13 +223,14 @@ export class TutorialView {
 
   async playForReal() {
     try {
+      /** @type {CreatedGame} */
       const created = await api("/api/games", {
         method: "POST",
         body: { opponent: "bot", level: 1, variant: "classic", first: "me" },
       });
       this.navigate(`/g/${created.id}#t=${created.token}`);
     } catch (error) {
-      toast(error.message);
+      toast(messageOf(error));
     }
   }
 

@@ -1,9 +1,11 @@
 // Watching a game (/w/ID): the spectator's socket, which needs no token and carries only
 // the public state (table.js draws it read-only), and the list of games anyone may watch.
 
-import { h, toast } from "./dom.js";
+import { h, messageOf, toast } from "./dom.js";
 import { t, variantName } from "./i18n.js";
 import { GameSocket, api } from "./net.js";
+
+/** @typedef {import("./net.js").SocketHandlers} SocketHandlers */
 
 // The game's spectator socket: the same reconnection and pings as a seat's, another path.
 export class WatchSocket extends GameSocket {
@@ -12,19 +14,26 @@ export class WatchSocket extends GameSocket {
   }
 }
 
+/** @param {string} gameId */
 export function watchTransport(gameId) {
+  /** @param {SocketHandlers} handlers */
   return (handlers) => new WatchSocket(gameId, "", handlers);
 }
 
 // The newest ongoing public games, each with a link to watch it.
+/**
+ * @param {{ navigate: (url: string) => void }} options
+ * @returns {Promise<HTMLElement>}
+ */
 export async function renderWatchList({ navigate }) {
   const section = h("section", { class: "watch-list", "aria-labelledby": "watch-list-title", "data-testid": "watch-list" },
     h("h2", { id: "watch-list-title" }, t("watch_list_title")));
+  /** @type {import("./wire").WatchList} */
   let body;
   try {
     body = await api("/api/games?watch=1");
   } catch (error) {
-    toast(error.message);
+    toast(messageOf(error));
     return section;
   }
   if (!body.games.length) {

@@ -1,0 +1,183 @@
+// The page's side of the messages: what the server sends is declared in wire.d.ts,
+// generated from the server's msgspec Structs (the modules import its names with
+// `/** @typedef {import("./wire").X} Y */`). Here is only what it does not declare: what
+// the page sends back, the unions the page reads (a seat's or a spectator's state),
+// narrower types the page relies on, and the answers of the routes that have no Struct
+// yet (the catalog, the players' routes, the lesson). TypeScript reads this file only.
+
+import type * as wire from "./wire";
+
+/** A card: its item's index in the row, 0 (Ayane's flute) .. 6 (Ruri's flower). */
+export type Card = number;
+/** A seat: 0 (Player 1) or 1 (Player 2). */
+export type Seat = number;
+
+/** The four actions (the first four of wire's MoveKindName). */
+export type ActionKind = "secret" | "trade-off" | "gift" | "competition";
+
+/** The state the table draws: a seat's, or a spectator's (`seat` null). */
+export type GameState = wire.SeatState | wire.SpectatorState;
+
+/** What a game's socket (a seat's or a spectator's) sends. */
+export type GameMessage = wire.SeatMessage | wire.WatchMessage;
+
+/** What the page sends on the game's socket. */
+export type GameRequest =
+  | { type: "hello"; token?: string; lang: string }
+  | { type: "move"; move: string; ply: number }
+  | { type: "lang"; lang: string }
+  | { type: "ping" };
+
+// -- the lobby's socket --------------------------------------------------------------------
+
+export interface LobbySettings {
+  variant: string;
+  time_control: string;
+  rated: boolean;
+}
+
+/** What the page sends on the lobby's socket. */
+export type LobbyRequest =
+  | ({ type: "seek"; range: number[] | null } & LobbySettings)
+  | ({ type: "quick" } & LobbySettings)
+  | { type: "unqueue" }
+  | { type: "cancel"; seek: string }
+  | { type: "accept"; seek: string }
+  | { type: "lang"; lang: string };
+
+// -- the analysis: wire.d.ts has its decisions and summary as plain objects ------------------
+
+export type DecisionLabel = "inaccuracy" | "mistake" | "blunder";
+
+/** One decision of an analysis (bots/analysis.py's JSON form, with its moves). */
+export interface AnalysedDecision {
+  ply: number;
+  round: number;
+  turn: number;
+  /** The player who decided, from 1. */
+  seat: number;
+  forced: boolean;
+  label: DecisionLabel | null;
+  cost: number;
+  played: string;
+  best: string;
+  played_value: number;
+  best_value: number;
+  played_move: wire.MoveInfo;
+  best_move: wire.MoveInfo;
+}
+
+/** One player's line of an analysis's summary. */
+export interface AnalysisSummary {
+  seat: number;
+  decisions: number;
+  mean_cost: number;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+}
+
+export type AnalysisDone = Omit<wire.AnalysisDone, "decisions" | "summary"> & {
+  decisions: AnalysedDecision[];
+  summary: AnalysisSummary[];
+};
+
+export type AnalysisBody = wire.AnalysisRunning | AnalysisDone | wire.AnalysisNone;
+
+// -- the page's catalog (/api/i18n/LANG) ---------------------------------------------------
+
+export interface CardTableFaces {
+  actions: string[];
+  items: string[];
+  geishas: string[];
+}
+
+export interface Catalog {
+  lang: string;
+  languages: Record<string, string>;
+  /** A sentence, or a counted sentence's forms in the order of the plural rule. */
+  ui: Record<string, string | string[]>;
+  plural: string;
+  levels: number[];
+  default_level: number;
+  actions: string[];
+  items: string[];
+  geishas: string[];
+  charms: number[];
+  colours: string[];
+  letters: string[];
+  deck: CardTableFaces;
+  terms: Record<string, string>;
+}
+
+// -- players -------------------------------------------------------------------------------
+
+export interface Player {
+  id: string;
+  name: string;
+  kind: "guest" | "account";
+}
+
+/** /api/me and the sign-in routes: who is signed in and the session's CSRF token. */
+export interface MeBody {
+  player: Player | null;
+  csrf?: string;
+}
+
+export interface VariantRating extends wire.ShownRating {
+  variant: string;
+  games: number;
+}
+
+export interface Opponent {
+  kind: "bot" | "guest" | "account" | "anonymous";
+  name?: string;
+  level?: number;
+  rating?: wire.ShownRating | null;
+}
+
+export interface GameEntry {
+  id: string;
+  variant: string;
+  created: string;
+  opponent: Opponent;
+  seat: Seat;
+  your_turn?: boolean;
+  clock?: wire.ClockState | null;
+  outcome?: string;
+  rating_delta?: number | null;
+}
+
+/** /api/me/games: the player's games and ratings. */
+export interface MyGames {
+  ongoing: GameEntry[];
+  finished: GameEntry[];
+  ratings: VariantRating[];
+}
+
+/** /api/players/NAME: a player's page. */
+export interface PlayerPage {
+  player: { name: string };
+  since: string;
+  games: GameEntry[];
+  ratings: VariantRating[];
+  history: wire.RatingPoint[];
+}
+
+// -- the lesson ----------------------------------------------------------------------------
+
+/** /api/tutorial?step=N: one step of the lesson. */
+export interface TutorialStep {
+  step: number;
+  steps: number;
+  last: boolean;
+  frames: wire.SeatState[];
+  state: wire.SeatState;
+  move: wire.MoveInfo | null;
+  title: string;
+  do: string;
+  why: string;
+  hint: string;
+  progress: string;
+  labels: Record<"next" | "restart" | "leave" | "play", string>;
+}
