@@ -32,7 +32,7 @@ from hanamikoji.interfaces.messages import MESSAGES
 from hanamikoji.interfaces.web.catalog.lookup import UI
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore
-from hanamikoji.interfaces.web.live import rebuild
+from hanamikoji.interfaces.web.games.live import rebuild
 
 CODES = frozenset(key for key in (*UI, *MESSAGES) if key.startswith("err_"))
 FIELDS = ("type", "token", "lang", "move", "ply", "opponent", "level", "variant", "first", "rated")

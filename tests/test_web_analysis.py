@@ -18,11 +18,11 @@ from starlette.testclient import TestClient
 from web_support import bearer, legal_texts, receive_state
 
 from hanamikoji.bots.analysis import THRESHOLDS, AnalysisSettings, analyse_decision
-from hanamikoji.interfaces.web import bots as web_bots
 from hanamikoji.interfaces.web.catalog.lookup import UI
 from hanamikoji.interfaces.web.db.analyses import AnalysisStore, StoredAnalysis
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore, new_game_row
+from hanamikoji.interfaces.web.games import thinkers as web_bots
 from hanamikoji.notation.records import GameRecord
 
 JSONDict = dict[str, Any]

@@ -29,8 +29,9 @@ from web_support import (
     take_seat,
 )
 
-from hanamikoji.interfaces.web.bots import BotRunner
-from hanamikoji.interfaces.web.clock import (
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import Append, GameStore, new_game_row
+from hanamikoji.interfaces.web.games.clocks import (
     DAY_MS,
     PRESETS,
     UNTIMED,
@@ -40,10 +41,9 @@ from hanamikoji.interfaces.web.clock import (
     datetime_to_ms,
     ms_to_datetime,
 )
-from hanamikoji.interfaces.web.db.database import Store
-from hanamikoji.interfaces.web.db.games import Append, GameStore, new_game_row
-from hanamikoji.interfaces.web.hub import GameHub
-from hanamikoji.interfaces.web.live import Connection
+from hanamikoji.interfaces.web.games.hub import GameHub
+from hanamikoji.interfaces.web.games.live import Connection
+from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.wire.incoming import NewGameRequest
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
 
@@ -520,7 +520,7 @@ def test_the_page_warns_of_low_time_once_and_says_a_loss_on_time(tmp_path: Path)
     from serving import Server, free_port
 
     from hanamikoji.core import Game
-    from hanamikoji.interfaces.web.payload import PublicGame, seat_state
+    from hanamikoji.interfaces.web.games.payload import PublicGame, seat_state
     from hanamikoji.interfaces.web.wire.outgoing import encode
 
     game = Game("classic", seed=11, first_player=0)

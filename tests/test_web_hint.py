@@ -19,10 +19,10 @@ from web_support import bearer, create, csrf, legal_texts, register
 
 from hanamikoji.core.game import Game
 from hanamikoji.core.view import View
-from hanamikoji.interfaces.web.bots import BotRunner
-from hanamikoji.interfaces.web.checks import Refused
-from hanamikoji.interfaces.web.hints import Hints
-from hanamikoji.interfaces.web.hub import GameHub
+from hanamikoji.interfaces.web.games.checks import Refused
+from hanamikoji.interfaces.web.games.hints import Hints
+from hanamikoji.interfaces.web.games.hub import GameHub
+from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
 
 e2e: ModuleType | None = None

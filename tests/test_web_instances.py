@@ -20,12 +20,12 @@ import pytest
 from postgres_db import DRIVER_MISSING, needs_postgres
 from sqlalchemy import update
 
-from hanamikoji.interfaces.web.bots import BotRunner
-from hanamikoji.interfaces.web.clock import TimeControl
 from hanamikoji.interfaces.web.cluster.instances import SecondInstanceError, hold_sqlite
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.tables import instances
-from hanamikoji.interfaces.web.live import LiveGame
+from hanamikoji.interfaces.web.games.clocks import TimeControl
+from hanamikoji.interfaces.web.games.live import LiveGame
+from hanamikoji.interfaces.web.games.thinkers import BotRunner
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 

@@ -20,9 +20,9 @@ import pytest
 from postgres_db import DRIVER_MISSING, needs_postgres
 from sqlalchemy import func, select, update
 
-from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.db.tables import games, instances
-from hanamikoji.interfaces.web.hub import GameHub
+from hanamikoji.interfaces.web.games.checks import Refused
+from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.lobby.clients import LobbyClient, LobbyPlayer
 from hanamikoji.interfaces.web.lobby.routes import open_lobby
 from hanamikoji.interfaces.web.lobby.service import Lobby

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from hanamikoji.core.cards import GEISHAS
 from hanamikoji.core.moves import ACTIONS, CARDS_PER_ACTION, Move, MoveKind
-from hanamikoji.interfaces.web.payload import KIND_NAMES
+from hanamikoji.interfaces.web.games.payload import KIND_NAMES
 from hanamikoji.notation.names import LANGUAGES
 
 ROOT = Path(__file__).resolve().parent.parent

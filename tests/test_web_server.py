@@ -36,12 +36,12 @@ from web_support import (
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core import Game, Move, MoveKind
 from hanamikoji.core.cards import FULL_SET, counts, from_counts, pack
-from hanamikoji.interfaces.web import bots as web_bots
 from hanamikoji.interfaces.web.catalog.lookup import client_catalog, text
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore, new_game_row
-from hanamikoji.interfaces.web.live import rebuild
-from hanamikoji.interfaces.web.payload import PublicGame, seat_state
+from hanamikoji.interfaces.web.games import thinkers as web_bots
+from hanamikoji.interfaces.web.games.live import rebuild
+from hanamikoji.interfaces.web.games.payload import PublicGame, seat_state
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
 from hanamikoji.notation.names import LANGUAGES
 from hanamikoji.notation.records import GameRecord

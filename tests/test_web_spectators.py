@@ -28,8 +28,8 @@ from web_support import (
 
 from hanamikoji.core import Game, Move, MoveKind
 from hanamikoji.core.cards import FULL_SET, counts, from_counts
-from hanamikoji.interfaces.web.live import SPECTATOR
-from hanamikoji.interfaces.web.payload import PublicGame, seat_state, spectator_state
+from hanamikoji.interfaces.web.games.live import SPECTATOR
+from hanamikoji.interfaces.web.games.payload import PublicGame, seat_state, spectator_state
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
 
 JSONDict = dict[str, Any]

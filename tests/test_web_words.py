@@ -30,7 +30,7 @@ from serving import Server, free_port
 from hanamikoji.core import Game
 from hanamikoji.core.moves import MoveKind
 from hanamikoji.interfaces.web.catalog.lookup import text
-from hanamikoji.interfaces.web.payload import PublicGame, spectator_state
+from hanamikoji.interfaces.web.games.payload import PublicGame, spectator_state
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
 from hanamikoji.notation.names import action_name
 

@@ -21,11 +21,11 @@ from starlette.testclient import TestClient, WebSocketTestSession
 
 from hanamikoji.core import turn_moves
 from hanamikoji.core.cards import pack
-from hanamikoji.interfaces.web.bots import BotRunner
 from hanamikoji.interfaces.web.db.database import Store
-from hanamikoji.interfaces.web.hub import GameHub
-from hanamikoji.interfaces.web.live import Connection
-from hanamikoji.interfaces.web.payload import KIND_NAMES
+from hanamikoji.interfaces.web.games.hub import GameHub
+from hanamikoji.interfaces.web.games.live import Connection
+from hanamikoji.interfaces.web.games.payload import KIND_NAMES
+from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.tutorial import tutorial_step
 
 __all__ = [

@@ -60,11 +60,14 @@ from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core.variants import VARIANTS
-from hanamikoji.interfaces.web.bots import BotRunner
 from hanamikoji.interfaces.web.catalog.lookup import client_catalog
-from hanamikoji.interfaces.web.checks import Refused, parse_lang
-from hanamikoji.interfaces.web.clock import TimeControl, wall_clock_ms
 from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.games.checks import Refused, parse_lang
+from hanamikoji.interfaces.web.games.clocks import TimeControl, wall_clock_ms
+from hanamikoji.interfaces.web.games.hints import Hints
+from hanamikoji.interfaces.web.games.hub import GameHub, error_message, unavailable_message
+from hanamikoji.interfaces.web.games.live import SPECTATOR, Connection, LiveGame, SeatTap
+from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.guards import (
     LOOPBACK_HOSTS,
     MessageBudget,
@@ -81,9 +84,6 @@ from hanamikoji.interfaces.web.health import (
     RETRY_AFTER_SECONDS,
     UNREACHABLE,
 )
-from hanamikoji.interfaces.web.hints import Hints
-from hanamikoji.interfaces.web.hub import GameHub, error_message, unavailable_message
-from hanamikoji.interfaces.web.live import SPECTATOR, Connection, LiveGame, SeatTap
 from hanamikoji.interfaces.web.lobby.routes import lobby_routes, open_lobby, run_pairings
 from hanamikoji.interfaces.web.players.cookies import CookieSettings
 from hanamikoji.interfaces.web.players.routes import player_routes

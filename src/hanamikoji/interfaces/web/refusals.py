@@ -1,6 +1,6 @@
 """Refusals over HTTP: one status table, one exception handler, one Origin check.
 
-A route refuses by raising :class:`~hanamikoji.interfaces.web.checks.Refused`; the
+A route refuses by raising :class:`~hanamikoji.interfaces.web.games.checks.Refused`; the
 handler :func:`refused` (registered once by the app) answers it with
 ``{"type": "error", "code", "message"}`` in the request's language, the status
 :data:`STATUS` gives its key, and ``Retry-After`` when the refusal carries ``seconds``.
@@ -19,9 +19,9 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from hanamikoji.interfaces.web.checks import Refused, parse_lang
+from hanamikoji.interfaces.web.games.checks import Refused, parse_lang
+from hanamikoji.interfaces.web.games.hub import error_message
 from hanamikoji.interfaces.web.guards import origin_allowed
-from hanamikoji.interfaces.web.hub import error_message
 from hanamikoji.interfaces.web.wire.answers import WireResponse
 from hanamikoji.notation.names import LANGUAGES, Lang
 

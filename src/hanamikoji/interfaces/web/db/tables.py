@@ -63,7 +63,7 @@ games = Table(
     Column("result", String(8), nullable=True),
     Column("rematch_id", String(32), nullable=True),
     # Revision 0004: the time control (NULL kind: untimed) and why a game ended when its
-    # decisions do not say (clock.py recomputes the clocks from the decisions' times).
+    # decisions do not say (games/clocks.py recomputes the clocks from the decisions' times).
     Column("clock_kind", String(16), nullable=True),
     Column("clock_initial_ms", Integer, nullable=True),
     Column("clock_increment_ms", Integer, nullable=True),

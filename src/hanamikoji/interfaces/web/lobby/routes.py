@@ -21,12 +21,12 @@ from starlette.requests import HTTPConnection
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from hanamikoji.interfaces.web.checks import Refused, parse_lang
-from hanamikoji.interfaces.web.clock import TimeControl
+from hanamikoji.interfaces.web.games.checks import Refused, parse_lang
+from hanamikoji.interfaces.web.games.clocks import TimeControl
+from hanamikoji.interfaces.web.games.hub import GameHub, error_message, unavailable_message
+from hanamikoji.interfaces.web.games.live import Connection
 from hanamikoji.interfaces.web.guards import MessageBudget, RateGuard, receive_message
 from hanamikoji.interfaces.web.health import CLOSE_TRY_AGAIN, UNREACHABLE
-from hanamikoji.interfaces.web.hub import GameHub, error_message, unavailable_message
-from hanamikoji.interfaces.web.live import Connection
 from hanamikoji.interfaces.web.lobby.clients import LobbyClient, LobbyPlayer
 from hanamikoji.interfaces.web.lobby.seeks import Pairing, Seat
 from hanamikoji.interfaces.web.lobby.service import Lobby

@@ -34,10 +34,10 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
-from hanamikoji.interfaces.web.checks import Refused
-from hanamikoji.interfaces.web.clock import wall_clock_ms
 from hanamikoji.interfaces.web.cluster.events import Event, Listener
 from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.games.checks import Refused
+from hanamikoji.interfaces.web.games.clocks import wall_clock_ms
 from hanamikoji.interfaces.web.lobby.board import SeekBoard
 from hanamikoji.interfaces.web.lobby.clients import LobbyClient, player_of
 from hanamikoji.interfaces.web.lobby.matcher import MatcherLock

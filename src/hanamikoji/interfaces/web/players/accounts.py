@@ -13,8 +13,8 @@ import asyncio
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
-from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.db.writer import DecisionWriter
+from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.players.cookies import SessionKeys, new_session_id, session_hash
 from hanamikoji.interfaces.web.players.names import (
     check_account_name,

@@ -27,12 +27,12 @@ from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.db.attempts import attempt_key, count_attempt
 from hanamikoji.interfaces.web.db.games import FINISHED, PLAYING, GameStore
+from hanamikoji.interfaces.web.games.checks import Refused
+from hanamikoji.interfaces.web.games.hub import GameHub
+from hanamikoji.interfaces.web.games.live import clock_json, rebuild, stored_clocks
 from hanamikoji.interfaces.web.guards import read_body
-from hanamikoji.interfaces.web.hub import GameHub
-from hanamikoji.interfaces.web.live import clock_json, rebuild, stored_clocks
 from hanamikoji.interfaces.web.players.accounts import Session
 from hanamikoji.interfaces.web.players.sessions import (
     acting_session,

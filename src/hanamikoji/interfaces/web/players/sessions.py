@@ -13,9 +13,9 @@ from datetime import timedelta
 
 from starlette.requests import HTTPConnection, Request
 
-from hanamikoji.interfaces.web.checks import Refused
-from hanamikoji.interfaces.web.hub import GameHub
-from hanamikoji.interfaces.web.live import LiveGame
+from hanamikoji.interfaces.web.games.checks import Refused
+from hanamikoji.interfaces.web.games.hub import GameHub
+from hanamikoji.interfaces.web.games.live import LiveGame
 from hanamikoji.interfaces.web.players.accounts import Accounts, Session
 from hanamikoji.interfaces.web.players.cookies import CookieSettings, SessionKeys
 from hanamikoji.interfaces.web.players.passwords import Passwords

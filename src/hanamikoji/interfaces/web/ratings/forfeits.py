@@ -1,5 +1,5 @@
 """How an untimed rated game ends outside its rules (a timed game's clocks do this,
-``clock.py``): a side that has not decided within the abort timeout before each side
+``games/clocks.py``): a side that has not decided within the abort timeout before each side
 has decided **aborts** it (``unstarted``: not rated), and after that a player with no
 page open past the abandonment timeout while the other side is there **abandons** it
 (``abandoned``: lost). :func:`forfeit_due` says which and when.

@@ -22,7 +22,7 @@ from typing import Any
 
 from hanamikoji.arena.glicko2 import PROVISIONAL_DEVIATION, Rating, idle
 from hanamikoji.bots.ratings import bot_rating
-from hanamikoji.interfaces.web.checks import Refused
+from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.players.store import Player
 
 __all__ = [
@@ -63,7 +63,7 @@ def check_rated(player: Player | None, bot_level: int | None, variant: str) -> N
     >>> check_rated(None, 2, "classic")
     Traceback (most recent call last):
     ...
-    hanamikoji.interfaces.web.checks.Refused: err_rated_needs_account
+    hanamikoji.interfaces.web.games.checks.Refused: err_rated_needs_account
     """
     if player is None or player.kind != "account":
         raise Refused("err_rated_needs_account")

@@ -21,8 +21,8 @@ from starlette.routing import BaseRoute, Route
 
 from hanamikoji.arena.glicko2 import PROVISIONAL_DEVIATION
 from hanamikoji.core.variants import VARIANTS
-from hanamikoji.interfaces.web.checks import Refused
-from hanamikoji.interfaces.web.hub import GameHub
+from hanamikoji.interfaces.web.games.checks import Refused
+from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.ratings.store import RatingStore
 
 __all__ = ["annotate_games", "game_ratings_json", "player_ratings_json", "rating_routes"]

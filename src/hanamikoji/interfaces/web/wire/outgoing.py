@@ -1,6 +1,6 @@
 """Every message the server sends about a game, as typed Structs, and the one encoder.
 
-A message is built as one of these Structs (``payload.py`` builds the game's) and
+A message is built as one of these Structs (``games/payload.py`` builds the game's) and
 encoded by :func:`encode` (msgspec's JSON encoder: compact, UTF-8 as it is), in the
 order its fields are declared here. The types say what can leave the server: a seat's
 state (:class:`SeatState`) holds the seat's own cards and only a count of the other

@@ -27,12 +27,12 @@ from hanamikoji.bots.analysis import (
     forced_decisions,
 )
 from hanamikoji.core.moves import Move
-from hanamikoji.interfaces.web.bots import BotRunner
-from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.db.analyses import AnalysisStore, StoredAnalysis
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.writer import DecisionWriter
-from hanamikoji.interfaces.web.payload import move_json
+from hanamikoji.interfaces.web.games.checks import Refused
+from hanamikoji.interfaces.web.games.payload import move_json
+from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.wire.answers import (
     AnalysisDone,
     AnalysisNone,

@@ -6,7 +6,7 @@ thinking time (``bots/levels.py``): the judge's best decisions compared over sam
 worlds, or every decision valued exactly on the last turns of a round. The analysis
 needs a decision to compare with the others: the ``greedy`` level's (one of the
 judge's best, so nothing more to search). Both run in the bots' workers
-(:class:`~hanamikoji.interfaces.web.bots.BotRunner`), never on the event loop.
+(:class:`~hanamikoji.interfaces.web.games.thinkers.BotRunner`), never on the event loop.
 
 What the seat may not know never reaches a hint: the bot sees the seat's view only, and
 the analysis values a decision from its player's view (the cards it cannot see are the
@@ -27,10 +27,10 @@ from collections import OrderedDict
 from hanamikoji.bots.analysis import AnalysisSettings, DecisionAnalysis, MoveValue
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core.game import Game
-from hanamikoji.interfaces.web.bots import BotRunner, bot_seed
-from hanamikoji.interfaces.web.checks import Refused
-from hanamikoji.interfaces.web.live import LiveGame
-from hanamikoji.interfaces.web.payload import move_json
+from hanamikoji.interfaces.web.games.checks import Refused
+from hanamikoji.interfaces.web.games.live import LiveGame
+from hanamikoji.interfaces.web.games.payload import move_json
+from hanamikoji.interfaces.web.games.thinkers import BotRunner, bot_seed
 from hanamikoji.interfaces.web.wire.answers import ForcedHint, Hint
 from hanamikoji.notation.records import GameRecord
 

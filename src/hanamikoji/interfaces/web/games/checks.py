@@ -11,11 +11,11 @@ header is read by :func:`whole_number`, never by ``int()`` (which refuses more t
 >>> check_decision(game, 1, "S:G")
 Traceback (most recent call last):
 ...
-hanamikoji.interfaces.web.checks.Refused: err_not_your_turn
+hanamikoji.interfaces.web.games.checks.Refused: err_not_your_turn
 >>> check_decision(game, 0, "S:B")
 Traceback (most recent call last):
 ...
-hanamikoji.interfaces.web.checks.Refused: err_not_in_hand
+hanamikoji.interfaces.web.games.checks.Refused: err_not_in_hand
 >>> check_decision(game, 0, "s:g")
 Move.from_text('S:G')
 >>> whole_number("007", 10), whole_number("9" * 5000, 10), whole_number("²", 10)

@@ -15,16 +15,16 @@ from dataclasses import dataclass, field
 
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
-from hanamikoji.interfaces.web.clock import (
+from hanamikoji.interfaces.web.cluster.instances import PresenceRow
+from hanamikoji.interfaces.web.db.games import StoredGame
+from hanamikoji.interfaces.web.games.clocks import (
     Clocks,
     Decision,
     TimeControl,
     clocks,
     datetime_to_ms,
 )
-from hanamikoji.interfaces.web.cluster.instances import PresenceRow
-from hanamikoji.interfaces.web.db.games import StoredGame
-from hanamikoji.interfaces.web.payload import PublicGame
+from hanamikoji.interfaces.web.games.payload import PublicGame
 from hanamikoji.interfaces.web.wire.outgoing import ClockState
 from hanamikoji.notation.names import Lang
 

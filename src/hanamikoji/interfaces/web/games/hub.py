@@ -28,11 +28,16 @@ from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
 from hanamikoji.core.rng import MAX_SEED
-from hanamikoji.interfaces.web.analyses import Analyses
-from hanamikoji.interfaces.web.bots import BotRunner, bot_seed
 from hanamikoji.interfaces.web.catalog.lookup import text
-from hanamikoji.interfaces.web.checks import Refused, check_decision
-from hanamikoji.interfaces.web.clock import (
+from hanamikoji.interfaces.web.cluster.events import Event, Listener
+from hanamikoji.interfaces.web.cluster.instances import Cluster, PresenceRow, away_since
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import Append, GameStore, PlyTakenError, new_game_row
+from hanamikoji.interfaces.web.db.tokens import hash_token, new_token, token_matches
+from hanamikoji.interfaces.web.db.writer import DecisionWriter
+from hanamikoji.interfaces.web.games.analyses import Analyses
+from hanamikoji.interfaces.web.games.checks import Refused, check_decision
+from hanamikoji.interfaces.web.games.clocks import (
     UNTIMED,
     Clocks,
     Decision,
@@ -42,14 +47,7 @@ from hanamikoji.interfaces.web.clock import (
     ms_to_datetime,
     wall_clock_ms,
 )
-from hanamikoji.interfaces.web.cluster.events import Event, Listener
-from hanamikoji.interfaces.web.cluster.instances import Cluster, PresenceRow, away_since
-from hanamikoji.interfaces.web.db.database import Store
-from hanamikoji.interfaces.web.db.games import Append, GameStore, PlyTakenError, new_game_row
-from hanamikoji.interfaces.web.db.tokens import hash_token, new_token, token_matches
-from hanamikoji.interfaces.web.db.writer import DecisionWriter
-from hanamikoji.interfaces.web.health import RETRY_AFTER_SECONDS, unreachable
-from hanamikoji.interfaces.web.live import (
+from hanamikoji.interfaces.web.games.live import (
     SPECTATOR,
     Connection,
     LiveGame,
@@ -61,12 +59,14 @@ from hanamikoji.interfaces.web.live import (
     rebuild,
     timeline,
 )
-from hanamikoji.interfaces.web.payload import (
+from hanamikoji.interfaces.web.games.payload import (
     PublicGame,
     replay_frames,
     seat_state,
     spectator_state,
 )
+from hanamikoji.interfaces.web.games.thinkers import BotRunner, bot_seed
+from hanamikoji.interfaces.web.health import RETRY_AFTER_SECONDS, unreachable
 from hanamikoji.interfaces.web.ratings.forfeits import (
     DEFAULT_ABANDON_SECONDS,
     DEFAULT_ABORT_SECONDS,
@@ -605,7 +605,7 @@ class GameHub:
     # -- clocks -----------------------------------------------------------------------
 
     def clocks_of(self, live: LiveGame) -> Clocks:
-        """Both sides' clocks now, recomputed from the stored times (clock.py)."""
+        """Both sides' clocks now, recomputed from the stored times (clocks.py)."""
         stored = live.stored
         start = datetime_to_ms(stored.created)
         if stored.termination is not None:
