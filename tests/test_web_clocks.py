@@ -497,8 +497,8 @@ def test_the_owners_flag_timer_ends_a_game_nobody_watches() -> None:
         try:
             created = await hub.create("classic", 0, None, clock=TimeControl("realtime", 300, 0))
             await hub.start()
-            # The hub's live games, on purpose: whether the game stayed in memory.
-            in_memory = created.id in hub._live  # noqa: SLF001
+            # Whether the game stayed in memory.
+            in_memory = hub.in_memory(created.id) is not None
             await asyncio.sleep(0.6)
             stored = hub.games.load(created.id)
             assert stored is not None

@@ -135,8 +135,8 @@ def test_an_instance_that_stops_hands_its_timed_games_over_at_once(schema: str) 
             async with instance(schema) as leaving:
                 created = await leaving.create("classic", 0, None, clock=TimeControl.parse("3+2"))
             await survivor.cluster.look()
-            # The hub's live games, on purpose: whether the survivor took the game over.
-            live = survivor._live.get(created.id)  # noqa: SLF001
+            # Whether the survivor took the game over.
+            live = survivor.in_memory(created.id)
             assert live is not None
             return live.stored.owner, survivor.me, live.clock_timer is not None
 

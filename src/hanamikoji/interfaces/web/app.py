@@ -65,7 +65,7 @@ from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.games.checks import Refused, parse_lang
 from hanamikoji.interfaces.web.games.clocks import TimeControl, wall_clock_ms
 from hanamikoji.interfaces.web.games.hints import Hints
-from hanamikoji.interfaces.web.games.hub import GameHub, error_message, unavailable_message
+from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.games.live import SPECTATOR, Connection, LiveGame, SeatTap
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.guards import (
@@ -98,11 +98,13 @@ from hanamikoji.interfaces.web.ratings.model import check_rated
 from hanamikoji.interfaces.web.ratings.routes import rating_routes
 from hanamikoji.interfaces.web.refusals import (
     OriginCheck,
+    error_message,
     foreign_socket,
     path_lang,
     refusal_response,
     refused,
     request_lang,
+    unavailable_message,
 )
 from hanamikoji.interfaces.web.rules_page import rules_document, rules_fragment
 from hanamikoji.interfaces.web.tutorial import parse_step, tutorial_step
@@ -113,6 +115,8 @@ from hanamikoji.interfaces.web.wire.answers import (
     Options,
     Rematch,
     VariantOption,
+    WatchableGame,
+    WatchList,
     WireResponse,
 )
 from hanamikoji.interfaces.web.wire.incoming import (
@@ -487,7 +491,13 @@ async def _watch_list(request: Request) -> Response:
     """The newest ongoing games between people that anyone may watch."""
     if request.query_params.get("watch") != "1":
         raise Refused("err_bad_field", field="watch")
-    games = await _hub(request).watchable(WATCH_LIST_LIMIT)
+    rows = await asyncio.to_thread(_hub(request).games.watchable_games, WATCH_LIST_LIMIT)
+    games = WatchList(
+        games=tuple(
+            WatchableGame(id=row.id, variant=row.variant, created=row.created.isoformat())
+            for row in rows
+        )
+    )
     return WireResponse(games, headers={"Cache-Control": "no-store"})
 
 
@@ -520,7 +530,7 @@ async def _record(request: Request, live: LiveGame, seat: int) -> Response:
     if fmt not in ("text", "json"):
         raise Refused("err_bad_field", field="format")
     async with live.lock:
-        body = _hub(request).record(live, fmt)
+        body = _hub(request).finishing.record(live, fmt)
     suffix, media = ("json", "application/json") if fmt == "json" else ("hkr", "text/plain")
     return Response(
         body,
@@ -535,26 +545,26 @@ async def _record(request: Request, live: LiveGame, seat: int) -> Response:
 @_seated
 async def _replay(request: Request, live: LiveGame, seat: int) -> Response:
     async with live.lock:
-        replay = _hub(request).replay(live)
+        replay = _hub(request).finishing.replay(live)
     return WireResponse(replay, headers={"Cache-Control": "no-store"})
 
 
 @_seated
 async def _rematch(request: Request, live: LiveGame, seat: int) -> Response:
-    new_id = await _hub(request).rematch(live)
+    new_id = await _hub(request).finishing.rematch(live)
     await copy_seats(request, live.id, new_id)
     return WireResponse(Rematch(id=new_id))
 
 
 @_seated
 async def _start_analysis(request: Request, live: LiveGame, seat: int) -> Response:
-    state = await _hub(request).start_analysis(live)
+    state = await _hub(request).finishing.start_analysis(live)
     return WireResponse(state, status_code=202 if isinstance(state, AnalysisRunning) else 200)
 
 
 @_seated
 async def _analysis(request: Request, live: LiveGame, seat: int) -> Response:
-    state = await _hub(request).analysis(live)
+    state = await _hub(request).finishing.analysis(live)
     return WireResponse(state, headers={"Cache-Control": "no-store"})
 
 

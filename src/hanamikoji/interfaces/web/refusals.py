@@ -1,4 +1,5 @@
-"""Refusals over HTTP: one status table, one exception handler, one Origin check.
+"""Refusals over HTTP: one status table, one exception handler, one Origin check; and
+the error message a page is sent, over HTTP or on a socket (:func:`error_message`).
 
 A route refuses by raising :class:`~hanamikoji.interfaces.web.games.checks.Refused`; the
 handler :func:`refused` (registered once by the app) answers it with
@@ -19,10 +20,12 @@ from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from hanamikoji.interfaces.web.catalog.lookup import text
 from hanamikoji.interfaces.web.games.checks import Refused, parse_lang
-from hanamikoji.interfaces.web.games.hub import error_message
 from hanamikoji.interfaces.web.guards import origin_allowed
+from hanamikoji.interfaces.web.health import RETRY_AFTER_SECONDS
 from hanamikoji.interfaces.web.wire.answers import WireResponse
+from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 __all__ = [
@@ -31,12 +34,14 @@ __all__ = [
     "UNSAFE_METHODS",
     "NotFound",
     "OriginCheck",
+    "error_message",
     "foreign_socket",
     "path_lang",
     "refusal_response",
     "refused",
     "request_lang",
     "status_of",
+    "unavailable_message",
 ]
 
 CLOSE_POLICY = 4403
@@ -127,6 +132,19 @@ def request_lang(request: HTTPConnection) -> Lang:
         if code in ("es", "fr", "en"):
             return parse_lang(code)
     return "en"
+
+
+def error_message(refusal: Refused, lang: Lang) -> ErrorMessage:
+    """The message a page gets when something it sent is refused (over HTTP, on a
+    socket)."""
+    return ErrorMessage(
+        code=refusal.key, message=text(refusal.key, lang, **refusal.localized_fields(lang))
+    )
+
+
+def unavailable_message(lang: Lang) -> ErrorMessage:
+    """The message a page gets while the database cannot be reached (``health.py``)."""
+    return error_message(Refused("err_unavailable", seconds=RETRY_AFTER_SECONDS), lang)
 
 
 def refusal_response(refusal: Refused, lang: Lang) -> WireResponse:

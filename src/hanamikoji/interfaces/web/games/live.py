@@ -3,7 +3,7 @@
 A :class:`LiveGame` is a game rebuilt from its stored row and decisions (:func:`rebuild`),
 with the pages open at its seats and as spectators (:class:`Connection`), its decisions'
 times for the clocks (:func:`timeline`) and who is at each seat. :mod:`hub` keeps them
-and runs their decisions, events and timers.
+(``memory.py``) and runs their decisions, events and timers through its parts.
 """
 
 from __future__ import annotations
@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
+from hanamikoji.core.rng import MAX_SEED
 from hanamikoji.interfaces.web.cluster.instances import PresenceRow
 from hanamikoji.interfaces.web.db.games import StoredGame
 from hanamikoji.interfaces.web.games.clocks import (
@@ -29,6 +30,8 @@ from hanamikoji.interfaces.web.wire.outgoing import ClockState
 from hanamikoji.notation.names import Lang
 
 __all__ = [
+    "MAX_LIVE_GAMES",
+    "SEED_LIMIT",
     "SPECTATOR",
     "Connection",
     "LiveGame",
@@ -36,11 +39,20 @@ __all__ = [
     "SeatTap",
     "clock_json",
     "clock_tags",
+    "live_clocks",
     "needs_owner",
     "rebuild",
     "stored_clocks",
     "timeline",
 ]
+
+MAX_LIVE_GAMES = 20_000
+"""Games kept in memory before those nobody watches are dropped (and bots' memories
+kept)."""
+
+SEED_LIMIT = 1 << 53
+"""Seeds stay exact in JavaScript numbers and in a signed 64-bit column."""
+assert SEED_LIMIT <= MAX_SEED
 
 SeatTap = Callable[[str, int, str], None]
 """Called with (game id, seat, message text) for every message sent to a seat, and with
@@ -128,6 +140,10 @@ class LiveGame:
     def ply(self) -> int:
         return len(self.game.move_stack)
 
+    def owned_by(self, instance: str) -> bool:
+        """Whether ``instance`` runs the game's pending work (``cluster/instances.py``)."""
+        return self.stored.owner == instance
+
     def watched(self) -> bool:
         """Whether a page is open on the game, at a seat or watching it."""
         return any(self.connections) or bool(self.watchers)
@@ -187,6 +203,18 @@ def clock_json(control: TimeControl, state: Clocks) -> ClockState:
         remaining=state.remaining,
         running=state.running,
     )
+
+
+def live_clocks(live: LiveGame, now: int) -> Clocks:
+    """Both sides' clocks at ``now``, recomputed from the stored times (``clocks.py``)."""
+    stored = live.stored
+    start = datetime_to_ms(stored.created)
+    if stored.termination is not None:
+        # Ended by a clock: the side to decide is the one whose time ran out (zero).
+        out = clocks(stored.clock, start, live.timeline, live.game.to_move, now)
+        return replace(out, running=None)
+    running = None if live.ended else live.game.to_move
+    return clocks(stored.clock, start, live.timeline, running, now)
 
 
 def stored_clocks(stored: StoredGame, running: int | None, now: int) -> Clocks:

@@ -23,7 +23,7 @@ from starlette.websockets import WebSocket
 
 from hanamikoji.interfaces.web.games.checks import Refused, parse_lang
 from hanamikoji.interfaces.web.games.clocks import TimeControl
-from hanamikoji.interfaces.web.games.hub import GameHub, error_message, unavailable_message
+from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.games.live import Connection
 from hanamikoji.interfaces.web.guards import MessageBudget, RateGuard, receive_message
 from hanamikoji.interfaces.web.health import CLOSE_TRY_AGAIN, UNREACHABLE
@@ -32,7 +32,7 @@ from hanamikoji.interfaces.web.lobby.seeks import Pairing, Seat
 from hanamikoji.interfaces.web.lobby.service import Lobby
 from hanamikoji.interfaces.web.players.accounts import Accounts
 from hanamikoji.interfaces.web.players.sessions import current_session
-from hanamikoji.interfaces.web.refusals import foreign_socket
+from hanamikoji.interfaces.web.refusals import error_message, foreign_socket, unavailable_message
 from hanamikoji.interfaces.web.wire.incoming import (
     AcceptMessage,
     CancelMessage,

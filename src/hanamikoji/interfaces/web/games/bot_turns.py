@@ -1,0 +1,120 @@
+"""A bot game's bot turns, run by the game's owner: the bot thinks (``thinkers.py``) and
+its decision is committed as a seat's is, one at a time, until a person is to decide."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Iterable
+
+from hanamikoji.core.moves import Move
+from hanamikoji.interfaces.web.games.checks import Refused
+from hanamikoji.interfaces.web.games.chores import Chores
+from hanamikoji.interfaces.web.games.live import MAX_LIVE_GAMES, LiveGame
+from hanamikoji.interfaces.web.games.thinkers import BotRunner, bot_seed
+
+__all__ = ["BotTurns"]
+
+log = logging.getLogger("hanamikoji.web")
+
+
+class BotTurns:
+    """The bots' turns of the live games this instance owns.
+
+    Args:
+        bots: where bots think.
+        delay: seconds a bot waits before it acts, so a person sees one move at a time.
+        me: this instance.
+        chores: the hub's tasks and timers (none start once it is closing).
+        commit: commits a decision of a game whose lock the caller holds.
+        drop_if_idle: lets a game leave memory once nothing here needs it.
+    """
+
+    def __init__(
+        self,
+        bots: BotRunner,
+        delay: float,
+        me: str,
+        chores: Chores,
+        commit: Callable[[LiveGame, Move], Awaitable[None]],
+        drop_if_idle: Callable[[LiveGame], None],
+    ) -> None:
+        self.bots = bots
+        self.delay = delay
+        self.me = me
+        self.chores = chores
+        self.commit = commit
+        self.drop_if_idle = drop_if_idle
+        # What each game's bot inferred at its decisions so far (Bot.memory), kept on
+        # this instance only, the newest games' at most: after a restart, or on another
+        # instance, the bot starts again from its priors.
+        self._memory: collections.OrderedDict[str, object] = collections.OrderedDict()
+
+    def wake(self, live: LiveGame) -> None:
+        """Start the bot's turns if it is to decide in a game this instance owns."""
+        bot_seat = live.stored.bot_seat
+        if (
+            bot_seat is None
+            or self.chores.closing
+            or not live.owned_by(self.me)
+            or live.bot_task is not None
+            or live.game.to_move != bot_seat
+            or live.ended
+        ):
+            return
+        live.bot_task = asyncio.create_task(self._turns(live, bot_seat))
+
+    async def stop(self, games: Iterable[LiveGame]) -> None:
+        """Cancel the bots' turns of these games and wait for them to end."""
+        tasks = [live.bot_task for live in games if live.bot_task is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _turns(self, live: LiveGame, bot_seat: int) -> None:
+        level = live.stored.bot_level or 1
+        try:
+            while (
+                live.game.to_move == bot_seat
+                and not self.chores.closing
+                and not live.ended
+                and live.owned_by(self.me)
+            ):
+                view = live.game.view(bot_seat)
+                ply = live.ply
+                if self.delay > 0:
+                    await asyncio.sleep(self.delay)
+                seed = bot_seed(live.stored.seed, ply)
+                remembered = self._memory.get(live.id)
+                choice, memory = await self.bots.choose(level, seed, view, remembered)
+                async with live.lock:
+                    if live.ply != ply:
+                        continue
+                    try:
+                        await self.commit(live, live.game.parse_move(choice))
+                        self._remember(live, memory)
+                    except Refused as refusal:
+                        # Stored by another server first, or the database failed: retry
+                        # from whatever the database now holds.
+                        log.warning("game %s: bot decision not stored (%s)", live.id, refusal)
+                        await asyncio.sleep(0.5)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("game %s: the bot failed", live.id)
+        finally:
+            live.bot_task = None
+        async with live.lock:
+            self.drop_if_idle(live)
+
+    def _remember(self, live: LiveGame, memory: object) -> None:
+        self._memory[live.id] = memory
+        self._memory.move_to_end(live.id)
+        if live.ended:
+            del self._memory[live.id]
+        while len(self._memory) > MAX_LIVE_GAMES:
+            self._memory.popitem(last=False)
