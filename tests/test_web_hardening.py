@@ -26,9 +26,9 @@ from web_support import bearer
 
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.interfaces.messages import MESSAGES
-from hanamikoji.interfaces.web.app import CLOSE_BAD_SEAT
 from hanamikoji.interfaces.web.catalog.lookup import UI
 from hanamikoji.interfaces.web.games.checks import Refused
+from hanamikoji.interfaces.web.games.sockets import CLOSE_BAD_SEAT
 from hanamikoji.interfaces.web.guards import RateGuard, loopback_hosts, parse_rate, read_body
 from hanamikoji.interfaces.web.refusals import STATUS
 

@@ -15,7 +15,7 @@ from typing import Any
 from serving import app_client
 from web_support import create, hello
 
-from hanamikoji.interfaces.web.app import CLOSE_REPLACED
+from hanamikoji.interfaces.web.games.sockets import CLOSE_REPLACED
 from hanamikoji.interfaces.web.guards import CLOSE_TOO_MANY_SOCKETS, SEAT_SOCKETS
 
 

@@ -29,8 +29,10 @@ and in the first message over the WebSocket, never in a URL the server sees):
 ``GET /leaderboard``                        the page: the leaderboard per variant
 ==========================================  =============================================
 
-The players' routes (``/api/me...``, ``/api/players/{name}``, ``/api/games/{id}/claim``)
-are in :mod:`~hanamikoji.interfaces.web.players.routes`. Where no TOKEN is sent, the seat
+The game routes and sockets are in :mod:`~hanamikoji.interfaces.web.games.routes` and
+:mod:`~hanamikoji.interfaces.web.games.sockets`; the players' routes (``/api/me...``,
+``/api/players/{name}``, ``/api/games/{id}/claim``) in
+:mod:`~hanamikoji.interfaces.web.players.routes`. Where no TOKEN is sent, the seat
 routes and ``hello`` open the seat the session cookie's player holds; a ``POST`` so
 authenticated carries the session's CSRF token.
 """
@@ -41,8 +43,7 @@ import asyncio
 import contextlib
 import gc
 import logging
-import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -52,10 +53,10 @@ from starlette.applications import Starlette
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, HTMLResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, ExceptionHandler, Message, Receive, Scope, Send
-from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+from starlette.websockets import WebSocket, WebSocketState
 
 from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.bots.levels import LEVELS
@@ -63,20 +64,20 @@ from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.web.catalog.lookup import client_catalog
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.games.checks import Refused, parse_lang
-from hanamikoji.interfaces.web.games.clocks import TimeControl, wall_clock_ms
+from hanamikoji.interfaces.web.games.clocks import wall_clock_ms
+from hanamikoji.interfaces.web.games.context import hub_of
 from hanamikoji.interfaces.web.games.hints import Hints
 from hanamikoji.interfaces.web.games.hub import GameHub
-from hanamikoji.interfaces.web.games.live import SPECTATOR, Connection, LiveGame, SeatTap
+from hanamikoji.interfaces.web.games.live import SeatTap
+from hanamikoji.interfaces.web.games.routes import game_routes
+from hanamikoji.interfaces.web.games.sockets import game_sockets, query_lang, send_and_close
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.guards import (
     LOOPBACK_HOSTS,
-    MessageBudget,
     RateGuard,
     SeatSockets,
     SocketCap,
     parse_rate,
-    read_body,
-    receive_message,
 )
 from hanamikoji.interfaces.web.health import (
     CLOSE_TRY_AGAIN,
@@ -88,18 +89,12 @@ from hanamikoji.interfaces.web.lobby.routes import lobby_routes, open_lobby, run
 from hanamikoji.interfaces.web.players.cookies import CookieSettings
 from hanamikoji.interfaces.web.players.routes import player_routes
 from hanamikoji.interfaces.web.players.sessions import (
-    acting_session,
-    copy_seats,
     open_accounts,
-    record_seat,
-    session_seat,
 )
-from hanamikoji.interfaces.web.ratings.model import check_rated
 from hanamikoji.interfaces.web.ratings.routes import rating_routes
 from hanamikoji.interfaces.web.refusals import (
     OriginCheck,
     error_message,
-    foreign_socket,
     path_lang,
     refusal_response,
     refused,
@@ -109,25 +104,12 @@ from hanamikoji.interfaces.web.refusals import (
 from hanamikoji.interfaces.web.rules_page import rules_document, rules_fragment
 from hanamikoji.interfaces.web.tutorial import parse_step, tutorial_step
 from hanamikoji.interfaces.web.wire.answers import (
-    AnalysisRunning,
-    GameCreated,
     Health,
     Options,
-    Rematch,
     VariantOption,
-    WatchableGame,
-    WatchList,
     WireResponse,
 )
-from hanamikoji.interfaces.web.wire.incoming import (
-    MAX_BODY_BYTES,
-    Hello,
-    LangMessage,
-    Ping,
-    decode_client_message,
-    decode_new_game,
-)
-from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage, Pong, encode
+from hanamikoji.interfaces.web.wire.outgoing import encode
 from hanamikoji.interfaces.web_settings import ServeSettings
 from hanamikoji.notation.names import LANGUAGES, Lang
 
@@ -136,15 +118,6 @@ __all__ = ["STATIC", "ServerConfig", "create_app"]
 log = logging.getLogger("hanamikoji.web")
 
 STATIC = Path(__file__).resolve().parent / "static"
-
-HELLO_TIMEOUT = 10.0
-"""Seconds a WebSocket may stay open without saying which seat it opens."""
-
-CLOSE_BAD_SEAT = 4401
-CLOSE_NO_GAME = 4404
-CLOSE_REPLACED = 4409
-"""A newer page opened the same seat (more than :data:`~.guards.SEAT_SOCKETS`)."""
-CLOSE_SERVER_ERROR = 1011
 
 HEALTH_TIMEOUT = 2.0
 """Seconds ``/healthz`` waits for the database's answer to ``SELECT 1``."""
@@ -276,18 +249,9 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/api/rules/{lang}", _rules_fragment),
         Route("/api/options", _options),
         Route("/api/tutorial", _tutorial),
-        Route("/api/games", _create_game, methods=["POST"]),
-        Route("/api/games", _watch_list, methods=["GET"]),
-        Route("/api/games/{game_id}", _game_state),
-        Route("/api/games/{game_id}/record", _record),
-        Route("/api/games/{game_id}/replay", _replay),
-        Route("/api/games/{game_id}/rematch", _rematch, methods=["POST"]),
-        Route("/api/games/{game_id}/analysis", _analysis, methods=["GET"]),
-        Route("/api/games/{game_id}/analysis", _start_analysis, methods=["POST"]),
-        Route("/api/games/{game_id}/hint", _hint, methods=["POST"]),
+        *game_routes(),
         Route("/healthz", _health),
-        WebSocketRoute("/ws/{game_id}", _game_socket),
-        WebSocketRoute("/ws/{game_id}/watch", _watch_socket),
+        *game_sockets(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     # One answer wherever a route or a socket finds the database unreachable.
@@ -326,44 +290,6 @@ async def _keep_collections_short(interval: float) -> None:
         gc.freeze()
 
 
-# -- helpers ----------------------------------------------------------------------------
-
-
-def _hub(connection: HTTPConnection) -> GameHub:
-    hub: GameHub = connection.app.state.hub
-    return hub
-
-
-def _rates(connection: HTTPConnection) -> RateGuard:
-    rates: RateGuard = connection.app.state.rates
-    return rates
-
-
-def _bearer(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
-
-
-async def _seat(request: Request) -> tuple[LiveGame, int]:
-    """The seat a request opens: by its token, or without one the seat of the session's
-    player (a ``POST`` then carries the session's CSRF token)."""
-    token = _bearer(request)
-    game_id = request.path_params["game_id"]
-    found = None
-    if token is None:
-        if request.method != "GET":
-            await acting_session(request)
-        found = await session_seat(request, game_id)
-    elif len(token) <= 128:
-        found = await _hub(request).authenticate(game_id, token)
-    if found is None:
-        raise Refused("err_bad_token")
-    return found
-
-
 # -- HTTP -------------------------------------------------------------------------------
 
 
@@ -374,7 +300,7 @@ async def _page(request: Request) -> Response:
 async def _health(request: Request) -> Response:
     """200 while the database answers ``SELECT 1`` within :data:`HEALTH_TIMEOUT`;
     503 (``"database": "unreachable"``) otherwise."""
-    store = _hub(request).store
+    store = hub_of(request).store
     if await store.health.check(store.ping, HEALTH_TIMEOUT):
         return WireResponse(Health(ok=True, database="ok"), headers={"Cache-Control": "no-store"})
     return WireResponse(
@@ -388,7 +314,7 @@ async def _database_unreachable(connection: HTTPConnection, error: Exception) ->
     """A route or a socket found the database unreachable: 503 ``err_unavailable`` with
     ``Retry-After``; a socket is told so and closed with 1013 (try again later), and its
     page reconnects. The outage is logged once (``health.py``), not here."""
-    _hub(connection).store.health.failed(error)
+    hub_of(connection).store.health.failed(error)
     if isinstance(connection, WebSocket):
         await _close_unavailable(connection)
         return None
@@ -400,7 +326,7 @@ async def _close_unavailable(websocket: WebSocket) -> None:
     if websocket.application_state == WebSocketState.CONNECTING:
         await websocket.close(code=CLOSE_TRY_AGAIN)  # refuses the handshake
         return
-    await _send_and_close(websocket, unavailable_message(_query_lang(websocket)), CLOSE_TRY_AGAIN)
+    await send_and_close(websocket, unavailable_message(query_lang(websocket)), CLOSE_TRY_AGAIN)
 
 
 async def _catalog(request: Request) -> Response:
@@ -445,297 +371,10 @@ async def _options(request: Request) -> Response:
     )
 
 
-async def _create_game(request: Request) -> Response:
-    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if media != "application/json":
-        raise Refused("err_content_type")
-    settings = decode_new_game(await read_body(request, MAX_BODY_BYTES))
-    session = await acting_session(request)
-    if settings.rated:
-        level = settings.level if settings.opponent == "bot" else None
-        check_rated(None if session is None else session.player, level, settings.variant)
-    client = request.client.host if request.client is not None else ""
-    wait = _rates(request).allow_create(client)
-    if wait is not None:
-        raise Refused("err_rate_limited", seconds=max(1, round(wait)))
-    first = settings.first
-    first_player = {"me": 0, "opponent": 1}.get(first, secrets.randbelow(2))
-    bot = settings.opponent == "bot"
-    created = await _hub(request).create(
-        settings.variant,
-        first_player,
-        settings.level if bot else None,
-        private=settings.private,
-        clock=TimeControl.parse(settings.clock),
-        rated=settings.rated,
-    )
-    if session is not None:
-        await record_seat(request, created.id, 0, session.player)
-    return WireResponse(
-        GameCreated(
-            id=created.id,
-            seat=0,
-            token=created.token,
-            friend_token=created.friend_token,
-            rated=settings.rated,
-        ),
-        status_code=201,
-    )
-
-
-WATCH_LIST_LIMIT = 50
-"""The most games ``GET /api/games?watch=1`` lists."""
-
-
-async def _watch_list(request: Request) -> Response:
-    """The newest ongoing games between people that anyone may watch."""
-    if request.query_params.get("watch") != "1":
-        raise Refused("err_bad_field", field="watch")
-    rows = await asyncio.to_thread(_hub(request).games.watchable_games, WATCH_LIST_LIMIT)
-    games = WatchList(
-        games=tuple(
-            WatchableGame(id=row.id, variant=row.variant, created=row.created.isoformat())
-            for row in rows
-        )
-    )
-    return WireResponse(games, headers={"Cache-Control": "no-store"})
-
-
-SeatRoute = Callable[[Request, LiveGame, int], Awaitable[Response]]
-
-
-def _seated(route: SeatRoute) -> Callable[[Request], Awaitable[Response]]:
-    """A route for the holder of a seat: a token that names no seat of the game is
-    refused (``err_bad_token``, 404); the route's own refusals have their statuses
-    (``refusals.STATUS``: 409 for a game not in a state for it, 429 with ``Retry-After``
-    for too many at once)."""
-
-    async def endpoint(request: Request) -> Response:
-        live, seat = await _seat(request)
-        return await route(request, live, seat)
-
-    return endpoint
-
-
-@_seated
-async def _game_state(request: Request, live: LiveGame, seat: int) -> Response:
-    async with live.lock:
-        state = _hub(request).state_for(live, seat)
-    return WireResponse(state, headers={"Cache-Control": "no-store"})
-
-
-@_seated
-async def _record(request: Request, live: LiveGame, seat: int) -> Response:
-    fmt = request.query_params.get("format", "text")
-    if fmt not in ("text", "json"):
-        raise Refused("err_bad_field", field="format")
-    async with live.lock:
-        body = _hub(request).finishing.record(live, fmt)
-    suffix, media = ("json", "application/json") if fmt == "json" else ("hkr", "text/plain")
-    return Response(
-        body,
-        media_type=f"{media}; charset=utf-8",
-        headers={
-            "Content-Disposition": f'attachment; filename="hanamikoji-{live.id}.{suffix}"',
-            "Cache-Control": "no-store",
-        },
-    )
-
-
-@_seated
-async def _replay(request: Request, live: LiveGame, seat: int) -> Response:
-    async with live.lock:
-        replay = _hub(request).finishing.replay(live)
-    return WireResponse(replay, headers={"Cache-Control": "no-store"})
-
-
-@_seated
-async def _rematch(request: Request, live: LiveGame, seat: int) -> Response:
-    new_id = await _hub(request).finishing.rematch(live)
-    await copy_seats(request, live.id, new_id)
-    return WireResponse(Rematch(id=new_id))
-
-
-@_seated
-async def _start_analysis(request: Request, live: LiveGame, seat: int) -> Response:
-    state = await _hub(request).finishing.start_analysis(live)
-    return WireResponse(state, status_code=202 if isinstance(state, AnalysisRunning) else 200)
-
-
-@_seated
-async def _analysis(request: Request, live: LiveGame, seat: int) -> Response:
-    state = await _hub(request).finishing.analysis(live)
-    return WireResponse(state, headers={"Cache-Control": "no-store"})
-
-
-@_seated
-async def _hint(request: Request, live: LiveGame, seat: int) -> Response:
-    hints: Hints = request.app.state.hints
-    hint = await hints.suggest(live, seat)
-    return WireResponse(hint, headers={"Cache-Control": "no-store"})
-
-
-# -- WebSocket --------------------------------------------------------------------------
-
-
-async def _game_socket(websocket: WebSocket) -> None:
-    if await foreign_socket(websocket):
-        return
-    await websocket.accept()
-    try:
-        await _open_seat(websocket)
-    except UNREACHABLE:
-        raise  # the app's handler tells the page (err_unavailable) and closes with 1013
-    except Exception:  # a defect of ours: say so to the page, keep serving the others
-        log.exception("WebSocket of game %s failed", websocket.path_params.get("game_id"))
-        with contextlib.suppress(Exception):
-            await websocket.close(code=CLOSE_SERVER_ERROR)
-
-
-async def _open_seat(websocket: WebSocket) -> None:
-    """Wait for ``hello``, then serve the seat it opens until the page goes."""
-    hub = _hub(websocket)
-    game_id = websocket.path_params["game_id"]
-    lang: Lang = "en"
-    try:
-        hello = await asyncio.wait_for(receive_message(websocket), HELLO_TIMEOUT)
-        if hello is None:
-            return
-        message = decode_client_message(hello)
-        if isinstance(message, Hello | LangMessage):
-            lang = message.lang
-        if not isinstance(message, Hello):
-            raise Refused("err_hello_first")
-        if message.token is None:
-            found = await session_seat(websocket, game_id)
-        else:
-            found = await hub.authenticate(game_id, message.token)
-        if found is None:
-            raise Refused("err_bad_token")
-    except Refused as refusal:
-        await _send_and_close(websocket, error_message(refusal, lang), CLOSE_BAD_SEAT)
-        return
-    except (TimeoutError, WebSocketDisconnect):
-        with contextlib.suppress(Exception):
-            await websocket.close(code=CLOSE_BAD_SEAT)
-        return
-    _, seat = found
-    seats: SeatSockets[WebSocket] = websocket.app.state.seat_sockets
-    for oldest in seats.opened((game_id, seat), websocket):
-        # A fifth page at the seat: the oldest stops (its page says so, and does not
-        # reconnect by itself), so a reload always gets its seat.
-        replaced = error_message(Refused("err_replaced"), lang)
-        await _send_and_close(oldest, replaced, CLOSE_REPLACED)
-    connection = Connection(websocket.send_text, lang)
-    try:
-        live = await hub.attach(game_id, seat, connection)
-        try:
-            await _serve_seat(websocket, live, seat, connection)
-        finally:
-            await hub.detach(live, seat, connection)
-    finally:
-        seats.closed((game_id, seat), websocket)
-
-
-async def _serve_seat(
-    websocket: WebSocket, live: LiveGame, seat: int, connection: Connection
-) -> None:
-    hub = _hub(websocket)
-    budget = MessageBudget(_rates(websocket), str(id(connection)))
-    while True:
-        raw = await receive_message(websocket)
-        if raw is None:
-            return
-        try:
-            if not budget.admit():
-                continue
-            message = decode_client_message(raw)
-            if isinstance(message, Ping):
-                hub.send(live, seat, connection, Pong())
-            elif isinstance(message, LangMessage):
-                connection.lang = message.lang
-            elif isinstance(message, Hello):
-                raise Refused("err_hello_again")
-            else:
-                await hub.play(live, seat, message.move, message.ply)
-        except Refused as refusal:
-            hub.send(live, seat, connection, error_message(refusal, connection.lang))
-            if refusal.key == "err_stale":
-                await hub.resend(live, seat, connection)
-        except UNREACHABLE as error:  # the page stays: its next message may get through
-            _hub(websocket).store.health.failed(error)
-            hub.send(live, seat, connection, unavailable_message(connection.lang))
-
-
-async def _watch_socket(websocket: WebSocket) -> None:
-    """A spectator: no token; the public state now and at every change, never a
-    decision. A game that does not exist or is private closes the socket (4404)."""
-    if await foreign_socket(websocket):
-        return
-    await websocket.accept()
-    hub = _hub(websocket)
-    lang = _query_lang(websocket)
-    connection = Connection(websocket.send_text, lang)
-    try:
-        live = await hub.watch(websocket.path_params["game_id"], connection)
-    except Refused as refusal:
-        await connection.close()
-        await _send_and_close(websocket, error_message(refusal, lang), CLOSE_NO_GAME)
-        return
-    try:
-        await _serve_spectator(websocket, live, connection)
-    except UNREACHABLE:
-        raise  # the app's handler tells the page (err_unavailable) and closes with 1013
-    except Exception:
-        log.exception("spectator socket of game %s failed", live.id)
-        with contextlib.suppress(Exception):
-            await websocket.close(code=CLOSE_SERVER_ERROR)
-    finally:
-        await hub.unwatch(live, connection)
-
-
 def _too_many_sockets(lang: str, most: int) -> str:
     """What a socket over ``--sockets-per-address`` is told before it is closed."""
     chosen = parse_lang(lang) if lang in LANGUAGES else "en"
     return encode(error_message(Refused("err_too_many_sockets", max=most), chosen))
-
-
-def _query_lang(connection: HTTPConnection) -> Lang:
-    wanted = connection.query_params.get("lang", "en")
-    return parse_lang(wanted) if wanted in LANGUAGES else "en"
-
-
-async def _serve_spectator(websocket: WebSocket, live: LiveGame, connection: Connection) -> None:
-    """Pings, the page's language, and a refusal (``err_spectator``) for anything that
-    tries to act: a spectator holds no seat."""
-    hub = _hub(websocket)
-    rates = _rates(websocket)
-    key = str(id(connection))
-    while True:
-        raw = await receive_message(websocket)
-        if raw is None:
-            return
-        if rates.allow_message(key) is not None:
-            continue  # a spectator has nothing to lose by waiting: dropped unread
-        try:
-            message = decode_client_message(raw)
-            if isinstance(message, Ping):
-                hub.send(live, SPECTATOR, connection, Pong())
-            elif isinstance(message, LangMessage) or (
-                isinstance(message, Hello) and message.token is None
-            ):
-                # The page's socket says hello with its language and no seat.
-                connection.lang = message.lang
-            else:
-                raise Refused("err_spectator")
-        except Refused as refusal:
-            hub.send(live, SPECTATOR, connection, error_message(refusal, connection.lang))
-
-
-async def _send_and_close(websocket: WebSocket, message: ErrorMessage, code: int) -> None:
-    with contextlib.suppress(Exception):
-        await websocket.send_text(encode(message))
-        await websocket.close(code=code)
 
 
 # -- headers ----------------------------------------------------------------------------
