@@ -17,7 +17,7 @@ from argon2 import PasswordHasher
 from postgres_db import REASON as NO_POSTGRES
 from postgres_db import URL as POSTGRES
 from postgres_db import postgres_schemas
-from serving import Server, app_client, free_port
+from serving import Server, app_client, app_config, free_port
 from sqlalchemy import select, update
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -38,7 +38,7 @@ from web_support import (
 )
 
 from hanamikoji.interfaces import web_cli
-from hanamikoji.interfaces.web.app import ServerConfig, create_app
+from hanamikoji.interfaces.web.app import create_app
 from hanamikoji.interfaces.web.catalog.lookup import text
 from hanamikoji.interfaces.web.db.attempts import attempt_key, count_attempt
 from hanamikoji.interfaces.web.db.database import Store
@@ -407,12 +407,8 @@ def test_sign_in_attempts_are_limited_per_account_name() -> None:
 
 def _instance(url: str, address: str, login_rate: str) -> TestClient:
     """An instance of the app on the database at ``url``, its requests from ``address``."""
-    config = ServerConfig(
-        url,
-        bot_processes=0,
-        gc_freeze_interval=0,
-        allowed_hosts=("testserver",),
-        login_rate=login_rate,
+    config = app_config(
+        url, bot_delay=0.4, create_rate="20/minute", message_rate="10/second", login_rate=login_rate
     )
     return TestClient(create_app(config), base_url="http://testserver", client=(address, 5000))
 

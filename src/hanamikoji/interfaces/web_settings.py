@@ -222,7 +222,7 @@ class ServeSettings:
         parse=whole_number(1, 3650, "a number of days"),
         metavar="N",
     )
-    abort_timeout: int = _setting(
+    abort_timeout: float = _setting(
         120,
         "--abort-timeout",
         "seconds a side of an untimed rated game has for its first decision before the"
@@ -230,7 +230,7 @@ class ServeSettings:
         parse=whole_number(5, 86_400, "a number of seconds"),
         metavar="S",
     )
-    abandon_timeout: int = _setting(
+    abandon_timeout: float = _setting(
         180,
         "--abandon-timeout",
         "seconds a player of an untimed rated game may be away, once each side has"

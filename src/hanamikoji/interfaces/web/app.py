@@ -43,7 +43,7 @@ import gc
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import cast
@@ -66,11 +66,11 @@ from hanamikoji.interfaces.web.checks import Refused, parse_lang
 from hanamikoji.interfaces.web.clock import TimeControl, wall_clock_ms
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.guards import (
-    LOOPBACK_HOSTS,
     MessageBudget,
     RateGuard,
     SeatSockets,
     SocketCap,
+    loopback_hosts,
     parse_rate,
     read_body,
     receive_message,
@@ -146,99 +146,70 @@ HEALTH_TIMEOUT = 2.0
 """Seconds ``/healthz`` waits for the database's answer to ``SELECT 1``."""
 
 
-_SERVE = ServeSettings()
-"""The defaults of ``hanamikoji serve``'s settings, written once (web_settings.py)."""
-
-
 @dataclass(frozen=True, slots=True)
 class ServerConfig:
-    """How the server runs; the defaults are ``hanamikoji serve``'s
-    (:class:`~hanamikoji.interfaces.web_settings.ServeSettings`), and its settings of the
-    same name are passed as they are (``web_cli.server_config``).
+    """How the server runs: ``hanamikoji serve``'s settings as they are, the database
+    they resolve to, and what only tests change.
 
     Args:
-        db_url: the SQLAlchemy URL of the games database.
-        bot_processes: worker processes for the searching bot levels, 7-8 (0: threads).
-        bot_delay: seconds a bot waits before acting, so people see each move land.
-        allowed_hosts: the names (``Host`` headers) the server answers; any other is
-            refused with 400 before any route runs.
-        allowed_origins: extra page origins allowed to open WebSockets (a reverse proxy's
-            public address); the server's own origin is always allowed.
-        create_rate: new games one client address may create, as ``20/minute``
-            (``off``: no limit).
-        message_rate: WebSocket messages one page may send, as ``10/second`` (``off``).
+        db_url: the SQLAlchemy URL of the games database (``settings.database_url``, or
+            the default database ``web_cli`` chose).
+        settings: every setting of ``hanamikoji serve``, its defaults written once
+            (:class:`~hanamikoji.interfaces.web_settings.ServeSettings`); the server
+            answers the host names of ``settings.host`` and loopback's besides
+            ``settings.allowed_hosts``.
         tap: sees every message sent to a seat (tests).
         clock: the games' clocks' time source, ms since the epoch (tests; the wall clock).
         gc_freeze_interval: seconds between moves of long-lived objects out of the
             cyclic garbage collector's sight (0: never); see :func:`_keep_collections_short`.
-        analysis_worlds: sampled worlds per searched decision of a game's analysis
-            (``bots/analysis.py``'s default unless given).
-        analysis_limit: games analysed at once; more is refused with 429.
-        login_rate: sign-in attempts one client address, and one account name, may
-            make, as ``10/minute`` (``off``: no limit).
-        secure_cookies: session cookies are ``Secure`` (the server is reached over https).
-        session_days: how long a session lasts from sign-in.
-        abort_timeout: seconds a side of an untimed rated game has for its first
-            decision before the game is aborted, unrated (``ratings/forfeits.py``).
-        abandon_timeout: seconds a player of an untimed rated game may be away, once
-            each side has decided, before losing it.
-        sockets_per_address: WebSockets (games, spectators, the lobby) one client
-            address may have open at once; one more is refused (``err_too_many_sockets``).
     """
 
     db_url: str
-    bot_processes: int = _SERVE.bot_processes
-    bot_delay: float = _SERVE.bot_delay
-    allowed_hosts: tuple[str, ...] = LOOPBACK_HOSTS
-    allowed_origins: tuple[str, ...] = _SERVE.allowed_origins
-    create_rate: str = _SERVE.create_rate
-    message_rate: str = _SERVE.message_rate
+    settings: ServeSettings = field(default_factory=ServeSettings)
     tap: SeatTap | None = None
     clock: Callable[[], int] | None = None
     gc_freeze_interval: float = 10.0
-    analysis_worlds: int = _SERVE.analysis_worlds
-    analysis_limit: int = _SERVE.analysis_limit
-    login_rate: str = _SERVE.login_rate
-    secure_cookies: bool = _SERVE.secure_cookies
-    session_days: int = _SERVE.session_days
-    abort_timeout: float = _SERVE.abort_timeout
-    abandon_timeout: float = _SERVE.abandon_timeout
-    sockets_per_address: int = _SERVE.sockets_per_address
+
+    @property
+    def allowed_hosts(self) -> tuple[str, ...]:
+        """The ``Host`` names the server answers; any other is refused with 400."""
+        return loopback_hosts(self.settings.host) + self.settings.allowed_hosts
 
 
 def create_app(config: ServerConfig) -> Starlette:
     """The application. The database is opened (and its tables created) at startup.
     Raises ``ValueError`` for a rate that is not one."""
+    settings = config.settings
     rates = RateGuard(
-        parse_rate(config.create_rate),
-        parse_rate(config.message_rate),
-        parse_rate(config.login_rate),
+        parse_rate(settings.create_rate),
+        parse_rate(settings.message_rate),
+        parse_rate(settings.login_rate),
     )
-    cookies = CookieSettings(config.secure_cookies, timedelta(days=config.session_days))
+    cookies = CookieSettings(settings.secure_cookies, timedelta(days=settings.session_days))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         for name in ("hanamikoji.web", "uvicorn.error"):
             logging.getLogger(name).addFilter(QUIET_OUTAGES)  # one line per outage
         store = await asyncio.to_thread(Store, config.db_url)
-        bots = BotRunner(config.bot_processes)
+        bots = BotRunner(settings.bot_processes)
         hub = GameHub(
             store,
             bots,
-            bot_delay=config.bot_delay,
+            bot_delay=settings.bot_delay,
             tap=config.tap,
-            analysis=AnalysisSettings(worlds=config.analysis_worlds),
-            analysis_limit=config.analysis_limit,
+            analysis=AnalysisSettings(worlds=settings.analysis_worlds),
+            analysis_limit=settings.analysis_limit,
             now=config.clock or wall_clock_ms,
-            abort_timeout=config.abort_timeout,
-            abandon_timeout=config.abandon_timeout,
+            abort_timeout=settings.abort_timeout,
+            abandon_timeout=settings.abandon_timeout,
         )
         app.state.hub = hub
         await hub.start()
         app.state.accounts = await open_accounts(hub, cookies.lifetime)
         app.state.lobby = await open_lobby(hub, app.state.accounts)
         pairings = asyncio.create_task(run_pairings(app.state.lobby))
-        app.state.hints = Hints(bots, config.analysis_worlds)
+        app.state.hints = Hints(bots, settings.analysis_worlds)
         keeper = asyncio.create_task(_keep_collections_short(config.gc_freeze_interval))
         try:
             yield
@@ -291,12 +262,14 @@ def create_app(config: ServerConfig) -> Starlette:
     handlers = dict.fromkeys(UNREACHABLE, cast(ExceptionHandler, _database_unreachable))
     handlers[Refused] = cast(ExceptionHandler, refused)  # every route's refusals
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
-    app.state.allowed_origins = frozenset(o.rstrip("/") for o in config.allowed_origins)
+    app.state.allowed_origins = frozenset(o.rstrip("/") for o in settings.allowed_origins)
     app.state.rates = rates
     app.state.cookies = cookies
     app.state.seat_sockets = SeatSockets[WebSocket]()
     app.add_middleware(OriginCheck, allowed=app.state.allowed_origins)
-    app.add_middleware(SocketCap, per_address=config.sockets_per_address, refusal=_too_many_sockets)
+    app.add_middleware(
+        SocketCap, per_address=settings.sockets_per_address, refusal=_too_many_sockets
+    )
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts))
     app.add_middleware(_SecurityHeaders)
     return app
