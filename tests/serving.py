@@ -16,10 +16,11 @@ from typing import Any
 import httpx2 as httpx
 from starlette.testclient import TestClient
 
-from hanamikoji.interfaces.web.app import ServerConfig, create_app
+from hanamikoji.interfaces.web.app import create_app
+from hanamikoji.interfaces.web.services import ServerConfig, Services
 from hanamikoji.interfaces.web_settings import ServeSettings
 
-__all__ = ["Server", "app_client", "app_config", "descendants", "free_port"]
+__all__ = ["Server", "app_client", "app_config", "descendants", "free_port", "served"]
 
 
 def app_client(db_url: str = "sqlite://", **options: Any) -> TestClient:
@@ -44,6 +45,12 @@ def app_config(db_url: str = "sqlite://", **options: Any) -> ServerConfig:
     settings.update((name, value) for name, value in options.items() if name not in own)
     config = {"gc_freeze_interval": 0, **{name: options[name] for name in own & set(options)}}
     return ServerConfig(db_url, ServeSettings(**settings), **config)
+
+
+def served(client: TestClient) -> Services:
+    """The services of the app running in ``client`` (entered: its lifespan's state)."""
+    running: Services = client.app_state["services"]
+    return running
 
 
 def free_port() -> int:

@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from serving import Server, app_client, descendants, free_port
+from serving import Server, app_client, descendants, free_port, served
 from starlette.requests import Request
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.types import Message
@@ -55,7 +55,7 @@ def new_game(client: TestClient, **settings: Any) -> dict[str, Any]:
 
 
 def games_in(client: TestClient) -> int:
-    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    store = served(client).store
     with store.engine.connect() as connection:
         count: int = connection.exec_driver_sql("SELECT count(*) FROM games").scalar_one()
     return count
@@ -141,7 +141,7 @@ NOT_UTF8_BODIES = [
 
 
 def players_in(client: TestClient) -> int:
-    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    store = served(client).store
     with store.engine.connect() as connection:
         count: int = connection.exec_driver_sql("SELECT count(*) FROM players").scalar_one()
     return count

@@ -29,7 +29,7 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from serving import Server, app_client, free_port
+from serving import Server, app_client, free_port, served
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from starlette.testclient import TestClient
@@ -79,7 +79,7 @@ def test_an_unreachable_database_gets_503_one_log_line_and_recovers(
     client.cookies.clear()  # the other requests are nobody's
     friend = create(client, opponent="friend", first="me")
     seated = create(client, opponent="friend", first="me")
-    engine = client.app.state.hub.store.engine  # type: ignore[attr-defined]
+    engine = served(client).store.engine
     caplog.set_level(logging.INFO, logger="hanamikoji.web")
     with take_seat(client, seated) as (page, state):
         with Outage(engine):

@@ -17,7 +17,7 @@ from argon2 import PasswordHasher
 from postgres_db import REASON as NO_POSTGRES
 from postgres_db import URL as POSTGRES
 from postgres_db import postgres_schemas
-from serving import Server, app_client, app_config, free_port
+from serving import Server, app_client, app_config, free_port, served
 from sqlalchemy import select, update
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -96,7 +96,7 @@ def set_cookie_header(response: Any) -> str:
 
 
 def database(client: TestClient) -> Any:
-    return client.app.state.hub.store  # type: ignore[attr-defined]
+    return served(client).store
 
 
 # -- accounts -------------------------------------------------------------------------------
@@ -189,7 +189,7 @@ def test_an_unknown_name_costs_a_password_check_too(
 
 def test_the_hash_is_redone_when_the_parameters_change(client: TestClient) -> None:
     made = register(client, "Rehash")
-    accounts = client.app.state.accounts  # type: ignore[attr-defined]
+    accounts = served(client).accounts
     accounts.passwords = Passwords(PasswordHasher(time_cost=4, memory_cost=32 * 1024))
     client.cookies.clear()
     signed = client.post("/api/me/login", json={"name": "Rehash", "password": PASSWORD})

@@ -50,9 +50,10 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
         import uvicorn
         from uvicorn.protocols.http.auto import AutoHTTPProtocol
 
-        from hanamikoji.interfaces.web.app import ServerConfig, create_app
+        from hanamikoji.interfaces.web.app import create_app
         from hanamikoji.interfaces.web.cluster.instances import SecondInstanceError, hold_sqlite
         from hanamikoji.interfaces.web.connections import ConnectionGuard, guarded
+        from hanamikoji.interfaces.web.services import ServerConfig
     except ImportError as error:
         streams.stderr.write(
             f"error: the web server needs the 'web' extra ({error.name} is missing):"

@@ -39,12 +39,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
 from typing import cast
 
@@ -57,21 +54,15 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, ExceptionHandler, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core.variants import VARIANTS
-from hanamikoji.interfaces.web.bots import BotRunner
 from hanamikoji.interfaces.web.catalog.lookup import client_catalog
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
-from hanamikoji.interfaces.web.clock import TimeControl, wall_clock_ms
-from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.clock import TimeControl
 from hanamikoji.interfaces.web.guards import (
     MessageBudget,
     RateGuard,
-    SeatSockets,
     SocketCap,
-    loopback_hosts,
-    parse_rate,
     read_body,
     receive_message,
 )
@@ -81,16 +72,13 @@ from hanamikoji.interfaces.web.health import (
     RETRY_AFTER_SECONDS,
     UNREACHABLE,
 )
-from hanamikoji.interfaces.web.hints import Hints
 from hanamikoji.interfaces.web.hub import GameHub, error_message, unavailable_message
-from hanamikoji.interfaces.web.live import SPECTATOR, Connection, LiveGame, SeatTap
-from hanamikoji.interfaces.web.lobby.routes import lobby_routes, open_lobby, run_pairings
-from hanamikoji.interfaces.web.players.cookies import CookieSettings
+from hanamikoji.interfaces.web.live import SPECTATOR, Connection, LiveGame
+from hanamikoji.interfaces.web.lobby.routes import lobby_routes
 from hanamikoji.interfaces.web.players.routes import player_routes
 from hanamikoji.interfaces.web.players.sessions import (
     acting_session,
     copy_seats,
-    open_accounts,
     record_seat,
     session_seat,
 )
@@ -105,6 +93,13 @@ from hanamikoji.interfaces.web.refusals import (
     request_lang,
 )
 from hanamikoji.interfaces.web.rules_page import rules_document, rules_fragment
+from hanamikoji.interfaces.web.services import (
+    AppState,
+    ServerConfig,
+    guards_of,
+    running_services,
+    services,
+)
 from hanamikoji.interfaces.web.tutorial import parse_step, tutorial_step
 from hanamikoji.interfaces.web.wire.answers import (
     AnalysisRunning,
@@ -124,7 +119,6 @@ from hanamikoji.interfaces.web.wire.incoming import (
     decode_new_game,
 )
 from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage, Pong, encode
-from hanamikoji.interfaces.web_settings import ServeSettings
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 __all__ = ["STATIC", "ServerConfig", "create_app"]
@@ -146,85 +140,17 @@ HEALTH_TIMEOUT = 2.0
 """Seconds ``/healthz`` waits for the database's answer to ``SELECT 1``."""
 
 
-@dataclass(frozen=True, slots=True)
-class ServerConfig:
-    """How the server runs: ``hanamikoji serve``'s settings as they are, the database
-    they resolve to, and what only tests change.
-
-    Args:
-        db_url: the SQLAlchemy URL of the games database (``settings.database_url``, or
-            the default database ``web_cli`` chose).
-        settings: every setting of ``hanamikoji serve``, its defaults written once
-            (:class:`~hanamikoji.interfaces.web_settings.ServeSettings`); the server
-            answers the host names of ``settings.host`` and loopback's besides
-            ``settings.allowed_hosts``.
-        tap: sees every message sent to a seat (tests).
-        clock: the games' clocks' time source, ms since the epoch (tests; the wall clock).
-        gc_freeze_interval: seconds between moves of long-lived objects out of the
-            cyclic garbage collector's sight (0: never); see :func:`_keep_collections_short`.
-    """
-
-    db_url: str
-    settings: ServeSettings = field(default_factory=ServeSettings)
-    tap: SeatTap | None = None
-    clock: Callable[[], int] | None = None
-    gc_freeze_interval: float = 10.0
-
-    @property
-    def allowed_hosts(self) -> tuple[str, ...]:
-        """The ``Host`` names the server answers; any other is refused with 400."""
-        return loopback_hosts(self.settings.host) + self.settings.allowed_hosts
-
-
 def create_app(config: ServerConfig) -> Starlette:
     """The application. The database is opened (and its tables created) at startup.
     Raises ``ValueError`` for a rate that is not one."""
-    settings = config.settings
-    rates = RateGuard(
-        parse_rate(settings.create_rate),
-        parse_rate(settings.message_rate),
-        parse_rate(settings.login_rate),
-    )
-    cookies = CookieSettings(settings.secure_cookies, timedelta(days=settings.session_days))
+    guards = guards_of(config.settings)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: Starlette) -> AsyncIterator[AppState]:
         for name in ("hanamikoji.web", "uvicorn.error"):
             logging.getLogger(name).addFilter(QUIET_OUTAGES)  # one line per outage
-        store = await asyncio.to_thread(Store, config.db_url)
-        bots = BotRunner(settings.bot_processes)
-        hub = GameHub(
-            store,
-            bots,
-            bot_delay=settings.bot_delay,
-            tap=config.tap,
-            analysis=AnalysisSettings(worlds=settings.analysis_worlds),
-            analysis_limit=settings.analysis_limit,
-            now=config.clock or wall_clock_ms,
-            abort_timeout=settings.abort_timeout,
-            abandon_timeout=settings.abandon_timeout,
-        )
-        app.state.hub = hub
-        await hub.start()
-        app.state.accounts = await open_accounts(hub, cookies.lifetime)
-        app.state.lobby = await open_lobby(hub, app.state.accounts)
-        pairings = asyncio.create_task(run_pairings(app.state.lobby))
-        app.state.hints = Hints(bots, settings.analysis_worlds)
-        keeper = asyncio.create_task(_keep_collections_short(config.gc_freeze_interval))
-        try:
-            yield
-        finally:
-            keeper.cancel()
-            pairings.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await keeper
-            with contextlib.suppress(asyncio.CancelledError):
-                await pairings
-            await app.state.lobby.close()
-            await app.state.hints.close()
-            await hub.close()
-            await asyncio.to_thread(bots.close)
-            store.close()
+        async with running_services(config, guards) as running:
+            yield {"services": running}
 
     routes = [
         Route("/", _page),
@@ -262,50 +188,24 @@ def create_app(config: ServerConfig) -> Starlette:
     handlers = dict.fromkeys(UNREACHABLE, cast(ExceptionHandler, _database_unreachable))
     handlers[Refused] = cast(ExceptionHandler, refused)  # every route's refusals
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
-    app.state.allowed_origins = frozenset(o.rstrip("/") for o in settings.allowed_origins)
-    app.state.rates = rates
-    app.state.cookies = cookies
-    app.state.seat_sockets = SeatSockets[WebSocket]()
-    app.add_middleware(OriginCheck, allowed=app.state.allowed_origins)
+    app.add_middleware(OriginCheck, allowed=guards.allowed_origins)
     app.add_middleware(
-        SocketCap, per_address=settings.sockets_per_address, refusal=_too_many_sockets
+        SocketCap, per_address=config.settings.sockets_per_address, refusal=_too_many_sockets
     )
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts))
     app.add_middleware(_SecurityHeaders)
     return app
 
 
-async def _keep_collections_short(interval: float) -> None:
-    """Keep full garbage collections from pausing play.
-
-    A full collection walks every tracked object, and the core's move caches alone hold
-    hundreds of thousands of references: on this project's machine that pauses the event
-    loop for 50-250 ms, every game at once. Every ``interval`` seconds the young
-    generations are collected (cheap) and whatever survived is frozen, so full
-    collections only ever see what is newer. Frozen objects are still freed by reference
-    counting when dropped (games, connections); only reference cycles among them would
-    outlive their use, and the server makes none on purpose.
-    """
-    if interval <= 0:
-        return
-    gc.freeze()
-    while True:
-        await asyncio.sleep(interval)
-        gc.collect(1)
-        gc.freeze()
-
-
 # -- helpers ----------------------------------------------------------------------------
 
 
 def _hub(connection: HTTPConnection) -> GameHub:
-    hub: GameHub = connection.app.state.hub
-    return hub
+    return services(connection).hub
 
 
 def _rates(connection: HTTPConnection) -> RateGuard:
-    rates: RateGuard = connection.app.state.rates
-    return rates
+    return services(connection).rates
 
 
 def _bearer(request: Request) -> str | None:
@@ -343,7 +243,7 @@ async def _page(request: Request) -> Response:
 async def _health(request: Request) -> Response:
     """200 while the database answers ``SELECT 1`` within :data:`HEALTH_TIMEOUT`;
     503 (``"database": "unreachable"``) otherwise."""
-    store = _hub(request).store
+    store = services(request).store
     if await store.health.check(store.ping, HEALTH_TIMEOUT):
         return WireResponse(Health(ok=True, database="ok"), headers={"Cache-Control": "no-store"})
     return WireResponse(
@@ -357,7 +257,7 @@ async def _database_unreachable(connection: HTTPConnection, error: Exception) ->
     """A route or a socket found the database unreachable: 503 ``err_unavailable`` with
     ``Retry-After``; a socket is told so and closed with 1013 (try again later), and its
     page reconnects. The outage is logged once (``health.py``), not here."""
-    _hub(connection).store.health.failed(error)
+    services(connection).store.health.failed(error)
     if isinstance(connection, WebSocket):
         await _close_unavailable(connection)
         return None
@@ -533,8 +433,7 @@ async def _analysis(request: Request, live: LiveGame, seat: int) -> Response:
 
 @_seated
 async def _hint(request: Request, live: LiveGame, seat: int) -> Response:
-    hints: Hints = request.app.state.hints
-    hint = await hints.suggest(live, seat)
+    hint = await services(request).hints.suggest(live, seat)
     return WireResponse(hint, headers={"Cache-Control": "no-store"})
 
 
@@ -542,7 +441,7 @@ async def _hint(request: Request, live: LiveGame, seat: int) -> Response:
 
 
 async def _game_socket(websocket: WebSocket) -> None:
-    if await foreign_socket(websocket):
+    if await foreign_socket(websocket, services(websocket).guards.allowed_origins):
         return
     await websocket.accept()
     try:
@@ -583,7 +482,7 @@ async def _open_seat(websocket: WebSocket) -> None:
             await websocket.close(code=CLOSE_BAD_SEAT)
         return
     _, seat = found
-    seats: SeatSockets[WebSocket] = websocket.app.state.seat_sockets
+    seats = services(websocket).guards.seat_sockets
     for oldest in seats.opened((game_id, seat), websocket):
         # A fifth page at the seat: the oldest stops (its page says so, and does not
         # reconnect by itself), so a reload always gets its seat.
@@ -626,14 +525,14 @@ async def _serve_seat(
             if refusal.key == "err_stale":
                 await hub.resend(live, seat, connection)
         except UNREACHABLE as error:  # the page stays: its next message may get through
-            _hub(websocket).store.health.failed(error)
+            services(websocket).store.health.failed(error)
             hub.send(live, seat, connection, unavailable_message(connection.lang))
 
 
 async def _watch_socket(websocket: WebSocket) -> None:
     """A spectator: no token; the public state now and at every change, never a
     decision. A game that does not exist or is private closes the socket (4404)."""
-    if await foreign_socket(websocket):
+    if await foreign_socket(websocket, services(websocket).guards.allowed_origins):
         return
     await websocket.accept()
     hub = _hub(websocket)

@@ -165,10 +165,10 @@ class OriginCheck:
         await self.app(scope, receive, send)
 
 
-async def foreign_socket(websocket: WebSocket) -> bool:
-    """Whether the socket's handshake comes from a page of another site; if so it is
-    refused (closed before it is accepted: HTTP 403)."""
-    allowed: frozenset[str] = websocket.app.state.allowed_origins
+async def foreign_socket(websocket: WebSocket, allowed: frozenset[str]) -> bool:
+    """Whether the socket's handshake comes from a page of another site than the
+    server's own and ``allowed`` (``--allow-origin``); if so it is refused (closed
+    before it is accepted: HTTP 403)."""
     if origin_allowed(websocket, allowed):
         return False
     await websocket.close(code=CLOSE_POLICY)
