@@ -29,8 +29,8 @@ from hanamikoji.interfaces.messages import MESSAGES
 from hanamikoji.interfaces.web.app import CLOSE_BAD_SEAT
 from hanamikoji.interfaces.web.catalog.lookup import UI
 from hanamikoji.interfaces.web.checks import Refused
-from hanamikoji.interfaces.web.guards import RateGuard, loopback_hosts, parse_rate, read_body
-from hanamikoji.interfaces.web.refusals import STATUS
+from hanamikoji.interfaces.web.http.guards import RateGuard, loopback_hosts, parse_rate, read_body
+from hanamikoji.interfaces.web.http.refusals import STATUS
 
 WEB_DOC = Path(__file__).resolve().parent.parent / "docs" / "web.md"
 JSON_TYPE = {"Content-Type": "application/json"}

@@ -35,7 +35,11 @@ from sqlalchemy.engine import Engine
 from starlette.testclient import TestClient
 from web_support import bearer, create, legal_texts, receive_error, take_seat
 
-from hanamikoji.interfaces.web.health import CLOSE_TRY_AGAIN, RETRY_AFTER_SECONDS, DatabaseHealth
+from hanamikoji.interfaces.web.http.health import (
+    CLOSE_TRY_AGAIN,
+    RETRY_AFTER_SECONDS,
+    DatabaseHealth,
+)
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 

@@ -25,8 +25,8 @@ from hanamikoji.interfaces.web.bots import BotRunner
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.hub import GameHub
 from hanamikoji.interfaces.web.live import Connection
+from hanamikoji.interfaces.web.pages.tutorial import tutorial_step
 from hanamikoji.interfaces.web.payload import KIND_NAMES
-from hanamikoji.interfaces.web.tutorial import tutorial_step
 
 __all__ = [
     "COOKIE",

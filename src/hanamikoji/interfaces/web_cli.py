@@ -52,7 +52,7 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
 
         from hanamikoji.interfaces.web.app import create_app
         from hanamikoji.interfaces.web.cluster.instances import SecondInstanceError, hold_sqlite
-        from hanamikoji.interfaces.web.connections import ConnectionGuard, guarded
+        from hanamikoji.interfaces.web.http.connections import ConnectionGuard, guarded
         from hanamikoji.interfaces.web.services import ServerConfig
     except ImportError as error:
         streams.stderr.write(

@@ -66,7 +66,7 @@ def rate(text: str) -> str:
     """An argparse type: a rate such as ``20/minute`` or ``off``, checked when the web
     extra (and its rate parser) is installed."""
     try:
-        from hanamikoji.interfaces.web.guards import parse_rate
+        from hanamikoji.interfaces.web.http.guards import parse_rate
     except ImportError:  # no web extra: the server says so when it starts
         return text
     try:

@@ -1,16 +1,10 @@
-"""The Starlette application: the page, the JSON routes and the game WebSocket.
+"""The Starlette application: the middleware, each feature's routes, the lifespan that
+runs the services (``services.py``), and the games' routes and WebSockets.
 
 Routes (``TOKEN`` is a seat token, sent in an ``Authorization: Bearer`` header over HTTP
 and in the first message over the WebSocket, never in a URL the server sees):
 
 ==========================================  =============================================
-``GET /``, ``GET /g/{id}``                  the page (the seat token is in the fragment)
-``GET /learn``                              the page: learn to play, a scripted round
-``GET /static/...``                         HTML, CSS and ES modules
-``GET /api/i18n/{lang}``                    sentences and edition terms of a language
-``GET /api/tutorial?step=N``                step N of the lesson, from the learner's seat
-``GET /rules/{lang}``                       the rules in a language, a page of its own
-``GET /api/rules/{lang}``                   the rules as an HTML fragment (the Rules panel)
 ``POST /api/games``                         a new game against a bot or a friend
 ``GET /api/games/{id}``                     the seat's state (TOKEN)
 ``GET /api/games/{id}/record?format=text``  the record, ``text`` or ``json``, once over
@@ -20,17 +14,15 @@ and in the first message over the WebSocket, never in a URL the server sees):
 ``GET /api/games/{id}/analysis``            the analysis, or how far it has got
 ``POST /api/games/{id}/hint``               a hint for the seat's decision (bot games)
 ``WS /ws/{id}``                             live play: ``hello`` with TOKEN, then moves
-``GET /w/{id}``                             the page: watch a game (no token)
-``GET /lobby``                              the page: seeks, quick pairing, games to watch
 ``GET /api/games?watch=1``                  the newest ongoing games anyone may watch
 ``WS /ws/{id}/watch``                       a spectator's live public state (no token)
 ``WS /lobby/ws``                            the lobby: seeks, quick pairing, live updates
-``GET /me``, ``GET /@/{name}``              the page: my games, a player's page
-``GET /leaderboard``                        the page: the leaderboard per variant
 ==========================================  =============================================
 
-The players' routes (``/api/me...``, ``/api/players/{name}``, ``/api/games/{id}/claim``)
-are in :mod:`~hanamikoji.interfaces.web.players.routes`. Where no TOKEN is sent, the seat
+The page's routes (``/``, ``/learn``, ``/rules/...``, ``/api/i18n/...``, ...) are in
+:mod:`~hanamikoji.interfaces.web.pages.routes`; the players' (``/api/me...``,
+``/api/players/{name}``, ``/api/games/{id}/claim``) in
+:mod:`~hanamikoji.interfaces.web.players.routes`. Where no TOKEN is sent, the seat
 routes and ``hello`` open the seat the session cookie's player holds; a ``POST`` so
 authenticated carries the session's CSRF token.
 """
@@ -42,39 +34,43 @@ import contextlib
 import logging
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import cast
 
 from starlette.applications import Starlette
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import FileResponse, HTMLResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
-from starlette.types import ASGIApp, ExceptionHandler, Message, Receive, Scope, Send
+from starlette.responses import Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.types import ExceptionHandler
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from hanamikoji.bots.levels import LEVELS
-from hanamikoji.core.variants import VARIANTS
-from hanamikoji.interfaces.web.catalog.lookup import client_catalog
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
 from hanamikoji.interfaces.web.clock import TimeControl
-from hanamikoji.interfaces.web.guards import (
+from hanamikoji.interfaces.web.http.guards import (
     MessageBudget,
     RateGuard,
     SocketCap,
     read_body,
     receive_message,
 )
-from hanamikoji.interfaces.web.health import (
+from hanamikoji.interfaces.web.http.headers import SecurityHeaders
+from hanamikoji.interfaces.web.http.health import (
     CLOSE_TRY_AGAIN,
     QUIET_OUTAGES,
     RETRY_AFTER_SECONDS,
     UNREACHABLE,
 )
+from hanamikoji.interfaces.web.http.refusals import (
+    OriginCheck,
+    foreign_socket,
+    refusal_response,
+    refused,
+    request_lang,
+)
 from hanamikoji.interfaces.web.hub import GameHub, error_message, unavailable_message
 from hanamikoji.interfaces.web.live import SPECTATOR, Connection, LiveGame
 from hanamikoji.interfaces.web.lobby.routes import lobby_routes
+from hanamikoji.interfaces.web.pages.routes import page_routes, static_files
 from hanamikoji.interfaces.web.players.routes import player_routes
 from hanamikoji.interfaces.web.players.sessions import (
     acting_session,
@@ -84,15 +80,6 @@ from hanamikoji.interfaces.web.players.sessions import (
 )
 from hanamikoji.interfaces.web.ratings.model import check_rated
 from hanamikoji.interfaces.web.ratings.routes import rating_routes
-from hanamikoji.interfaces.web.refusals import (
-    OriginCheck,
-    foreign_socket,
-    path_lang,
-    refusal_response,
-    refused,
-    request_lang,
-)
-from hanamikoji.interfaces.web.rules_page import rules_document, rules_fragment
 from hanamikoji.interfaces.web.services import (
     AppState,
     ServerConfig,
@@ -100,14 +87,11 @@ from hanamikoji.interfaces.web.services import (
     running_services,
     services,
 )
-from hanamikoji.interfaces.web.tutorial import parse_step, tutorial_step
 from hanamikoji.interfaces.web.wire.answers import (
     AnalysisRunning,
     GameCreated,
     Health,
-    Options,
     Rematch,
-    VariantOption,
     WireResponse,
 )
 from hanamikoji.interfaces.web.wire.incoming import (
@@ -121,11 +105,9 @@ from hanamikoji.interfaces.web.wire.incoming import (
 from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage, Pong, encode
 from hanamikoji.notation.names import LANGUAGES, Lang
 
-__all__ = ["STATIC", "ServerConfig", "create_app"]
+__all__ = ["create_app"]
 
 log = logging.getLogger("hanamikoji.web")
-
-STATIC = Path(__file__).resolve().parent / "static"
 
 HELLO_TIMEOUT = 10.0
 """Seconds a WebSocket may stay open without saying which seat it opens."""
@@ -153,22 +135,10 @@ def create_app(config: ServerConfig) -> Starlette:
             yield {"services": running}
 
     routes = [
-        Route("/", _page),
-        Route("/g/{game_id}", _page),
-        Route("/learn", _page),
-        Route("/me", _page),
-        Route("/@/{name}", _page),
-        Route("/w/{game_id}", _page),
-        Route("/lobby", _page),
-        Route("/leaderboard", _page),
+        *page_routes(),
         *player_routes(),
         *rating_routes(),
         *lobby_routes(),
-        Route("/api/i18n/{lang}", _catalog),
-        Route("/rules/{lang}", _rules_page),
-        Route("/api/rules/{lang}", _rules_fragment),
-        Route("/api/options", _options),
-        Route("/api/tutorial", _tutorial),
         Route("/api/games", _create_game, methods=["POST"]),
         Route("/api/games", _watch_list, methods=["GET"]),
         Route("/api/games/{game_id}", _game_state),
@@ -181,7 +151,7 @@ def create_app(config: ServerConfig) -> Starlette:
         Route("/healthz", _health),
         WebSocketRoute("/ws/{game_id}", _game_socket),
         WebSocketRoute("/ws/{game_id}/watch", _watch_socket),
-        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+        static_files(),
     ]
     # One answer wherever a route or a socket finds the database unreachable.
     # (Starlette types a handler for requests or for sockets; this one serves both.)
@@ -193,7 +163,7 @@ def create_app(config: ServerConfig) -> Starlette:
         SocketCap, per_address=config.settings.sockets_per_address, refusal=_too_many_sockets
     )
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=list(config.allowed_hosts))
-    app.add_middleware(_SecurityHeaders)
+    app.add_middleware(SecurityHeaders)
     return app
 
 
@@ -236,10 +206,6 @@ async def _seat(request: Request) -> tuple[LiveGame, int]:
 # -- HTTP -------------------------------------------------------------------------------
 
 
-async def _page(request: Request) -> Response:
-    return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
-
-
 async def _health(request: Request) -> Response:
     """200 while the database answers ``SELECT 1`` within :data:`HEALTH_TIMEOUT`;
     503 (``"database": "unreachable"``) otherwise."""
@@ -270,48 +236,6 @@ async def _close_unavailable(websocket: WebSocket) -> None:
         await websocket.close(code=CLOSE_TRY_AGAIN)  # refuses the handshake
         return
     await _send_and_close(websocket, unavailable_message(_query_lang(websocket)), CLOSE_TRY_AGAIN)
-
-
-async def _catalog(request: Request) -> Response:
-    lang = path_lang(request)
-    return WireResponse(client_catalog(lang), headers={"Cache-Control": "max-age=300"})
-
-
-async def _rules_page(request: Request) -> Response:
-    return await _rules(request, rules_document)
-
-
-async def _rules_fragment(request: Request) -> Response:
-    return await _rules(request, rules_fragment)
-
-
-async def _rules(request: Request, render: Callable[[Lang, str | None], str]) -> Response:
-    """The rules in the path's language, the query's ``variant`` (if any) marked."""
-    lang = path_lang(request)
-    variant = request.query_params.get("variant")
-    if variant is not None and variant not in VARIANTS:
-        raise Refused("err_bad_field", field="variant")
-    body = await asyncio.to_thread(render, lang, variant)
-    return HTMLResponse(body, headers={"Cache-Control": "max-age=300"})
-
-
-async def _tutorial(request: Request) -> Response:
-    index = parse_step(request.query_params.get("step", "0"))
-    return WireResponse(
-        tutorial_step(index, request_lang(request)), headers={"Cache-Control": "no-store"}
-    )
-
-
-async def _options(request: Request) -> Response:
-    return WireResponse(
-        Options(
-            variants=tuple(
-                VariantOption(name=v.name, max_rounds=v.max_rounds) for v in VARIANTS.values()
-            ),
-            levels=tuple(sorted(LEVELS)),
-            languages=LANGUAGES,
-        )
-    )
 
 
 async def _create_game(request: Request) -> Response:
@@ -598,40 +522,3 @@ async def _send_and_close(websocket: WebSocket, message: ErrorMessage, code: int
     with contextlib.suppress(Exception):
         await websocket.send_text(encode(message))
         await websocket.close(code=code)
-
-
-# -- headers ----------------------------------------------------------------------------
-
-_HEADERS = [
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"x-frame-options", b"DENY"),
-    (
-        b"content-security-policy",
-        b"default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self';"
-        b" connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-    ),
-]
-
-
-class _SecurityHeaders:
-    """Every HTTP response says: no framing, no sniffing, no referrer, only our own code
-    (the fragment of a page address holds a seat token)."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                names = {name for name, _ in headers}
-                headers.extend(item for item in _HEADERS if item[0] not in names)
-                message["headers"] = headers
-            await send(message)
-
-        await self.app(scope, receive, with_headers)

@@ -48,7 +48,7 @@ from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import Append, GameStore, PlyTakenError, new_game_row
 from hanamikoji.interfaces.web.db.tokens import hash_token, new_token, token_matches
 from hanamikoji.interfaces.web.db.writer import DecisionWriter
-from hanamikoji.interfaces.web.health import RETRY_AFTER_SECONDS, unreachable
+from hanamikoji.interfaces.web.http.health import RETRY_AFTER_SECONDS, unreachable
 from hanamikoji.interfaces.web.live import (
     SPECTATOR,
     Connection,

@@ -38,8 +38,8 @@ from hanamikoji.interfaces.web.cluster.events import Listener
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore
 from hanamikoji.interfaces.web.db.writer import DecisionWriter
-from hanamikoji.interfaces.web.guards import RateGuard, SeatSockets, loopback_hosts, parse_rate
 from hanamikoji.interfaces.web.hints import Hints
+from hanamikoji.interfaces.web.http.guards import RateGuard, SeatSockets, loopback_hosts, parse_rate
 from hanamikoji.interfaces.web.hub import GameHub
 from hanamikoji.interfaces.web.live import SeatTap
 from hanamikoji.interfaces.web.lobby.seeks import Pairing, Seat

@@ -20,14 +20,14 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
-from hanamikoji.interfaces.web.guards import MessageBudget, RateGuard, receive_message
-from hanamikoji.interfaces.web.health import CLOSE_TRY_AGAIN, UNREACHABLE
+from hanamikoji.interfaces.web.http.guards import MessageBudget, RateGuard, receive_message
+from hanamikoji.interfaces.web.http.health import CLOSE_TRY_AGAIN, UNREACHABLE
+from hanamikoji.interfaces.web.http.refusals import foreign_socket
 from hanamikoji.interfaces.web.hub import error_message, unavailable_message
 from hanamikoji.interfaces.web.live import Connection
 from hanamikoji.interfaces.web.lobby.clients import LobbyClient, LobbyPlayer
 from hanamikoji.interfaces.web.lobby.service import Lobby
 from hanamikoji.interfaces.web.players.sessions import current_session
-from hanamikoji.interfaces.web.refusals import foreign_socket
 from hanamikoji.interfaces.web.services import services
 from hanamikoji.interfaces.web.wire.incoming import (
     AcceptMessage,

@@ -30,7 +30,7 @@ from starlette.routing import BaseRoute, Route
 from hanamikoji.interfaces.web.checks import Refused
 from hanamikoji.interfaces.web.db.attempts import attempt_key, count_attempt
 from hanamikoji.interfaces.web.db.games import FINISHED, PLAYING, GameStore
-from hanamikoji.interfaces.web.guards import read_body
+from hanamikoji.interfaces.web.http.guards import read_body
 from hanamikoji.interfaces.web.hub import GameHub
 from hanamikoji.interfaces.web.live import clock_json, rebuild, stored_clocks
 from hanamikoji.interfaces.web.players.accounts import Session

@@ -20,7 +20,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from hanamikoji.interfaces.web.checks import Refused, parse_lang
-from hanamikoji.interfaces.web.guards import origin_allowed
+from hanamikoji.interfaces.web.http.guards import origin_allowed
 from hanamikoji.interfaces.web.hub import error_message
 from hanamikoji.interfaces.web.wire.answers import WireResponse
 from hanamikoji.notation.names import LANGUAGES, Lang
