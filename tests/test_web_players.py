@@ -325,12 +325,14 @@ def test_serve_takes_the_players_options(monkeypatch: pytest.MonkeyPatch, tmp_pa
     db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     options = ["--db", db, "--secure-cookies", "--login-rate", "5/minute", "--session-days", "7"]
     assert web_cli.main(options) == 0
-    state = started["app"].state
+    with TestClient(started["app"], base_url="http://127.0.0.1") as client:
+        state = served(client)
     assert state.cookies.secure and state.cookies.lifetime == timedelta(days=7)
     assert state.cookies.name == "__Host-hanamikoji_session"
     assert str(state.rates.login) == "5 per 1 minute"
     assert web_cli.main(["--db", db]) == 0
-    state = started["app"].state
+    with TestClient(started["app"], base_url="http://127.0.0.1") as client:
+        state = served(client)
     assert not state.cookies.secure and state.cookies.lifetime == timedelta(days=30)
     assert str(state.rates.login) == "10 per 1 minute"
 
