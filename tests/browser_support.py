@@ -25,7 +25,7 @@ from hanamikoji.core import Game
 from hanamikoji.core.cards import ITEM_LETTERS
 from hanamikoji.core.moves import Move, MoveKind
 from hanamikoji.interfaces.web.games.payload import KIND_NAMES, PublicGame, seat_state
-from hanamikoji.interfaces.web.tutorial import SCRIPT
+from hanamikoji.interfaces.web.pages.tutorial import SCRIPT
 from hanamikoji.interfaces.web.wire.outgoing import SeatState, encode
 
 JSON = dict[str, Any]

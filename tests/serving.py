@@ -16,25 +16,41 @@ from typing import Any
 import httpx2 as httpx
 from starlette.testclient import TestClient
 
-from hanamikoji.interfaces.web.app import ServerConfig, create_app
+from hanamikoji.interfaces.web.app import create_app
+from hanamikoji.interfaces.web.services import ServerConfig, Services
+from hanamikoji.interfaces.web_settings import ServeSettings
 
-__all__ = ["Server", "app_client", "descendants", "free_port"]
+__all__ = ["Server", "app_client", "app_config", "descendants", "free_port", "served"]
 
 
 def app_client(db_url: str = "sqlite://", **options: Any) -> TestClient:
     """The app in Starlette's test client (enter it to start it), set for tests unless
     ``options`` say otherwise: bots think in threads and act at once, no collector
-    freezing, the test client's host name allowed, no rate limits."""
+    freezing, the test client's host name allowed, no rate limits. ``options`` are
+    ``hanamikoji serve``'s settings (``ServeSettings``) and ``ServerConfig``'s own
+    (``tap``, ``clock``, ``gc_freeze_interval``)."""
+    return TestClient(create_app(app_config(db_url, **options)), base_url="http://testserver")
+
+
+def app_config(db_url: str = "sqlite://", **options: Any) -> ServerConfig:
+    """The server's configuration for tests (see :func:`app_client`)."""
+    own = {"tap", "clock", "gc_freeze_interval"}
     settings: dict[str, Any] = {
         "bot_processes": 0,
         "bot_delay": 0.0,
-        "gc_freeze_interval": 0,
         "allowed_hosts": ("testserver",),
         "create_rate": "off",
         "message_rate": "off",
     }
-    settings.update(options)
-    return TestClient(create_app(ServerConfig(db_url, **settings)), base_url="http://testserver")
+    settings.update((name, value) for name, value in options.items() if name not in own)
+    config = {"gc_freeze_interval": 0, **{name: options[name] for name in own & set(options)}}
+    return ServerConfig(db_url, ServeSettings(**settings), **config)
+
+
+def served(client: TestClient) -> Services:
+    """The services of the app running in ``client`` (entered: its lifespan's state)."""
+    running: Services = client.app_state["services"]
+    return running
 
 
 def free_port() -> int:

@@ -454,13 +454,42 @@ def architecture_tables() -> dict[str, str]:
     }
 
 
-def web_folder_tables() -> dict[str, str]:
-    """docs/web.md's tables of modules of web/'s folders (``lobby/``), by folder."""
-    page = (DOCS / "web.md").read_text(encoding="utf-8")
-    text = section(page, "## How the server is built", deepest=2)
+WEB_BUILT = "## How the server is built"
+
+
+def subfolder_tables(text: str) -> dict[str, str]:
+    """The tables of modules under ``### `folder/``` headings in ``text`` (one section of a
+    page, its sub-sections included), by sub-folder name."""
     return {
-        f"{match[1]}/": section(text, match.group(0)) for match in SUBFOLDER_HEADING.finditer(text)
+        match.group(1): section(text, match.group(0)) for match in SUBFOLDER_HEADING.finditer(text)
     }
+
+
+def sub_packages(folder: Path) -> set[str]:
+    """The sub-folders of ``folder`` that are Python packages."""
+    return {path.parent.name for path in folder.glob("*/__init__.py")}
+
+
+def folder_tables(page: str, text: str, folder: Path) -> list[tuple[str, str, Path]]:
+    """A folder's table (``text`` up to its first sub-heading) and the table of each of
+    its sub-folders (a ``### `sub/``` section of ``text``, names relative to ``sub/``)."""
+    first_heading = re.compile(r"^#{1,6} ", re.MULTILINE).search(text)
+    tables = [(page, text[: first_heading.start() if first_heading else len(text)], folder)]
+    tables.extend(
+        (page, table, folder / name) for name, table in sorted(subfolder_tables(text).items())
+    )
+    return tables
+
+
+def missing_subfolder_tables(
+    page: str, text: str, folder: Path, sources: Path = ROOT / "src"
+) -> list[str]:
+    """The sub-packages of ``folder`` with no ``### `sub/``` section in ``text``."""
+    where = folder.relative_to(sources).as_posix()
+    return [
+        f"sub-folder {name}/ of {where}/ has no `### `{name}/`` section in {page}"
+        for name in sorted(sub_packages(folder) - set(subfolder_tables(text)))
+    ]
 
 
 def module_tables() -> list[tuple[str, str, Path]]:
@@ -471,13 +500,8 @@ def module_tables() -> list[tuple[str, str, Path]]:
         ("docs/architecture.md", text, PACKAGE / folder)
         for folder, text in architecture_tables().items()
     ]
-    tables.append(
-        ("docs/web.md", section(web, "## How the server is built"), PACKAGE / "interfaces/web")
-    )
-    tables.extend(
-        ("docs/web.md", text, PACKAGE / "interfaces/web" / folder)
-        for folder, text in web_folder_tables().items()
-    )
+    built = section(web, WEB_BUILT, deepest=2)
+    tables.extend(folder_tables("docs/web.md", built, PACKAGE / "interfaces/web"))
     tables.append(
         ("docs/terminal.md", section(terminal, "## How it is built"), PACKAGE / "interfaces/tui")
     )
@@ -497,6 +521,11 @@ def test_each_table_of_modules_lists_every_module_of_its_folder(
     assert module_table_problems(page, text, folder) == []
 
 
+def test_each_package_of_the_web_folder_has_its_table() -> None:
+    built = section((DOCS / "web.md").read_text(encoding="utf-8"), WEB_BUILT, deepest=2)
+    assert missing_subfolder_tables("docs/web.md", built, PACKAGE / "interfaces/web") == []
+
+
 def test_the_architecture_has_a_table_for_each_layer_folder() -> None:
     """A table for the package and each layer, and the others each for a subpackage of
     a layer (``bots/judge``)."""
@@ -505,12 +534,6 @@ def test_the_architecture_has_a_table_for_each_layer_folder() -> None:
     assert {"", *layers} <= tables
     for folder in tables - {"", *layers}:
         assert folder.split("/")[0] in layers and (PACKAGE / folder / "__init__.py").exists()
-
-
-def test_web_md_has_a_table_for_each_folder_of_the_web_package() -> None:
-    web = PACKAGE / "interfaces/web"
-    folders = {name for name in tree_modules(web) if name.endswith("/")}
-    assert set(web_folder_tables()) == folders
 
 
 def test_a_table_of_modules_that_drifted_from_its_folder_is_reported(tmp_path: Path) -> None:
@@ -529,6 +552,46 @@ def test_a_table_of_modules_that_drifted_from_its_folder_is_reported(tmp_path: P
         "docs/x.md's table lists gone.py, which is not in synthetic/",
         "module new.py of synthetic/ is not in docs/x.md's table",
         "module sub/ of synthetic/ is not in docs/x.md's table",
+    ]
+
+
+def test_a_sub_folder_without_its_table_or_with_a_drifted_one_is_reported(
+    tmp_path: Path,
+) -> None:
+    sources = tmp_path / "src"
+    folder = sources / "synthetic"
+    for name in ("__init__.py", "app.py", "http/__init__.py", "http/kept.py", "http/new.py"):
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text("", encoding="utf-8")
+    (folder / "pages").mkdir()
+    (folder / "pages" / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "static").mkdir()  # not a package: no section needed
+    text = """
+| module | holds |
+|---|---|
+| `app.py` | the assembly |
+| `http/`, `pages/`, `static/` | the folders |
+
+### `http/`
+
+| module | holds |
+|---|---|
+| `kept.py` | still there |
+| `gone.py` | moved away |
+
+### Storage
+
+Prose, and no table.
+"""
+    tables = folder_tables("docs/x.md", text, folder)
+    assert [table_folder.name for _, _, table_folder in tables] == ["synthetic", "http"]
+    problems = [problem for args in tables for problem in module_table_problems(*args, sources)]
+    assert problems == [
+        "docs/x.md's table lists gone.py, which is not in synthetic/http/",
+        "module new.py of synthetic/http/ is not in docs/x.md's table",
+    ]
+    assert missing_subfolder_tables("docs/x.md", text, folder, sources) == [
+        "sub-folder pages/ of synthetic/ has no `### `pages/`` section in docs/x.md"
     ]
 
 

@@ -25,7 +25,7 @@ import pytest
 import websockets
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from serving import Server, app_client, free_port
+from serving import Server, app_client, free_port, served
 from starlette.testclient import TestClient
 
 from hanamikoji.interfaces.messages import MESSAGES
@@ -92,8 +92,7 @@ def client() -> Iterator[TestClient]:
 
 
 def store_of(client: TestClient) -> GameStore:
-    store: Store = client.app.state.hub.store  # type: ignore[attr-defined]
-    return GameStore(store)
+    return served(client).games
 
 
 def assert_documented_error(body: Any) -> None:

@@ -23,7 +23,7 @@ from hanamikoji.interfaces.messages import message, outcome_key
 from hanamikoji.interfaces.rules import DOCS, rules_markdown, rules_page
 from hanamikoji.interfaces.terminal import EXIT_INPUT_ENDED
 from hanamikoji.interfaces.web.catalog.lookup import text
-from hanamikoji.interfaces.web.rules_page import END_ID, rules_html, slug
+from hanamikoji.interfaces.web.pages.rules import END_ID, rules_html, slug
 from hanamikoji.notation.names import LANGUAGES, Lang, term
 
 ROOT = Path(__file__).resolve().parents[1]

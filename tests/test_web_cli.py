@@ -123,6 +123,7 @@ def test_serve_passes_the_analysis_options_to_the_server(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     import uvicorn
+    from serving import served
     from starlette.testclient import TestClient
 
     from hanamikoji.bots.analysis import AnalysisSettings
@@ -136,7 +137,7 @@ def test_serve_passes_the_analysis_options_to_the_server(
     ):
         assert run_command(["serve", "--db", db, "--bot-processes", "0", *argv], streams()) == 0
         with TestClient(started["app"], base_url="http://127.0.0.1") as client:
-            analyses = client.app.state.hub.analyses  # type: ignore[attr-defined]
+            analyses = served(client).hub.analyses
             assert (analyses.settings.worlds, analyses.limit) == (worlds, limit)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import httpx2 as httpx
 import pytest
 from postgres_db import REASON, URL
-from serving import app_client
+from serving import app_client, served
 from starlette.testclient import TestClient
 from web_support import (
     bearer,
@@ -240,8 +240,9 @@ def test_the_flag_falls_and_the_game_is_lost_on_time_by_the_right_seat(tmp_path:
         analysis = client.post(f"/api/games/{game['id']}/analysis", headers=bearer(game["token"]))
         assert analysis.status_code == 409 and analysis.json()["code"] == "err_not_over"
         # A spectator sees the game over too, and no hand.
-        hub = client.app.state.hub  # type: ignore[attr-defined]
+        hub = served(client).hub
         live = client.portal.call(hub.get, game["id"])  # type: ignore[union-attr]
+        assert live is not None
         watched = to_plain(hub.spectator_state_for(live))
         assert watched["outcome"]["termination"] == "time" and watched["hand"] == []
     stored = GameStore(Store(url)).load(game["id"])

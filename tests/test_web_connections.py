@@ -19,7 +19,7 @@ import pytest
 import websockets
 from serving import Server, free_port
 
-from hanamikoji.interfaces.web.connections import ConnectionGuard
+from hanamikoji.interfaces.web.http.connections import ConnectionGuard
 
 TIMEOUT = 2
 CAP = 5

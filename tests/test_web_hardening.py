@@ -18,7 +18,7 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from serving import Server, app_client, descendants, free_port
+from serving import Server, app_client, descendants, free_port, served
 from starlette.requests import Request
 from starlette.testclient import TestClient, WebSocketDenialResponse
 from starlette.types import Message
@@ -29,8 +29,8 @@ from hanamikoji.interfaces.messages import MESSAGES
 from hanamikoji.interfaces.web.catalog.lookup import UI
 from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.games.sockets import CLOSE_BAD_SEAT
-from hanamikoji.interfaces.web.guards import RateGuard, loopback_hosts, parse_rate, read_body
-from hanamikoji.interfaces.web.refusals import STATUS
+from hanamikoji.interfaces.web.http.guards import RateGuard, loopback_hosts, parse_rate, read_body
+from hanamikoji.interfaces.web.http.refusals import STATUS
 
 WEB_DOC = Path(__file__).resolve().parent.parent / "docs" / "web.md"
 JSON_TYPE = {"Content-Type": "application/json"}
@@ -55,7 +55,7 @@ def new_game(client: TestClient, **settings: Any) -> dict[str, Any]:
 
 
 def games_in(client: TestClient) -> int:
-    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    store = served(client).store
     with store.engine.connect() as connection:
         count: int = connection.exec_driver_sql("SELECT count(*) FROM games").scalar_one()
     return count
@@ -141,7 +141,7 @@ NOT_UTF8_BODIES = [
 
 
 def players_in(client: TestClient) -> int:
-    store = client.app.state.hub.store  # type: ignore[attr-defined]
+    store = served(client).store
     with store.engine.connect() as connection:
         count: int = connection.exec_driver_sql("SELECT count(*) FROM players").scalar_one()
     return count

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from serving import Server, app_client
+from serving import Server, app_client, served
 from starlette.testclient import TestClient
 from web_support import bearer, create, csrf, legal_texts, register
 
@@ -101,8 +101,8 @@ def test_no_hint_in_a_rated_game_by_token_or_by_session(client: TestClient) -> N
 
 def test_no_hint_for_the_other_seats_decision(client: TestClient) -> None:
     game = create(client, opponent="bot", level=1, first="me")
-    hub: GameHub = client.app.state.hub  # type: ignore[attr-defined]
-    hints: Hints = client.app.state.hints  # type: ignore[attr-defined]
+    hub: GameHub = served(client).hub
+    hints: Hints = served(client).hints
 
     async def for_the_bots_seat() -> str:
         live = await hub.get(game["id"])

@@ -24,11 +24,10 @@ from hanamikoji.interfaces.web.db.tables import games, instances
 from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.lobby.clients import LobbyClient, LobbyPlayer
-from hanamikoji.interfaces.web.lobby.routes import open_lobby
 from hanamikoji.interfaces.web.lobby.service import Lobby
 from hanamikoji.interfaces.web.players.accounts import Accounts
-from hanamikoji.interfaces.web.players.sessions import open_accounts
 from hanamikoji.interfaces.web.players.store import new_player
+from hanamikoji.interfaces.web.services import open_accounts, open_lobby
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
 
@@ -60,8 +59,8 @@ class Server:
 @asynccontextmanager
 async def server(url: str) -> AsyncIterator[Server]:
     async with instance(url) as hub:
-        accounts = await open_accounts(hub, timedelta(days=1))
-        lobby = await open_lobby(hub, accounts)
+        accounts = await open_accounts(hub.store, hub.writer, timedelta(days=1))
+        lobby = await open_lobby(hub, accounts, hub.store, hub.listener, hub.now)
         try:
             yield Server(hub, accounts, lobby)
         finally:

@@ -29,13 +29,17 @@ from typing import Any
 
 import httpx2 as httpx
 import pytest
-from serving import Server, app_client, free_port
+from serving import Server, app_client, free_port, served
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from starlette.testclient import TestClient
 from web_support import bearer, create, legal_texts, receive_error, take_seat
 
-from hanamikoji.interfaces.web.health import CLOSE_TRY_AGAIN, RETRY_AFTER_SECONDS, DatabaseHealth
+from hanamikoji.interfaces.web.http.health import (
+    CLOSE_TRY_AGAIN,
+    RETRY_AFTER_SECONDS,
+    DatabaseHealth,
+)
 
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 
@@ -79,7 +83,7 @@ def test_an_unreachable_database_gets_503_one_log_line_and_recovers(
     client.cookies.clear()  # the other requests are nobody's
     friend = create(client, opponent="friend", first="me")
     seated = create(client, opponent="friend", first="me")
-    engine = client.app.state.hub.store.engine  # type: ignore[attr-defined]
+    engine = served(client).store.engine
     caplog.set_level(logging.INFO, logger="hanamikoji.web")
     with take_seat(client, seated) as (page, state):
         with Outage(engine):

@@ -33,7 +33,7 @@ from serving import Server
 
 from hanamikoji.core import Game
 from hanamikoji.core.moves import MoveKind
-from hanamikoji.interfaces.web.tutorial import SCRIPT, tutorial_step
+from hanamikoji.interfaces.web.pages.tutorial import SCRIPT, tutorial_step
 
 __all__ = ["browser", "pytestmark", "server"]
 

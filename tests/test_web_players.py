@@ -17,7 +17,7 @@ from argon2 import PasswordHasher
 from postgres_db import REASON as NO_POSTGRES
 from postgres_db import URL as POSTGRES
 from postgres_db import postgres_schemas
-from serving import Server, app_client, free_port
+from serving import Server, app_client, app_config, free_port, served
 from sqlalchemy import select, update
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
@@ -38,7 +38,7 @@ from web_support import (
 )
 
 from hanamikoji.interfaces import web_cli
-from hanamikoji.interfaces.web.app import ServerConfig, create_app
+from hanamikoji.interfaces.web.app import create_app
 from hanamikoji.interfaces.web.catalog.lookup import text
 from hanamikoji.interfaces.web.db.attempts import attempt_key, count_attempt
 from hanamikoji.interfaces.web.db.database import Store
@@ -96,7 +96,7 @@ def set_cookie_header(response: Any) -> str:
 
 
 def database(client: TestClient) -> Any:
-    return client.app.state.hub.store  # type: ignore[attr-defined]
+    return served(client).store
 
 
 # -- accounts -------------------------------------------------------------------------------
@@ -189,7 +189,7 @@ def test_an_unknown_name_costs_a_password_check_too(
 
 def test_the_hash_is_redone_when_the_parameters_change(client: TestClient) -> None:
     made = register(client, "Rehash")
-    accounts = client.app.state.accounts  # type: ignore[attr-defined]
+    accounts = served(client).accounts
     accounts.passwords = Passwords(PasswordHasher(time_cost=4, memory_cost=32 * 1024))
     client.cookies.clear()
     signed = client.post("/api/me/login", json={"name": "Rehash", "password": PASSWORD})
@@ -325,12 +325,14 @@ def test_serve_takes_the_players_options(monkeypatch: pytest.MonkeyPatch, tmp_pa
     db = f"sqlite:///{tmp_path / 'games.sqlite3'}"
     options = ["--db", db, "--secure-cookies", "--login-rate", "5/minute", "--session-days", "7"]
     assert web_cli.main(options) == 0
-    state = started["app"].state
+    with TestClient(started["app"], base_url="http://127.0.0.1") as client:
+        state = served(client)
     assert state.cookies.secure and state.cookies.lifetime == timedelta(days=7)
     assert state.cookies.name == "__Host-hanamikoji_session"
     assert str(state.rates.login) == "5 per 1 minute"
     assert web_cli.main(["--db", db]) == 0
-    state = started["app"].state
+    with TestClient(started["app"], base_url="http://127.0.0.1") as client:
+        state = served(client)
     assert not state.cookies.secure and state.cookies.lifetime == timedelta(days=30)
     assert str(state.rates.login) == "10 per 1 minute"
 
@@ -407,12 +409,8 @@ def test_sign_in_attempts_are_limited_per_account_name() -> None:
 
 def _instance(url: str, address: str, login_rate: str) -> TestClient:
     """An instance of the app on the database at ``url``, its requests from ``address``."""
-    config = ServerConfig(
-        url,
-        bot_processes=0,
-        gc_freeze_interval=0,
-        allowed_hosts=("testserver",),
-        login_rate=login_rate,
+    config = app_config(
+        url, bot_delay=0.4, create_rate="20/minute", message_rate="10/second", login_rate=login_rate
     )
     return TestClient(create_app(config), base_url="http://testserver", client=(address, 5000))
 

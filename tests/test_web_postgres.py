@@ -67,20 +67,14 @@ def test_a_rematch_is_created_once(store: GameStore) -> None:
 
 
 def test_a_whole_game_on_postgresql_survives_a_restart() -> None:
+    from serving import app_config
     from starlette.testclient import TestClient
     from web_support import hello, legal_texts, receive_state
 
-    from hanamikoji.interfaces.web.app import ServerConfig, create_app
+    from hanamikoji.interfaces.web.app import create_app
 
     assert URL is not None
-    config = ServerConfig(
-        db_url=URL,
-        bot_processes=0,
-        bot_delay=0,
-        gc_freeze_interval=0,
-        allowed_hosts=("testserver",),
-        message_rate="off",
-    )
+    config = app_config(URL, create_rate="20/minute")
     rng = random.Random(6)
     with TestClient(create_app(config)) as client:
         game: dict[str, Any] = client.post("/api/games", json={"opponent": "friend"}).json()

@@ -18,7 +18,7 @@ import pytest
 from postgres_db import REASON as NO_POSTGRES
 from postgres_db import URL as POSTGRES
 from postgres_db import postgres_schemas
-from serving import Server, app_client, free_port
+from serving import Server, app_client, free_port, served
 from sqlalchemy import insert, select
 from starlette.testclient import TestClient
 from web_support import (
@@ -468,7 +468,7 @@ def wait_for(predicate: Any, seconds: float = 5.0) -> None:
 
 
 def stored_game(client: TestClient, game_id: str) -> Any:
-    return client.app.state.hub.games.get(game_id)  # type: ignore[attr-defined]
+    return served(client).games.get(game_id)
 
 
 def test_a_side_that_never_decides_aborts_the_game_unrated() -> None:

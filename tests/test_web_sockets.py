@@ -16,7 +16,7 @@ from serving import app_client
 from web_support import create, hello
 
 from hanamikoji.interfaces.web.games.sockets import CLOSE_REPLACED
-from hanamikoji.interfaces.web.guards import CLOSE_TOO_MANY_SOCKETS, SEAT_SOCKETS
+from hanamikoji.interfaces.web.http.guards import CLOSE_TOO_MANY_SOCKETS, SEAT_SOCKETS
 
 
 def until_closed(ws: Any) -> tuple[list[dict[str, Any]], int]:

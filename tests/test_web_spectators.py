@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 import pytest
+from serving import served
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 from web_support import (
@@ -215,7 +216,8 @@ def test_a_private_game_cannot_be_watched_or_listed() -> None:
             assert json.loads(ws.receive_text())["code"] == "err_no_game"
         listed = [game["id"] for game in client.get("/api/games?watch=1").json()["games"]]
         assert public["id"] in listed and private["id"] not in listed
-        assert client.app.state.hub.games.get(private["id"]).private  # type: ignore[attr-defined]
+        stored = served(client).games.get(private["id"])
+        assert stored is not None and stored.private
 
 
 class _NoSpectator:

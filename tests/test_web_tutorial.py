@@ -20,7 +20,7 @@ from web_support import frames
 from hanamikoji.core.cards import FULL_SET, counts, from_counts, pack
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move, MoveKind
-from hanamikoji.interfaces.web.tutorial import (
+from hanamikoji.interfaces.web.pages.tutorial import (
     LEARNER,
     SCRIPT,
     SENTENCES,

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
-from serving import app_client
+from serving import app_client, served
 from starlette.testclient import TestClient, WebSocketTestSession
 
 from hanamikoji.core import turn_moves
@@ -26,7 +26,7 @@ from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.games.live import Connection
 from hanamikoji.interfaces.web.games.payload import KIND_NAMES
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
-from hanamikoji.interfaces.web.tutorial import tutorial_step
+from hanamikoji.interfaces.web.pages.tutorial import tutorial_step
 
 __all__ = [
     "COOKIE",
@@ -146,7 +146,7 @@ def play_to_the_end(ws: Any, state: JSONDict, rng: random.Random) -> JSONDict:
 
 
 def stored_decisions(client: TestClient, game_id: str) -> tuple[str, ...]:
-    stored = client.app.state.hub.games.load(game_id)  # type: ignore[attr-defined]
+    stored = served(client).games.load(game_id)
     assert stored is not None
     decisions: tuple[str, ...] = stored.decisions
     return decisions
@@ -154,7 +154,7 @@ def stored_decisions(client: TestClient, game_id: str) -> tuple[str, ...]:
 
 def settings(client: TestClient, game_id: str) -> JSONDict:
     """What the server keeps to itself until the end: the seed above all."""
-    stored = client.app.state.hub.games.get(game_id)  # type: ignore[attr-defined]
+    stored = served(client).games.get(game_id)
     assert stored is not None
     return {
         "id": game_id,

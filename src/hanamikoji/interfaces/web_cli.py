@@ -17,16 +17,11 @@ import argparse
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from hanamikoji.interfaces.cli import Command, Streams, register_command
 from hanamikoji.interfaces.options import UsageError
-from hanamikoji.interfaces.web_settings import ServeSettings, add_options, read_settings
-
-if TYPE_CHECKING:
-    from hanamikoji.interfaces.web.app import ServerConfig
+from hanamikoji.interfaces.web_settings import add_options, read_settings
 
 __all__ = ["default_data_dir", "default_db_url", "main"]
 
@@ -49,21 +44,6 @@ def default_db_url(environ: Mapping[str, str], platform: str, home: str) -> str:
     return f"sqlite:///{default_data_dir(environ, platform, home) / 'games.sqlite3'}"
 
 
-def server_config(settings: ServeSettings, db_url: str) -> ServerConfig:
-    """The application's configuration from the settings: every setting of the same name
-    as it is, the database and the host names the server answers added."""
-    from hanamikoji.interfaces.web.app import ServerConfig
-    from hanamikoji.interfaces.web.guards import loopback_hosts
-
-    shared: dict[str, Any] = {
-        each.name: getattr(settings, each.name)
-        for each in fields(ServerConfig)
-        if each.name in {setting.name for setting in fields(ServeSettings)}
-    }
-    shared["allowed_hosts"] = loopback_hosts(settings.host) + settings.allowed_hosts
-    return ServerConfig(db_url=db_url, **shared)
-
-
 def _run(args: argparse.Namespace, streams: Streams) -> int:
     settings = read_settings(args, os.environ)  # UsageError: a bad environment variable
     try:
@@ -72,7 +52,8 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
 
         from hanamikoji.interfaces.web.app import create_app
         from hanamikoji.interfaces.web.cluster.instances import SecondInstanceError, hold_sqlite
-        from hanamikoji.interfaces.web.connections import ConnectionGuard, guarded
+        from hanamikoji.interfaces.web.http.connections import ConnectionGuard, guarded
+        from hanamikoji.interfaces.web.services import ServerConfig
     except ImportError as error:
         streams.stderr.write(
             f"error: the web server needs the 'web' extra ({error.name} is missing):"
@@ -98,7 +79,7 @@ def _run(args: argparse.Namespace, streams: Streams) -> int:
     proxies = list(settings.trusted_proxies)
     guard = ConnectionGuard(settings.connections_per_address, settings.header_timeout, proxies)
     uvicorn.run(
-        create_app(server_config(settings, url)),
+        create_app(ServerConfig(url, settings)),
         host=settings.host,
         port=settings.port,
         http=guarded(AutoHTTPProtocol, guard),

@@ -66,7 +66,7 @@ def rate(text: str) -> str:
     """An argparse type: a rate such as ``20/minute`` or ``off``, checked when the web
     extra (and its rate parser) is installed."""
     try:
-        from hanamikoji.interfaces.web.guards import parse_rate
+        from hanamikoji.interfaces.web.http.guards import parse_rate
     except ImportError:  # no web extra: the server says so when it starts
         return text
     try:
@@ -222,7 +222,7 @@ class ServeSettings:
         parse=whole_number(1, 3650, "a number of days"),
         metavar="N",
     )
-    abort_timeout: int = _setting(
+    abort_timeout: float = _setting(
         120,
         "--abort-timeout",
         "seconds a side of an untimed rated game has for its first decision before the"
@@ -230,7 +230,7 @@ class ServeSettings:
         parse=whole_number(5, 86_400, "a number of seconds"),
         metavar="S",
     )
-    abandon_timeout: int = _setting(
+    abandon_timeout: float = _setting(
         180,
         "--abandon-timeout",
         "seconds a player of an untimed rated game may be away, once each side has"

@@ -15,7 +15,7 @@ from hanamikoji.interfaces.web.games.clocks import Decision, ms_to_datetime
 from hanamikoji.interfaces.web.games.finishing import Finishing
 from hanamikoji.interfaces.web.games.flag_timers import FlagTimers
 from hanamikoji.interfaces.web.games.live import LiveGame, needs_owner
-from hanamikoji.interfaces.web.health import RETRY_AFTER_SECONDS, unreachable
+from hanamikoji.interfaces.web.http.health import RETRY_AFTER_SECONDS, unreachable
 
 __all__ = ["Decisions"]
 

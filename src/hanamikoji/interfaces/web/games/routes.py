@@ -17,7 +17,7 @@ from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.games.clocks import TimeControl
 from hanamikoji.interfaces.web.games.context import hints_of, hub_of, rates_of
 from hanamikoji.interfaces.web.games.live import LiveGame
-from hanamikoji.interfaces.web.guards import read_body
+from hanamikoji.interfaces.web.http.guards import read_body
 from hanamikoji.interfaces.web.players.sessions import (
     acting_session,
     copy_seats,

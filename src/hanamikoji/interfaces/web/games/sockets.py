@@ -13,12 +13,21 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from hanamikoji.interfaces.web.games.checks import Refused, parse_lang
-from hanamikoji.interfaces.web.games.context import hub_of, rates_of, seat_sockets_of
+from hanamikoji.interfaces.web.games.context import (
+    allowed_origins_of,
+    hub_of,
+    rates_of,
+    seat_sockets_of,
+)
 from hanamikoji.interfaces.web.games.live import SPECTATOR, Connection, LiveGame
-from hanamikoji.interfaces.web.guards import MessageBudget, receive_message
-from hanamikoji.interfaces.web.health import UNREACHABLE
+from hanamikoji.interfaces.web.http.guards import MessageBudget, receive_message
+from hanamikoji.interfaces.web.http.health import UNREACHABLE
+from hanamikoji.interfaces.web.http.refusals import (
+    error_message,
+    foreign_socket,
+    unavailable_message,
+)
 from hanamikoji.interfaces.web.players.sessions import session_seat
-from hanamikoji.interfaces.web.refusals import error_message, foreign_socket, unavailable_message
 from hanamikoji.interfaces.web.wire.incoming import Hello, LangMessage, Ping, decode_client_message
 from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage, Pong, encode
 from hanamikoji.notation.names import LANGUAGES, Lang
@@ -55,7 +64,7 @@ def game_sockets() -> list[BaseRoute]:
 
 
 async def _game_socket(websocket: WebSocket) -> None:
-    if await foreign_socket(websocket):
+    if await foreign_socket(websocket, allowed_origins_of(websocket)):
         return
     await websocket.accept()
     try:
@@ -146,7 +155,7 @@ async def _serve_seat(
 async def _watch_socket(websocket: WebSocket) -> None:
     """A spectator: no token; the public state now and at every change, never a
     decision. A game that does not exist or is private closes the socket (4404)."""
-    if await foreign_socket(websocket):
+    if await foreign_socket(websocket, allowed_origins_of(websocket)):
         return
     await websocket.accept()
     hub = hub_of(websocket)

@@ -13,26 +13,25 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import logging
-import secrets
 
 from starlette.requests import HTTPConnection
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from hanamikoji.interfaces.web.games.checks import Refused, parse_lang
-from hanamikoji.interfaces.web.games.clocks import TimeControl
-from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.games.live import Connection
-from hanamikoji.interfaces.web.guards import MessageBudget, RateGuard, receive_message
-from hanamikoji.interfaces.web.health import CLOSE_TRY_AGAIN, UNREACHABLE
+from hanamikoji.interfaces.web.http.guards import MessageBudget, RateGuard, receive_message
+from hanamikoji.interfaces.web.http.health import CLOSE_TRY_AGAIN, UNREACHABLE
+from hanamikoji.interfaces.web.http.refusals import (
+    error_message,
+    foreign_socket,
+    unavailable_message,
+)
 from hanamikoji.interfaces.web.lobby.clients import LobbyClient, LobbyPlayer
-from hanamikoji.interfaces.web.lobby.seeks import Pairing, Seat
 from hanamikoji.interfaces.web.lobby.service import Lobby
-from hanamikoji.interfaces.web.players.accounts import Accounts
 from hanamikoji.interfaces.web.players.sessions import current_session
-from hanamikoji.interfaces.web.refusals import error_message, foreign_socket, unavailable_message
+from hanamikoji.interfaces.web.services import services
 from hanamikoji.interfaces.web.wire.incoming import (
     AcceptMessage,
     CancelMessage,
@@ -47,45 +46,9 @@ from hanamikoji.interfaces.web.wire.incoming import (
 from hanamikoji.interfaces.web.wire.outgoing import Pong, encode
 from hanamikoji.notation.names import LANGUAGES, Lang
 
-__all__ = ["PAIRING_INTERVAL", "lobby_routes", "open_lobby", "run_pairings"]
+__all__ = ["lobby_routes"]
 
 log = logging.getLogger("hanamikoji.web")
-
-PAIRING_INTERVAL = 1.0
-"""Seconds between two looks at the quick-pairing queue (its windows widen with time)."""
-
-
-async def open_lobby(hub: GameHub, accounts: Accounts) -> Lobby:
-    """The server's lobby, started (``Lobby.start``; ``Lobby.close`` when the server
-    stops): a pairing's game, with its time control, has the seeker at seat 0 and the
-    other player at seat 1, both seats named for their players; who starts is drawn."""
-
-    take_seat = accounts.store.take_seat
-
-    async def make_game(pairing: Pairing) -> tuple[Seat, Seat]:
-        clock = TimeControl.parse(pairing.time_control)
-        created = await hub.create(
-            pairing.variant, secrets.randbelow(2), None, clock=clock, rated=pairing.rated
-        )
-        assert created.friend_token is not None, "a game between people has two tokens"
-        for seat, player in enumerate((pairing.seeker, pairing.opponent)):
-            await accounts.writer.call(functools.partial(take_seat, created.id, seat, player))
-        return Seat(created.id, 0, created.token), Seat(created.id, 1, created.friend_token)
-
-    lobby = Lobby(make_game, hub.store, now=hub.now, run=hub.writer.call, listener=hub.listener)
-    await lobby.start()
-    return lobby
-
-
-async def run_pairings(lobby: Lobby, interval: float = PAIRING_INTERVAL) -> None:
-    """Look at the lobby again and again: pair the queue as its windows widen, and more
-    (``Lobby.tick``), until cancelled."""
-    while True:
-        await asyncio.sleep(interval)
-        try:
-            await lobby.tick()
-        except Exception:  # a pairing's game could not be made: the next look tries again
-            log.exception("quick pairing failed")
 
 
 def lobby_routes() -> list[BaseRoute]:
@@ -93,8 +56,7 @@ def lobby_routes() -> list[BaseRoute]:
 
 
 def _lobby(connection: HTTPConnection) -> Lobby:
-    lobby: Lobby = connection.app.state.lobby
-    return lobby
+    return services(connection).lobby
 
 
 async def _lobby_player(connection: HTTPConnection) -> LobbyPlayer | None:
@@ -104,14 +66,13 @@ async def _lobby_player(connection: HTTPConnection) -> LobbyPlayer | None:
     if session is None:
         return None
     player = session.player
-    hub: GameHub = connection.app.state.hub
-    stored = await asyncio.to_thread(hub.ratings.ratings_of, player.id)
+    stored = await asyncio.to_thread(services(connection).ratings.ratings_of, player.id)
     ratings = {rating.variant: rating.rating for rating in stored}
     return LobbyPlayer(player.id, player.name, player.kind == "account", ratings)
 
 
 async def _lobby_socket(websocket: WebSocket) -> None:
-    if await foreign_socket(websocket):
+    if await foreign_socket(websocket, services(websocket).guards.allowed_origins):
         return
     await websocket.accept()
     wanted = websocket.query_params.get("lang", "en")
@@ -140,7 +101,7 @@ async def _lobby_socket(websocket: WebSocket) -> None:
 async def _serve(
     websocket: WebSocket, lobby: Lobby, client: LobbyClient, connection: Connection
 ) -> None:
-    rates: RateGuard = websocket.app.state.rates
+    rates = services(websocket).rates
     budget = MessageBudget(rates, client.key)
     while True:
         raw = await receive_message(websocket)

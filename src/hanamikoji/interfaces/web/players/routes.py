@@ -32,7 +32,7 @@ from hanamikoji.interfaces.web.db.games import FINISHED, PLAYING, GameStore
 from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.games.live import clock_json, rebuild, stored_clocks
-from hanamikoji.interfaces.web.guards import read_body
+from hanamikoji.interfaces.web.http.guards import read_body
 from hanamikoji.interfaces.web.players.accounts import Session
 from hanamikoji.interfaces.web.players.sessions import (
     acting_session,
@@ -43,6 +43,7 @@ from hanamikoji.interfaces.web.players.sessions import (
 )
 from hanamikoji.interfaces.web.players.store import GameEntry, Player, PlayerStore, name_key
 from hanamikoji.interfaces.web.ratings.routes import annotate_games, player_ratings_json
+from hanamikoji.interfaces.web.services import services
 from hanamikoji.interfaces.web.wire.answers import WireResponse
 from hanamikoji.interfaces.web.wire.incoming import (
     MAX_BODY_BYTES,
@@ -59,8 +60,7 @@ PLAYER_PAGE_GAMES = 20
 
 
 def _hub(connection: HTTPConnection) -> GameHub:
-    hub: GameHub = connection.app.state.hub
-    return hub
+    return services(connection).hub
 
 
 def player_routes() -> list[BaseRoute]:
@@ -112,17 +112,18 @@ async def _json_body(request: Request) -> bytes:
 async def _limit_sign_in(request: Request, account: str | None = None) -> None:
     """Count a sign-in attempt against the client's address (and the account name) in
     the database, so that every instance on it counts the same attempts."""
-    rate = request.app.state.rates.login
+    serving = services(request)
+    rate = serving.rates.login
     if rate is None:
         return
     address = request.client.host if request.client is not None else ""
     keys = [attempt_key("sign-in-address", address)]
     if account is not None:
         keys.append(attempt_key("sign-in-account", account))
-    hub = _hub(request)
     window_ms = rate.get_expiry() * 1000
-    wait_ms = await hub.writer.call(
-        lambda: count_attempt(hub.store, keys, hub.now(), rate.amount, window_ms)
+    store = serving.store
+    wait_ms = await serving.writer.call(
+        lambda: count_attempt(store, keys, serving.now(), rate.amount, window_ms)
     )
     if wait_ms is not None:
         raise Refused("err_login_rate", seconds=max(1, round(wait_ms / 1000)))
@@ -211,12 +212,12 @@ async def _my_games(request: Request) -> Response:
     player_id = session.player.id
     ongoing = await asyncio.to_thread(store.games_of, player_id, PLAYING, ONGOING_LIMIT)
     finished = await asyncio.to_thread(store.games_of, player_id, FINISHED, FINISHED_LIMIT)
-    hub = _hub(request)
-    turns = await asyncio.to_thread(_turns, hub.games, ongoing, hub.now())
+    serving = services(request)
+    turns = await asyncio.to_thread(_turns, serving.games, ongoing, serving.now())
     listed = [_ongoing_json(entry, *turns[entry.id]) for entry in ongoing if entry.id in turns]
     listed.sort(key=lambda item: not item["your_turn"])  # stable: newest first within
     ended = [_finished_json(entry) for entry in finished]
-    ratings = _hub(request).ratings
+    ratings = serving.ratings
     mine = await annotate_games(ratings, player_id, [*listed, *ended])
     return WireResponse(
         {
@@ -299,7 +300,7 @@ async def _player_page(request: Request) -> Response:
     player, _ = found
     recent = await asyncio.to_thread(store.games_of, player.id, FINISHED, PLAYER_PAGE_GAMES)
     listed = [_finished_json(entry) for entry in recent]
-    await annotate_games(_hub(request).ratings, player.id, listed)
+    await annotate_games(services(request).ratings, player.id, listed)
     games = [
         {key: value for key, value in game.items() if key not in ("id", "seat")} for game in listed
     ]
@@ -308,7 +309,7 @@ async def _player_page(request: Request) -> Response:
             "player": {"name": player.name, "kind": player.kind},
             "since": player.created.date().isoformat(),
             "games": games,
-            **await player_ratings_json(_hub(request).ratings, player.id),
+            **await player_ratings_json(services(request).ratings, player.id),
         },
         headers={"Cache-Control": "no-store"},
     )

@@ -1,6 +1,6 @@
 """The session a request (or a socket's handshake) comes with, for every route: who it
 is, its CSRF check for a request that changes something, the seat its player holds;
-and the server's accounts (:func:`open_accounts`).
+read from the running services (``services.py``).
 
 Every ``POST`` has passed the Origin check (``refusals.OriginCheck``); one that a
 session cookie comes with carries that session's CSRF token in ``X-CSRF-Token``.
@@ -9,7 +9,6 @@ session cookie comes with carries that session's CSRF token in ``X-CSRF-Token``.
 from __future__ import annotations
 
 import asyncio
-from datetime import timedelta
 
 from starlette.requests import HTTPConnection, Request
 
@@ -17,9 +16,9 @@ from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.games.live import LiveGame
 from hanamikoji.interfaces.web.players.accounts import Accounts, Session
-from hanamikoji.interfaces.web.players.cookies import CookieSettings, SessionKeys
-from hanamikoji.interfaces.web.players.passwords import Passwords
-from hanamikoji.interfaces.web.players.store import Player, PlayerStore
+from hanamikoji.interfaces.web.players.cookies import CookieSettings
+from hanamikoji.interfaces.web.players.store import Player
+from hanamikoji.interfaces.web.services import services
 
 __all__ = [
     "CSRF_HEADER",
@@ -28,45 +27,27 @@ __all__ = [
     "app_cookies",
     "copy_seats",
     "current_session",
-    "open_accounts",
     "record_seat",
     "session_seat",
 ]
 
 CSRF_HEADER = "x-csrf-token"
 
-SESSION_SECRET = "session-cookies"
-"""The name of the server secret that signs session cookies (``server_secrets``)."""
-
-
-async def open_accounts(
-    hub: GameHub, lifetime: timedelta, passwords: Passwords | None = None
-) -> Accounts:
-    """The accounts of the hub's database: its players' tables, and the key that signs
-    session cookies (made by the first server to start on the database)."""
-    store = PlayerStore(hub.store)
-    secret = await hub.writer.call(lambda: store.secret(SESSION_SECRET))
-    return Accounts(store, hub.writer, SessionKeys(secret), passwords or Passwords(), lifetime)
-
-
 # -- sessions, for every route --------------------------------------------------------------
 
 
 def app_accounts(connection: HTTPConnection) -> Accounts:
     """The server's accounts."""
-    accounts: Accounts = connection.app.state.accounts
-    return accounts
+    return services(connection).accounts
 
 
 def app_cookies(connection: HTTPConnection) -> CookieSettings:
     """The server's session cookie settings."""
-    settings: CookieSettings = connection.app.state.cookies
-    return settings
+    return services(connection).cookies
 
 
 def _hub(connection: HTTPConnection) -> GameHub:
-    hub: GameHub = connection.app.state.hub
-    return hub
+    return services(connection).hub
 
 
 async def current_session(connection: HTTPConnection) -> Session | None:

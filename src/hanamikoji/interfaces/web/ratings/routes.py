@@ -24,17 +24,13 @@ from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.ratings.store import RatingStore
+from hanamikoji.interfaces.web.services import services
 
 __all__ = ["annotate_games", "game_ratings_json", "player_ratings_json", "rating_routes"]
 
 
-def _hub(connection: HTTPConnection) -> GameHub:
-    hub: GameHub = connection.app.state.hub
-    return hub
-
-
 def _ratings(connection: HTTPConnection) -> RatingStore:
-    return _hub(connection).ratings
+    return services(connection).ratings
 
 
 def rating_routes() -> list[BaseRoute]:
@@ -60,13 +56,13 @@ def rating_routes() -> list[BaseRoute]:
     async def game(request: Request) -> Response:
         game_id = request.path_params["game_id"]
         stored = (
-            await asyncio.to_thread(_hub(request).games.get, game_id)
+            await asyncio.to_thread(services(request).games.get, game_id)
             if len(game_id) <= 32
             else None
         )
         if stored is None:
             raise Refused("err_no_game")
-        body = await game_ratings_json(_hub(request), game_id, rated=stored.rated)
+        body = await game_ratings_json(services(request).hub, game_id, rated=stored.rated)
         return JSONResponse(body, headers={"Cache-Control": "no-store"})
 
     return [

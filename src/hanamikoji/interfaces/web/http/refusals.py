@@ -22,8 +22,8 @@ from starlette.websockets import WebSocket
 
 from hanamikoji.interfaces.web.catalog.lookup import text
 from hanamikoji.interfaces.web.games.checks import Refused, parse_lang
-from hanamikoji.interfaces.web.guards import origin_allowed
-from hanamikoji.interfaces.web.health import RETRY_AFTER_SECONDS
+from hanamikoji.interfaces.web.http.guards import origin_allowed
+from hanamikoji.interfaces.web.http.health import RETRY_AFTER_SECONDS
 from hanamikoji.interfaces.web.wire.answers import WireResponse
 from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage
 from hanamikoji.notation.names import LANGUAGES, Lang
@@ -183,10 +183,10 @@ class OriginCheck:
         await self.app(scope, receive, send)
 
 
-async def foreign_socket(websocket: WebSocket) -> bool:
-    """Whether the socket's handshake comes from a page of another site; if so it is
-    refused (closed before it is accepted: HTTP 403)."""
-    allowed: frozenset[str] = websocket.app.state.allowed_origins
+async def foreign_socket(websocket: WebSocket, allowed: frozenset[str]) -> bool:
+    """Whether the socket's handshake comes from a page of another site than the
+    server's own and ``allowed`` (``--allow-origin``); if so it is refused (closed
+    before it is accepted: HTTP 403)."""
     if origin_allowed(websocket, allowed):
         return False
     await websocket.close(code=CLOSE_POLICY)

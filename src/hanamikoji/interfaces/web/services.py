@@ -1,0 +1,293 @@
+"""The composition root: every service of a running server, built once from its
+configuration (:class:`ServerConfig`) and handed to the routes through Starlette's typed
+lifespan state (:class:`AppState`).
+
+The application's lifespan enters :func:`running_services` and yields
+``{"services": ...}``; a route, a socket or a handler reads what it needs with
+:func:`services` (``services(request).lobby``), typed, never from ``app.state``. What
+needs no database (the rate guards, the cookie settings, the allowed origins, the seats'
+sockets) is built with the application, so a bad rate is refused before the server
+starts (:func:`guards_of`).
+
+Built here, in order: the database (:class:`~.storage.Store`), the bot workers, the
+games (:class:`~.hub.GameHub`, with its writer thread, its analyses, its ratings and,
+on PostgreSQL, the listener of the other instances' events), the accounts, the lobby
+and its pairings, the hints, and the collector's keeper; closed in the reverse order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import gc
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+from typing import TYPE_CHECKING, TypedDict, cast
+
+from starlette.requests import HTTPConnection
+from starlette.websockets import WebSocket
+
+from hanamikoji.bots.analysis import AnalysisSettings
+from hanamikoji.interfaces.web.cluster.events import Listener
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import GameStore
+from hanamikoji.interfaces.web.db.writer import DecisionWriter
+from hanamikoji.interfaces.web.games.clocks import TimeControl, wall_clock_ms
+from hanamikoji.interfaces.web.games.hints import Hints
+from hanamikoji.interfaces.web.games.hub import GameHub
+from hanamikoji.interfaces.web.games.live import SeatTap
+from hanamikoji.interfaces.web.games.thinkers import BotRunner
+from hanamikoji.interfaces.web.http.guards import RateGuard, SeatSockets, loopback_hosts, parse_rate
+from hanamikoji.interfaces.web.lobby.seeks import Pairing, Seat
+from hanamikoji.interfaces.web.lobby.service import Lobby
+from hanamikoji.interfaces.web.players.accounts import Accounts
+from hanamikoji.interfaces.web.players.cookies import CookieSettings, SessionKeys
+from hanamikoji.interfaces.web.players.passwords import Passwords
+from hanamikoji.interfaces.web.players.store import PlayerStore
+from hanamikoji.interfaces.web.ratings.store import RatingStore
+from hanamikoji.interfaces.web_settings import ServeSettings
+
+if TYPE_CHECKING:
+    from starlette.requests import Request
+
+__all__ = [
+    "PAIRING_INTERVAL",
+    "SESSION_SECRET",
+    "AppState",
+    "Guards",
+    "ServerConfig",
+    "Services",
+    "guards_of",
+    "open_accounts",
+    "open_lobby",
+    "run_pairings",
+    "running_services",
+    "services",
+]
+
+log = logging.getLogger("hanamikoji.web")
+
+SESSION_SECRET = "session-cookies"
+"""The name of the server secret that signs session cookies (``server_secrets``)."""
+
+PAIRING_INTERVAL = 1.0
+"""Seconds between two looks at the quick-pairing queue (its windows widen with time)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """How the server runs: ``hanamikoji serve``'s settings as they are, the database
+    they resolve to, and what only tests change.
+
+    Args:
+        db_url: the SQLAlchemy URL of the games database (``settings.database_url``, or
+            the default database ``web_cli`` chose).
+        settings: every setting of ``hanamikoji serve``, its defaults written once
+            (:class:`~hanamikoji.interfaces.web_settings.ServeSettings`); the server
+            answers the host names of ``settings.host`` and loopback's besides
+            ``settings.allowed_hosts``.
+        tap: sees every message sent to a seat (tests).
+        clock: the games' clocks' time source, ms since the epoch (tests; the wall clock).
+        gc_freeze_interval: seconds between moves of long-lived objects out of the
+            cyclic garbage collector's sight (0: never); see :func:`keep_collections_short`.
+    """
+
+    db_url: str
+    settings: ServeSettings = field(default_factory=ServeSettings)
+    tap: SeatTap | None = None
+    clock: Callable[[], int] | None = None
+    gc_freeze_interval: float = 10.0
+
+    @property
+    def allowed_hosts(self) -> tuple[str, ...]:
+        """The ``Host`` names the server answers; any other is refused with 400."""
+        return loopback_hosts(self.settings.host) + self.settings.allowed_hosts
+
+
+@dataclass(frozen=True, slots=True)
+class Guards:
+    """What the server's limits and checks need, built with the application (no
+    database): the rate guards, the session cookie, the page origins allowed besides
+    the server's own, and the sockets open at each seat."""
+
+    rates: RateGuard
+    cookies: CookieSettings
+    allowed_origins: frozenset[str]
+    seat_sockets: SeatSockets[WebSocket]
+
+
+def guards_of(settings: ServeSettings) -> Guards:
+    """The guards of ``settings``; ``ValueError`` for a rate that is not one."""
+    return Guards(
+        RateGuard(
+            parse_rate(settings.create_rate),
+            parse_rate(settings.message_rate),
+            parse_rate(settings.login_rate),
+        ),
+        CookieSettings(settings.secure_cookies, timedelta(days=settings.session_days)),
+        frozenset(origin.rstrip("/") for origin in settings.allowed_origins),
+        SeatSockets[WebSocket](),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """Every service of a running server, each built once (:func:`running_services`).
+
+    Args:
+        store: the database.
+        games: the games' queries.
+        writer: the writer thread every write goes through.
+        hub: the live games.
+        ratings: the players' ratings.
+        accounts: the players' accounts and sessions.
+        lobby: seeks and quick pairing.
+        hints: the hints' workers.
+        guards: rates, cookies, origins, seat sockets (:class:`Guards`).
+        now: the clock of games, lobby and sign-in limits, ms since the epoch.
+    """
+
+    store: Store
+    games: GameStore
+    writer: DecisionWriter
+    hub: GameHub
+    ratings: RatingStore
+    accounts: Accounts
+    lobby: Lobby
+    hints: Hints
+    guards: Guards
+    now: Callable[[], int]
+
+    @property
+    def rates(self) -> RateGuard:
+        return self.guards.rates
+
+    @property
+    def cookies(self) -> CookieSettings:
+        return self.guards.cookies
+
+
+class AppState(TypedDict):
+    """The lifespan's state: what every request and socket is handed."""
+
+    services: Services
+
+
+def services(connection: HTTPConnection) -> Services:
+    """The services of the server a request or a socket came to (the lifespan's state)."""
+    typed = cast("Request[AppState]", connection)
+    return typed.state["services"]
+
+
+@contextlib.asynccontextmanager
+async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterator[Services]:
+    """Build every service, start them, and close them all when the block ends."""
+    settings = config.settings
+    now = config.clock or wall_clock_ms
+    store = await asyncio.to_thread(Store, config.db_url)
+    bots = BotRunner(settings.bot_processes)
+    hub = GameHub(
+        store,
+        bots,
+        bot_delay=settings.bot_delay,
+        tap=config.tap,
+        analysis=AnalysisSettings(worlds=settings.analysis_worlds),
+        analysis_limit=settings.analysis_limit,
+        now=now,
+        abort_timeout=settings.abort_timeout,
+        abandon_timeout=settings.abandon_timeout,
+    )
+    await hub.start()
+    accounts = await open_accounts(store, hub.writer, guards.cookies.lifetime)
+    lobby = await open_lobby(hub, accounts, store, hub.listener, now)
+    pairings = asyncio.create_task(run_pairings(lobby))
+    hints = Hints(bots, settings.analysis_worlds)
+    keeper = asyncio.create_task(keep_collections_short(config.gc_freeze_interval))
+    try:
+        yield Services(
+            store, hub.games, hub.writer, hub, hub.ratings, accounts, lobby, hints, guards, now
+        )
+    finally:
+        for task in (keeper, pairings):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        await lobby.close()
+        await hints.close()
+        await hub.close()
+        await asyncio.to_thread(bots.close)
+        store.close()
+
+
+async def open_accounts(
+    store: Store, writer: DecisionWriter, lifetime: timedelta, passwords: Passwords | None = None
+) -> Accounts:
+    """The accounts of the database: its players' tables, and the key that signs session
+    cookies (made by the first server to start on the database)."""
+    players = PlayerStore(store)
+    secret = await writer.call(lambda: players.secret(SESSION_SECRET))
+    return Accounts(players, writer, SessionKeys(secret), passwords or Passwords(), lifetime)
+
+
+async def open_lobby(
+    hub: GameHub,
+    accounts: Accounts,
+    store: Store,
+    listener: Listener | None,
+    now: Callable[[], int],
+) -> Lobby:
+    """The server's lobby, started (``Lobby.start``; ``Lobby.close`` when the server
+    stops): a pairing's game, with its time control, has the seeker at seat 0 and the
+    other player at seat 1, both seats named for their players; who starts is drawn.
+    ``listener`` carries the other instances' lobby events (PostgreSQL)."""
+
+    take_seat = accounts.store.take_seat
+
+    async def make_game(pairing: Pairing) -> tuple[Seat, Seat]:
+        clock = TimeControl.parse(pairing.time_control)
+        created = await hub.create(
+            pairing.variant, secrets.randbelow(2), None, clock=clock, rated=pairing.rated
+        )
+        assert created.friend_token is not None, "a game between people has two tokens"
+        for seat, player in enumerate((pairing.seeker, pairing.opponent)):
+            await accounts.writer.call(functools.partial(take_seat, created.id, seat, player))
+        return Seat(created.id, 0, created.token), Seat(created.id, 1, created.friend_token)
+
+    lobby = Lobby(make_game, store, now=now, run=accounts.writer.call, listener=listener)
+    await lobby.start()
+    return lobby
+
+
+async def run_pairings(lobby: Lobby, interval: float = PAIRING_INTERVAL) -> None:
+    """Look at the lobby again and again: pair the queue as its windows widen, and more
+    (``Lobby.tick``), until cancelled."""
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            await lobby.tick()
+        except Exception:  # a pairing's game could not be made: the next look tries again
+            log.exception("quick pairing failed")
+
+
+async def keep_collections_short(interval: float) -> None:
+    """Keep full garbage collections from pausing play.
+
+    A full collection walks every tracked object, and the core's move caches alone hold
+    hundreds of thousands of references: on this project's machine that pauses the event
+    loop for 50-250 ms, every game at once. Every ``interval`` seconds the young
+    generations are collected (cheap) and whatever survived is frozen, so full
+    collections only ever see what is newer. Frozen objects are still freed by reference
+    counting when dropped (games, connections); only reference cycles among them would
+    outlive their use, and the server makes none on purpose.
+    """
+    if interval <= 0:
+        return
+    gc.freeze()
+    while True:
+        await asyncio.sleep(interval)
+        gc.collect(1)
+        gc.freeze()
