@@ -244,6 +244,12 @@ SERVER_OPTIONS = (
     "off",
     "--login-rate",
     "off",
+    # Every seat of the load comes from 127.0.0.1: lift the per-address caps (64
+    # connections, 32 sockets by default) to their highest, or the server refuses the load.
+    "--connections-per-address",
+    "100000",
+    "--sockets-per-address",
+    "100000",
 )
 
 
