@@ -158,3 +158,22 @@ def test_the_cycle_finder_finds_lazy_and_relative_cycles(tmp_path: Path) -> None
     graph["toy.c2"] = set()
     graph["toy.self"] = set()
     assert import_cycles(graph) == []
+
+
+WEB = PACKAGE / "interfaces" / "web"
+WEB_SHARED = ("wire", "db", "cluster", "http", "catalog")
+"""The web server's folders that every feature shares (docs/architecture.md)."""
+WEB_ABOVE_SHARED = ("games", "lobby", "players", "ratings", "pages", "services", "app")
+"""The web server's features, its composition root and its assembly."""
+
+
+@pytest.mark.parametrize("folder", WEB_SHARED)
+def test_no_shared_web_folder_imports_a_feature(folder: str) -> None:
+    """What the features share (the database, the wire, ...) is below them: it never
+    imports a feature, the composition root or the app."""
+    above = tuple(f"hanamikoji.interfaces.web.{name}" for name in WEB_ABOVE_SHARED)
+    for path in sorted((WEB / folder).rglob("*.py")):
+        for module in imported_modules(path):
+            assert not module.startswith(above), (
+                f"{path.relative_to(PACKAGE)} imports {module}, above the shared folders"
+            )

@@ -16,7 +16,8 @@ from hanamikoji.core.errors import GameOverError, Illegality
 from hanamikoji.core.moves import CARDS_PER_ACTION
 from hanamikoji.interfaces.messages import illegality, localized, message
 from hanamikoji.interfaces.web.catalog.lookup import text
-from hanamikoji.interfaces.web.games.checks import Refused, check_decision
+from hanamikoji.interfaces.web.games.checks import check_decision
+from hanamikoji.interfaces.web.wire.refused import Refused
 from hanamikoji.notation.names import LANGUAGES
 from hanamikoji.research.encoding import all_moves
 

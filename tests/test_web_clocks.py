@@ -22,6 +22,7 @@ from web_support import (
     create,
     csrf,
     hello,
+    instance,
     legal_texts,
     my_games,
     receive_state,
@@ -29,9 +30,7 @@ from web_support import (
     take_seat,
 )
 
-from hanamikoji.interfaces.web.db.database import Store
-from hanamikoji.interfaces.web.db.games import Append, GameStore, new_game_row
-from hanamikoji.interfaces.web.games.clocks import (
+from hanamikoji.interfaces.clocks import (
     DAY_MS,
     PRESETS,
     UNTIMED,
@@ -41,9 +40,9 @@ from hanamikoji.interfaces.web.games.clocks import (
     datetime_to_ms,
     ms_to_datetime,
 )
-from hanamikoji.interfaces.web.games.hub import GameHub
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import Append, GameStore, new_game_row
 from hanamikoji.interfaces.web.games.live import Connection
-from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.wire.incoming import NewGameRequest
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
 
@@ -354,23 +353,18 @@ def test_the_flag_timer_ends_the_game_by_itself() -> None:
     and both seats hear it."""
 
     async def scenario() -> list[JSONDict]:
-        store = Store("sqlite://")
-        hub = GameHub(store, BotRunner(0))
         heard: list[JSONDict] = []
 
         async def send(message: str) -> None:
             heard.append(json.loads(message))
 
-        try:
+        async with instance("sqlite://") as hub:
             created = await hub.create("classic", 0, None, clock=TimeControl("realtime", 300, 0))
             live = await hub.get(created.id)
             assert live is not None
             await hub.attach(created.id, 0, Connection(send, "en"))
             await asyncio.sleep(0.6)
             return heard
-        finally:
-            await hub.close()
-            store.close()
 
     heard = asyncio.run(scenario())
     assert heard[-1]["outcome"]["termination"] == "aborted"
@@ -493,20 +487,14 @@ def test_the_owners_flag_timer_ends_a_game_nobody_watches() -> None:
     whose timer ends it, in the database."""
 
     async def scenario() -> tuple[str | None, str | None, bool]:
-        store = Store("sqlite://")
-        hub = GameHub(store, BotRunner(0))
-        try:
+        async with instance("sqlite://") as hub:
             created = await hub.create("classic", 0, None, clock=TimeControl("realtime", 300, 0))
-            await hub.start()
             # Whether the game stayed in memory.
             in_memory = hub.in_memory(created.id) is not None
             await asyncio.sleep(0.6)
             stored = hub.games.load(created.id)
             assert stored is not None
             return stored.status, stored.termination, in_memory
-        finally:
-            await hub.close()
-            store.close()
 
     assert asyncio.run(scenario()) == ("finished", "aborted", True)
 

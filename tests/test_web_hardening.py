@@ -27,10 +27,10 @@ from web_support import bearer
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.interfaces.messages import MESSAGES
 from hanamikoji.interfaces.web.catalog.lookup import UI
-from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.games.sockets import CLOSE_BAD_SEAT
 from hanamikoji.interfaces.web.http.guards import RateGuard, loopback_hosts, parse_rate, read_body
 from hanamikoji.interfaces.web.http.refusals import STATUS
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 WEB_DOC = Path(__file__).resolve().parent.parent / "docs" / "web.md"
 JSON_TYPE = {"Content-Type": "application/json"}

@@ -19,11 +19,11 @@ from web_support import bearer, create, csrf, legal_texts, register
 
 from hanamikoji.core.game import Game
 from hanamikoji.core.view import View
-from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.games.hints import Hints
 from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 e2e: ModuleType | None = None
 try:

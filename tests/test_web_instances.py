@@ -20,10 +20,10 @@ import pytest
 from postgres_db import DRIVER_MISSING, needs_postgres
 from sqlalchemy import update
 
+from hanamikoji.interfaces.clocks import TimeControl
 from hanamikoji.interfaces.web.cluster.instances import SecondInstanceError, hold_sqlite
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.tables import instances
-from hanamikoji.interfaces.web.games.clocks import TimeControl
 from hanamikoji.interfaces.web.games.live import LiveGame
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
 

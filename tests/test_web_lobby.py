@@ -18,14 +18,14 @@ from starlette.testclient import TestClient
 from web_support import receive, sign_in
 
 from hanamikoji.arena.glicko2 import Rating
+from hanamikoji.interfaces.clocks import PRESETS
 from hanamikoji.interfaces.web.db.database import Store
-from hanamikoji.interfaces.web.games.checks import Refused
-from hanamikoji.interfaces.web.games.clocks import PRESETS
 from hanamikoji.interfaces.web.lobby.clients import LobbyClient, LobbyPlayer
 from hanamikoji.interfaces.web.lobby.seeks import GameMaker, Pairing, Seat
 from hanamikoji.interfaces.web.lobby.service import Lobby
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage, TimeControlName
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 JSONDict = dict[str, Any]
 

@@ -21,7 +21,6 @@ from postgres_db import DRIVER_MISSING, needs_postgres
 from sqlalchemy import func, select, update
 
 from hanamikoji.interfaces.web.db.tables import games, instances
-from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.lobby.clients import LobbyClient, LobbyPlayer
 from hanamikoji.interfaces.web.lobby.service import Lobby
@@ -30,6 +29,7 @@ from hanamikoji.interfaces.web.players.store import new_player
 from hanamikoji.interfaces.web.services import open_accounts, open_lobby
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 

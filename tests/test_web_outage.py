@@ -35,7 +35,7 @@ from sqlalchemy.engine import Engine
 from starlette.testclient import TestClient
 from web_support import bearer, create, legal_texts, receive_error, take_seat
 
-from hanamikoji.interfaces.web.http.health import (
+from hanamikoji.interfaces.web.db.health import (
     CLOSE_TRY_AGAIN,
     RETRY_AFTER_SECONDS,
     DatabaseHealth,

@@ -282,7 +282,7 @@ def test_the_leaderboard_orders_accounts_and_lists_provisional_ones_apart(table:
     assert [name for name, _ in established] == ["Top", "Mid", "Low"]
     assert [name for name, _ in provisional] == ["New", "Fresh"]
     assert not any(rating.provisional for _, rating in established)
-    assert all(rating.json()["provisional"] for _, rating in provisional)
+    assert all(rating.wire().provisional for _, rating in provisional)
     assert table.ratings.leaderboard("french", provisional=False) == []
 
 

@@ -26,13 +26,13 @@ import pytest
 
 from hanamikoji.core import Game
 from hanamikoji.core.variants import VARIANTS
-from hanamikoji.interfaces.web.games.checks import Refused
-from hanamikoji.interfaces.web.games.clocks import Clocks, TimeControl
+from hanamikoji.interfaces.clocks import Clocks, TimeControl
 from hanamikoji.interfaces.web.games.live import clock_json
 from hanamikoji.interfaces.web.games.payload import PublicGame, seat_state, spectator_state
 from hanamikoji.interfaces.web.http.refusals import error_message
 from hanamikoji.interfaces.web.wire import typescript
 from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage, SeatState, SpectatorState, encode
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 POSITIONS = 300
 

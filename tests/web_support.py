@@ -27,6 +27,8 @@ from hanamikoji.interfaces.web.games.live import Connection
 from hanamikoji.interfaces.web.games.payload import KIND_NAMES
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.pages.tutorial import tutorial_step
+from hanamikoji.interfaces.web.services import running_games
+from hanamikoji.interfaces.web_settings import ServeSettings
 
 __all__ = [
     "COOKIE",
@@ -281,10 +283,8 @@ class SeatPage:
 @asynccontextmanager
 async def instance(url: str, runner: BotRunner | None = None) -> AsyncIterator[GameHub]:
     store = Store(url)
-    hub = GameHub(store, runner or BotRunner(0))
-    await hub.start()
     try:
-        yield hub
+        async with running_games(store, runner or BotRunner(0), ServeSettings()) as hub:
+            yield hub
     finally:
-        await hub.close()
         store.close()

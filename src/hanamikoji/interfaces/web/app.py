@@ -25,17 +25,16 @@ from starlette.routing import Route
 from starlette.types import ExceptionHandler
 from starlette.websockets import WebSocket, WebSocketState
 
-from hanamikoji.interfaces.web.games.checks import Refused, parse_lang
-from hanamikoji.interfaces.web.games.routes import game_routes
-from hanamikoji.interfaces.web.games.sockets import game_sockets, query_lang, send_and_close
-from hanamikoji.interfaces.web.http.guards import SocketCap
-from hanamikoji.interfaces.web.http.headers import SecurityHeaders
-from hanamikoji.interfaces.web.http.health import (
+from hanamikoji.interfaces.web.db.health import (
     CLOSE_TRY_AGAIN,
     QUIET_OUTAGES,
     RETRY_AFTER_SECONDS,
     UNREACHABLE,
 )
+from hanamikoji.interfaces.web.games.routes import game_routes
+from hanamikoji.interfaces.web.games.sockets import game_sockets, query_lang, send_and_close
+from hanamikoji.interfaces.web.http.guards import SocketCap
+from hanamikoji.interfaces.web.http.headers import SecurityHeaders
 from hanamikoji.interfaces.web.http.refusals import (
     OriginCheck,
     error_message,
@@ -57,6 +56,7 @@ from hanamikoji.interfaces.web.services import (
 )
 from hanamikoji.interfaces.web.wire.answers import Health, WireResponse
 from hanamikoji.interfaces.web.wire.outgoing import encode
+from hanamikoji.interfaces.web.wire.refused import Refused, parse_lang
 from hanamikoji.notation.names import LANGUAGES
 
 __all__ = ["create_app"]

@@ -9,10 +9,10 @@ needs no database (the rate guards, the cookie settings, the allowed origins, th
 sockets) is built with the application, so a bad rate is refused before the server
 starts (:func:`guards_of`).
 
-Built here, in order: the database (:class:`~.storage.Store`), the bot workers, the
-games (:class:`~.hub.GameHub`, with its writer thread, its analyses, its ratings and,
-on PostgreSQL, the listener of the other instances' events), the accounts, the lobby
-and its pairings, the hints, and the collector's keeper; closed in the reverse order.
+Built here, in order: the database (:class:`~.db.database.Store`), the bot workers,
+the writer thread, the other instances' listener (PostgreSQL), the analyses, the live
+games (:class:`~.games.hub.GameHub`, handed all of these), the accounts, the lobby and
+its pairings, the hints, and the collector's keeper; closed in the reverse order.
 """
 
 from __future__ import annotations
@@ -32,13 +32,14 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
 from hanamikoji.bots.analysis import AnalysisSettings
+from hanamikoji.interfaces.clocks import TimeControl, wall_clock_ms
 from hanamikoji.interfaces.web.cluster.events import Listener
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore
 from hanamikoji.interfaces.web.db.writer import DecisionWriter
-from hanamikoji.interfaces.web.games.clocks import TimeControl, wall_clock_ms
+from hanamikoji.interfaces.web.games.analyses import Analyses
 from hanamikoji.interfaces.web.games.hints import Hints
-from hanamikoji.interfaces.web.games.hub import GameHub
+from hanamikoji.interfaces.web.games.hub import GameHub, HubServices
 from hanamikoji.interfaces.web.games.live import SeatTap
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.http.guards import RateGuard, SeatSockets, loopback_hosts, parse_rate
@@ -65,6 +66,7 @@ __all__ = [
     "open_accounts",
     "open_lobby",
     "run_pairings",
+    "running_games",
     "running_services",
     "services",
 ]
@@ -190,37 +192,74 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
     now = config.clock or wall_clock_ms
     store = await asyncio.to_thread(Store, config.db_url)
     bots = BotRunner(settings.bot_processes)
+    try:
+        async with running_games(store, bots, settings, tap=config.tap, now=now) as hub:
+            accounts = await open_accounts(store, hub.writer, guards.cookies.lifetime)
+            lobby = await open_lobby(hub, accounts, store, hub.listener, now)
+            pairings = asyncio.create_task(run_pairings(lobby))
+            hints = Hints(bots, settings.analysis_worlds)
+            keeper = asyncio.create_task(keep_collections_short(config.gc_freeze_interval))
+            try:
+                yield Services(
+                    store,
+                    hub.games,
+                    hub.writer,
+                    hub,
+                    hub.ratings,
+                    accounts,
+                    lobby,
+                    hints,
+                    guards,
+                    now,
+                )
+            finally:
+                for task in (keeper, pairings):
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+                await lobby.close()
+                await hints.close()
+    finally:
+        await asyncio.to_thread(bots.close)
+        store.close()
+
+
+@contextlib.asynccontextmanager
+async def running_games(
+    store: Store,
+    bots: BotRunner,
+    settings: ServeSettings,
+    *,
+    tap: SeatTap | None = None,
+    now: Callable[[], int] = wall_clock_ms,
+) -> AsyncIterator[GameHub]:
+    """The live games on ``store``, started, with what they are built on: the writer
+    thread, the games' and ratings' queries, the analyses and, on a shared database, the
+    listener of the other instances' events (started after the hub subscribed, before it
+    starts, so no event is missed). All closed when the block ends, the hub first."""
+    writer = DecisionWriter(store)
+    listener = None if store.dialect == "sqlite" else Listener(store.url, store.instance)
+    analysis = AnalysisSettings(worlds=settings.analysis_worlds)
+    analyses = Analyses(store, writer, bots, analysis, settings.analysis_limit)
     hub = GameHub(
-        store,
-        bots,
+        HubServices(store, writer, GameStore(store), RatingStore(store), analyses, bots, listener),
         bot_delay=settings.bot_delay,
-        tap=config.tap,
-        analysis=AnalysisSettings(worlds=settings.analysis_worlds),
-        analysis_limit=settings.analysis_limit,
+        tap=tap,
         now=now,
         abort_timeout=settings.abort_timeout,
         abandon_timeout=settings.abandon_timeout,
     )
-    await hub.start()
-    accounts = await open_accounts(store, hub.writer, guards.cookies.lifetime)
-    lobby = await open_lobby(hub, accounts, store, hub.listener, now)
-    pairings = asyncio.create_task(run_pairings(lobby))
-    hints = Hints(bots, settings.analysis_worlds)
-    keeper = asyncio.create_task(keep_collections_short(config.gc_freeze_interval))
     try:
-        yield Services(
-            store, hub.games, hub.writer, hub, hub.ratings, accounts, lobby, hints, guards, now
-        )
+        if listener is not None:
+            await listener.start()
+        await hub.start()
+        yield hub
     finally:
-        for task in (keeper, pairings):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        await lobby.close()
-        await hints.close()
+        if listener is not None:
+            await listener.close()
         await hub.close()
-        await asyncio.to_thread(bots.close)
-        store.close()
+        await analyses.close()
+        await asyncio.to_thread(writer.close)
 
 
 async def open_accounts(

@@ -33,7 +33,7 @@ from sqlalchemy import create_engine, event, inspect, text
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.pool import StaticPool
 
-from hanamikoji.interfaces.web.http.health import DatabaseHealth
+from hanamikoji.interfaces.web.db.health import DatabaseHealth
 
 __all__ = [
     "CONNECT_TIMEOUT_SECONDS",

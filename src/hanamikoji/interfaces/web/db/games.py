@@ -32,10 +32,10 @@ from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from hanamikoji.interfaces.clocks import UNTIMED, TimeControl, datetime_to_ms
 from hanamikoji.interfaces.web.cluster.events import Event, notify
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.tables import decisions, games, private_games
-from hanamikoji.interfaces.web.games.clocks import UNTIMED, TimeControl, datetime_to_ms
 
 __all__ = [
     "FINISHED",

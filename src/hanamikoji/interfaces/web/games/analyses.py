@@ -20,6 +20,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from hanamikoji import __version__
 from hanamikoji.bots.analysis import (
     AnalysisSettings,
@@ -30,7 +32,6 @@ from hanamikoji.core.moves import Move
 from hanamikoji.interfaces.web.db.analyses import AnalysisStore, StoredAnalysis
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.writer import DecisionWriter
-from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.games.payload import move_json
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.wire.answers import (
@@ -38,7 +39,9 @@ from hanamikoji.interfaces.web.wire.answers import (
     AnalysisNone,
     AnalysisRunning,
     AnalysisState,
+    AnalysisSummaryLine,
 )
+from hanamikoji.interfaces.web.wire.refused import Refused
 from hanamikoji.notation.records import GameRecord
 
 __all__ = ["RETRY_SECONDS", "Analyses"]
@@ -171,7 +174,7 @@ def _done_json(stored: StoredAnalysis) -> AnalysisDone:
         version=stored.version,
         budget=json.loads(stored.settings),
         decisions=decisions,
-        summary=json.loads(stored.summary),
+        summary=msgspec.json.decode(stored.summary, type=tuple[AnalysisSummaryLine, ...]),
     )
 
 

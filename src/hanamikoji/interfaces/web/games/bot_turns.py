@@ -10,10 +10,10 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 
 from hanamikoji.core.moves import Move
-from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.games.chores import Chores
 from hanamikoji.interfaces.web.games.live import MAX_LIVE_GAMES, LiveGame
 from hanamikoji.interfaces.web.games.thinkers import BotRunner, bot_seed
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 __all__ = ["BotTurns"]
 

@@ -8,14 +8,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from hanamikoji.core.moves import Move
+from hanamikoji.interfaces.clocks import Decision, ms_to_datetime
 from hanamikoji.interfaces.web.db.games import Append, PlyTakenError
+from hanamikoji.interfaces.web.db.health import RETRY_AFTER_SECONDS, unreachable
 from hanamikoji.interfaces.web.db.writer import DecisionWriter
-from hanamikoji.interfaces.web.games.checks import Refused, check_decision
-from hanamikoji.interfaces.web.games.clocks import Decision, ms_to_datetime
+from hanamikoji.interfaces.web.games.checks import check_decision
 from hanamikoji.interfaces.web.games.finishing import Finishing
 from hanamikoji.interfaces.web.games.flag_timers import FlagTimers
 from hanamikoji.interfaces.web.games.live import LiveGame, needs_owner
-from hanamikoji.interfaces.web.http.health import RETRY_AFTER_SECONDS, unreachable
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 __all__ = ["Decisions"]
 

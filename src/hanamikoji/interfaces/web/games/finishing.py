@@ -12,17 +12,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from hanamikoji.core.game import Game
+from hanamikoji.interfaces.clocks import ms_to_datetime
 from hanamikoji.interfaces.web.db.games import GameStore, new_game_row
 from hanamikoji.interfaces.web.db.writer import DecisionWriter
 from hanamikoji.interfaces.web.games.analyses import Analyses
-from hanamikoji.interfaces.web.games.checks import Refused
-from hanamikoji.interfaces.web.games.clocks import ms_to_datetime
 from hanamikoji.interfaces.web.games.live import SEED_LIMIT, LiveGame, clock_tags
 from hanamikoji.interfaces.web.games.payload import replay_frames
 from hanamikoji.interfaces.web.ratings.model import GameRatings
 from hanamikoji.interfaces.web.ratings.store import RatingStore
 from hanamikoji.interfaces.web.wire.answers import AnalysisState
 from hanamikoji.interfaces.web.wire.outgoing import Replay
+from hanamikoji.interfaces.web.wire.refused import Refused
 from hanamikoji.notation.records import GameRecord
 
 __all__ = ["Finishing"]

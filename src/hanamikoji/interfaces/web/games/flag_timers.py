@@ -7,8 +7,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from hanamikoji.interfaces.clocks import Clocks
 from hanamikoji.interfaces.web.games.chores import Chores
-from hanamikoji.interfaces.web.games.clocks import Clocks
 from hanamikoji.interfaces.web.games.finishing import Finishing
 from hanamikoji.interfaces.web.games.live import LiveGame, live_clocks
 

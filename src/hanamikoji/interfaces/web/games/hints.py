@@ -27,11 +27,11 @@ from collections import OrderedDict
 from hanamikoji.bots.analysis import AnalysisSettings, DecisionAnalysis, MoveValue
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core.game import Game
-from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.games.live import LiveGame
 from hanamikoji.interfaces.web.games.payload import move_json
 from hanamikoji.interfaces.web.games.thinkers import BotRunner, bot_seed
 from hanamikoji.interfaces.web.wire.answers import ForcedHint, Hint
+from hanamikoji.interfaces.web.wire.refused import Refused
 from hanamikoji.notation.records import GameRecord
 
 __all__ = ["HINT_SECONDS", "Hints", "hint_json"]

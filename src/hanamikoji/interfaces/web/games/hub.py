@@ -23,9 +23,14 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
-from hanamikoji.bots.analysis import AnalysisSettings
+from hanamikoji.interfaces.clocks import (
+    UNTIMED,
+    TimeControl,
+    ms_to_datetime,
+    wall_clock_ms,
+)
 from hanamikoji.interfaces.web.cluster.events import Listener
 from hanamikoji.interfaces.web.cluster.instances import Cluster
 from hanamikoji.interfaces.web.db.database import Store
@@ -35,12 +40,6 @@ from hanamikoji.interfaces.web.db.writer import DecisionWriter
 from hanamikoji.interfaces.web.games.analyses import Analyses
 from hanamikoji.interfaces.web.games.bot_turns import BotTurns
 from hanamikoji.interfaces.web.games.chores import Chores
-from hanamikoji.interfaces.web.games.clocks import (
-    UNTIMED,
-    TimeControl,
-    ms_to_datetime,
-    wall_clock_ms,
-)
 from hanamikoji.interfaces.web.games.decisions import Decisions
 from hanamikoji.interfaces.web.games.finishing import Finishing
 from hanamikoji.interfaces.web.games.flag_timers import FlagTimers
@@ -68,19 +67,42 @@ from hanamikoji.interfaces.web.ratings.model import GameRatings
 from hanamikoji.interfaces.web.ratings.store import RatingStore
 from hanamikoji.interfaces.web.wire.outgoing import SeatState, SpectatorState, WireStruct
 
-__all__ = ["GameHub"]
+__all__ = ["GameHub", "HubServices"]
+
+
+@dataclass(frozen=True, slots=True)
+class HubServices:
+    """What the hub is handed by the composition root (``services.py``), each built once
+    for the whole server.
+
+    Args:
+        store: the database.
+        writer: the writer thread every write goes through.
+        games: the games' queries.
+        ratings: the players' ratings (a rated game is rated when it ends).
+        analyses: the analyses of finished games.
+        bots: where bots think.
+        listener: the other instances' events (PostgreSQL), or ``None`` (SQLite); the
+            hub subscribes before it is started.
+    """
+
+    store: Store
+    writer: DecisionWriter
+    games: GameStore
+    ratings: RatingStore
+    analyses: Analyses
+    bots: BotRunner
+    listener: Listener | None
 
 
 class GameHub:
     """Every live game of one server process.
 
     Args:
-        store: the database.
-        bots: where bots think.
+        services: what the hub is built on (:class:`HubServices`).
         bot_delay: seconds a bot waits before it acts, so a person sees one move at a time.
         tap: sees every message sent to a seat (the hidden-card test hooks in here).
-        analysis: how much work each decision of an analysis gets.
-        analysis_limit: games analysed at once.
+        now: the server's clock, ms since the epoch.
         abort_timeout: seconds a side of an untimed rated game has for its first
             decision before the game is aborted (not rated).
         abandon_timeout: seconds a player of an untimed rated game may be away, once
@@ -89,27 +111,24 @@ class GameHub:
 
     def __init__(
         self,
-        store: Store,
-        bots: BotRunner,
+        services: HubServices,
         *,
         bot_delay: float = 0.0,
         tap: SeatTap | None = None,
-        analysis: AnalysisSettings | None = None,
-        analysis_limit: int = 2,
         now: Callable[[], int] = wall_clock_ms,
         abort_timeout: float = DEFAULT_ABORT_SECONDS,
         abandon_timeout: float = DEFAULT_ABANDON_SECONDS,
     ) -> None:
+        store, bots = services.store, services.bots
         self.store = store
-        self.ratings = RatingStore(store)
+        self.writer = services.writer
+        self.games = services.games
+        self.ratings = services.ratings
+        self.analyses = services.analyses
+        self.listener = services.listener
         self.now = now
         self.me = store.instance
-        self.writer = DecisionWriter(store)
-        self.analyses = Analyses(
-            store, self.writer, bots, analysis or AnalysisSettings(), analysis_limit
-        )
         self.chores = Chores(now)
-        self.games = GameStore(store)
         self.memory = LiveGames(self.me)
         self.states = GameStates(now, tap)
         announce = self.states.announce
@@ -152,39 +171,32 @@ class GameHub:
             self.presence,
         )
         self.pages = Pages(self.memory, self.get, self.states, self.presence.note_pages)
-        self.listener: Listener | None = None
-        """This instance's events from the others (PostgreSQL; ``None`` on SQLite),
-        listened to from :meth:`start`: the lobby hears its own topic on it too."""
+        if self.listener is not None:
+            self.sync.listen(self.listener)
 
     async def start(self) -> None:
-        """Join the instances on the database (events first, so none is missed), take
-        over the games whose owner is gone (all of an earlier run's on SQLite), and rate
-        the rated games that ended unrated."""
-        if self.cluster.shared:
-            self.listener = Listener(self.store.url, self.me)
-            self.sync.listen(self.listener)
-            await self.listener.start()
+        """Join the instances on the database (its listener is started first, so no
+        event is missed), take over the games whose owner is gone (all of an earlier
+        run's on SQLite), and rate the rated games that ended unrated."""
         await self.cluster.start()
         await self.finishing.sweep_ratings()
 
     async def close(self) -> None:
+        """Stop every game's work and close its pages (the listener, the analyses and
+        the writer are closed by whoever built them, after this)."""
         self.chores.closing = True
-        if self.listener is not None:
-            await self.listener.close()
         for live in self.memory.all():
             self.flags.cancel(live)
             self.presence.cancel(live)
         self.chores.cancel()
         await self.bot_turns.stop(self.memory.all())
         await self.cluster.close()
-        await self.analyses.close()
         for live in self.memory.all():
             for seat in (0, 1):
                 for connection in list(live.connections[seat]):
                     await connection.close()
             for connection in list(live.watchers):
                 await connection.close()
-        await asyncio.to_thread(self.writer.close)
 
     # -- games ------------------------------------------------------------------------
 
@@ -313,7 +325,8 @@ class GameHub:
 
     async def play(self, live: LiveGame, seat: int, text_: str, ply: int | None) -> None:
         """Play a seat's decision: checked, committed, then announced; the bot's turn
-        follows. Raises :class:`~.checks.Refused` (nothing changes then)."""
+        follows. Raises :class:`~hanamikoji.interfaces.web.wire.refused.Refused`
+        (nothing changes then)."""
         await self.decisions.play(live, seat, text_, ply)
         self.bot_turns.wake(live)
 

@@ -16,15 +16,15 @@ from dataclasses import dataclass, field, replace
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
 from hanamikoji.core.rng import MAX_SEED
-from hanamikoji.interfaces.web.cluster.instances import PresenceRow
-from hanamikoji.interfaces.web.db.games import StoredGame
-from hanamikoji.interfaces.web.games.clocks import (
+from hanamikoji.interfaces.clocks import (
     Clocks,
     Decision,
     TimeControl,
     clocks,
     datetime_to_ms,
 )
+from hanamikoji.interfaces.web.cluster.instances import PresenceRow
+from hanamikoji.interfaces.web.db.games import StoredGame
 from hanamikoji.interfaces.web.games.payload import PublicGame
 from hanamikoji.interfaces.web.wire.outgoing import ClockState
 from hanamikoji.notation.names import Lang

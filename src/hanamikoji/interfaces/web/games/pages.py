@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.games.live import SPECTATOR, Connection, LiveGame
 from hanamikoji.interfaces.web.games.memory import LiveGames
 from hanamikoji.interfaces.web.games.states import GameStates
 from hanamikoji.interfaces.web.wire.outgoing import encode
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 __all__ = ["Pages"]
 

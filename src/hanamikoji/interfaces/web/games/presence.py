@@ -8,10 +8,10 @@ import asyncio
 import logging
 from collections.abc import Callable
 
+from hanamikoji.interfaces.clocks import datetime_to_ms
 from hanamikoji.interfaces.web.cluster.instances import ClusterStore, PresenceRow, away_since
 from hanamikoji.interfaces.web.db.writer import DecisionWriter
 from hanamikoji.interfaces.web.games.chores import Chores
-from hanamikoji.interfaces.web.games.clocks import datetime_to_ms
 from hanamikoji.interfaces.web.games.finishing import Finishing
 from hanamikoji.interfaces.web.games.live import LiveGame
 from hanamikoji.interfaces.web.ratings.forfeits import Forfeit, forfeit_due

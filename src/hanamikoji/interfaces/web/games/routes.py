@@ -13,9 +13,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from hanamikoji.interfaces.web.games.checks import Refused
-from hanamikoji.interfaces.web.games.clocks import TimeControl
-from hanamikoji.interfaces.web.games.context import hints_of, hub_of, rates_of
+from hanamikoji.interfaces.clocks import TimeControl
 from hanamikoji.interfaces.web.games.live import LiveGame
 from hanamikoji.interfaces.web.http.guards import read_body
 from hanamikoji.interfaces.web.players.sessions import (
@@ -25,6 +23,7 @@ from hanamikoji.interfaces.web.players.sessions import (
     session_seat,
 )
 from hanamikoji.interfaces.web.ratings.model import check_rated
+from hanamikoji.interfaces.web.services import services
 from hanamikoji.interfaces.web.wire.answers import (
     AnalysisRunning,
     GameCreated,
@@ -34,6 +33,7 @@ from hanamikoji.interfaces.web.wire.answers import (
     WireResponse,
 )
 from hanamikoji.interfaces.web.wire.incoming import MAX_BODY_BYTES, decode_new_game
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 __all__ = ["WATCH_LIST_LIMIT", "game_routes"]
 
@@ -72,7 +72,7 @@ async def _seat(request: Request) -> tuple[LiveGame, int]:
             await acting_session(request)
         found = await session_seat(request, game_id)
     elif len(token) <= 128:
-        found = await hub_of(request).authenticate(game_id, token)
+        found = await services(request).hub.authenticate(game_id, token)
     if found is None:
         raise Refused("err_bad_token")
     return found
@@ -88,13 +88,13 @@ async def _create_game(request: Request) -> Response:
         level = settings.level if settings.opponent == "bot" else None
         check_rated(None if session is None else session.player, level, settings.variant)
     client = request.client.host if request.client is not None else ""
-    wait = rates_of(request).allow_create(client)
+    wait = services(request).rates.allow_create(client)
     if wait is not None:
         raise Refused("err_rate_limited", seconds=max(1, round(wait)))
     first = settings.first
     first_player = {"me": 0, "opponent": 1}.get(first, secrets.randbelow(2))
     bot = settings.opponent == "bot"
-    created = await hub_of(request).create(
+    created = await services(request).hub.create(
         settings.variant,
         first_player,
         settings.level if bot else None,
@@ -124,7 +124,7 @@ async def _watch_list(request: Request) -> Response:
     """The newest ongoing games between people that anyone may watch."""
     if request.query_params.get("watch") != "1":
         raise Refused("err_bad_field", field="watch")
-    rows = await asyncio.to_thread(hub_of(request).games.watchable_games, WATCH_LIST_LIMIT)
+    rows = await asyncio.to_thread(services(request).hub.games.watchable_games, WATCH_LIST_LIMIT)
     games = WatchList(
         games=tuple(
             WatchableGame(id=row.id, variant=row.variant, created=row.created.isoformat())
@@ -153,7 +153,7 @@ def _seated(route: SeatRoute) -> Callable[[Request], Awaitable[Response]]:
 @_seated
 async def _game_state(request: Request, live: LiveGame, seat: int) -> Response:
     async with live.lock:
-        state = hub_of(request).state_for(live, seat)
+        state = services(request).hub.state_for(live, seat)
     return WireResponse(state, headers={"Cache-Control": "no-store"})
 
 
@@ -163,7 +163,7 @@ async def _record(request: Request, live: LiveGame, seat: int) -> Response:
     if fmt not in ("text", "json"):
         raise Refused("err_bad_field", field="format")
     async with live.lock:
-        body = hub_of(request).finishing.record(live, fmt)
+        body = services(request).hub.finishing.record(live, fmt)
     suffix, media = ("json", "application/json") if fmt == "json" else ("hkr", "text/plain")
     return Response(
         body,
@@ -178,30 +178,30 @@ async def _record(request: Request, live: LiveGame, seat: int) -> Response:
 @_seated
 async def _replay(request: Request, live: LiveGame, seat: int) -> Response:
     async with live.lock:
-        replay = hub_of(request).finishing.replay(live)
+        replay = services(request).hub.finishing.replay(live)
     return WireResponse(replay, headers={"Cache-Control": "no-store"})
 
 
 @_seated
 async def _rematch(request: Request, live: LiveGame, seat: int) -> Response:
-    new_id = await hub_of(request).finishing.rematch(live)
+    new_id = await services(request).hub.finishing.rematch(live)
     await copy_seats(request, live.id, new_id)
     return WireResponse(Rematch(id=new_id))
 
 
 @_seated
 async def _start_analysis(request: Request, live: LiveGame, seat: int) -> Response:
-    state = await hub_of(request).finishing.start_analysis(live)
+    state = await services(request).hub.finishing.start_analysis(live)
     return WireResponse(state, status_code=202 if isinstance(state, AnalysisRunning) else 200)
 
 
 @_seated
 async def _analysis(request: Request, live: LiveGame, seat: int) -> Response:
-    state = await hub_of(request).finishing.analysis(live)
+    state = await services(request).hub.finishing.analysis(live)
     return WireResponse(state, headers={"Cache-Control": "no-store"})
 
 
 @_seated
 async def _hint(request: Request, live: LiveGame, seat: int) -> Response:
-    hint = await hints_of(request).suggest(live, seat)
+    hint = await services(request).hints.suggest(live, seat)
     return WireResponse(hint, headers={"Cache-Control": "no-store"})

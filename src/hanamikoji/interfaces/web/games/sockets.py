@@ -12,24 +12,19 @@ from starlette.requests import HTTPConnection
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hanamikoji.interfaces.web.games.checks import Refused, parse_lang
-from hanamikoji.interfaces.web.games.context import (
-    allowed_origins_of,
-    hub_of,
-    rates_of,
-    seat_sockets_of,
-)
+from hanamikoji.interfaces.web.db.health import UNREACHABLE
 from hanamikoji.interfaces.web.games.live import SPECTATOR, Connection, LiveGame
 from hanamikoji.interfaces.web.http.guards import MessageBudget, receive_message
-from hanamikoji.interfaces.web.http.health import UNREACHABLE
 from hanamikoji.interfaces.web.http.refusals import (
     error_message,
     foreign_socket,
     unavailable_message,
 )
 from hanamikoji.interfaces.web.players.sessions import session_seat
+from hanamikoji.interfaces.web.services import services
 from hanamikoji.interfaces.web.wire.incoming import Hello, LangMessage, Ping, decode_client_message
 from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage, Pong, encode
+from hanamikoji.interfaces.web.wire.refused import Refused, parse_lang
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 __all__ = [
@@ -64,7 +59,7 @@ def game_sockets() -> list[BaseRoute]:
 
 
 async def _game_socket(websocket: WebSocket) -> None:
-    if await foreign_socket(websocket, allowed_origins_of(websocket)):
+    if await foreign_socket(websocket, services(websocket).guards.allowed_origins):
         return
     await websocket.accept()
     try:
@@ -79,7 +74,7 @@ async def _game_socket(websocket: WebSocket) -> None:
 
 async def _open_seat(websocket: WebSocket) -> None:
     """Wait for ``hello``, then serve the seat it opens until the page goes."""
-    hub = hub_of(websocket)
+    hub = services(websocket).hub
     game_id = websocket.path_params["game_id"]
     lang: Lang = "en"
     try:
@@ -105,7 +100,7 @@ async def _open_seat(websocket: WebSocket) -> None:
             await websocket.close(code=CLOSE_BAD_SEAT)
         return
     _, seat = found
-    seats = seat_sockets_of(websocket)
+    seats = services(websocket).guards.seat_sockets
     for oldest in seats.opened((game_id, seat), websocket):
         # A fifth page at the seat: the oldest stops (its page says so, and does not
         # reconnect by itself), so a reload always gets its seat.
@@ -125,8 +120,8 @@ async def _open_seat(websocket: WebSocket) -> None:
 async def _serve_seat(
     websocket: WebSocket, live: LiveGame, seat: int, connection: Connection
 ) -> None:
-    hub = hub_of(websocket)
-    budget = MessageBudget(rates_of(websocket), str(id(connection)))
+    hub = services(websocket).hub
+    budget = MessageBudget(services(websocket).rates, str(id(connection)))
     while True:
         raw = await receive_message(websocket)
         if raw is None:
@@ -148,17 +143,17 @@ async def _serve_seat(
             if refusal.key == "err_stale":
                 await hub.resend(live, seat, connection)
         except UNREACHABLE as error:  # the page stays: its next message may get through
-            hub_of(websocket).store.health.failed(error)
+            services(websocket).hub.store.health.failed(error)
             hub.send(live, seat, connection, unavailable_message(connection.lang))
 
 
 async def _watch_socket(websocket: WebSocket) -> None:
     """A spectator: no token; the public state now and at every change, never a
     decision. A game that does not exist or is private closes the socket (4404)."""
-    if await foreign_socket(websocket, allowed_origins_of(websocket)):
+    if await foreign_socket(websocket, services(websocket).guards.allowed_origins):
         return
     await websocket.accept()
-    hub = hub_of(websocket)
+    hub = services(websocket).hub
     lang = query_lang(websocket)
     connection = Connection(websocket.send_text, lang)
     try:
@@ -188,8 +183,8 @@ def query_lang(connection: HTTPConnection) -> Lang:
 async def _serve_spectator(websocket: WebSocket, live: LiveGame, connection: Connection) -> None:
     """Pings, the page's language, and a refusal (``err_spectator``) for anything that
     tries to act: a spectator holds no seat."""
-    hub = hub_of(websocket)
-    rates = rates_of(websocket)
+    hub = services(websocket).hub
+    rates = services(websocket).rates
     key = str(id(connection))
     while True:
         raw = await receive_message(websocket)

@@ -8,8 +8,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from hanamikoji.core.moves import Move
+from hanamikoji.interfaces.clocks import Decision
 from hanamikoji.interfaces.web.cluster.events import Event, Listener
-from hanamikoji.interfaces.web.games.clocks import Decision
 from hanamikoji.interfaces.web.games.live import LiveGame
 from hanamikoji.interfaces.web.games.memory import LiveGames
 from hanamikoji.interfaces.web.games.presence import Presence

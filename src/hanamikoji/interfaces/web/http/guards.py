@@ -44,7 +44,7 @@ from starlette.requests import HTTPConnection, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from hanamikoji.interfaces.web.games.checks import Refused, whole_number
+from hanamikoji.interfaces.web.wire.refused import Refused, whole_number
 
 __all__ = [
     "CLOSE_TOO_MANY_SOCKETS",

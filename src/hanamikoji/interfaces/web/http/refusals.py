@@ -1,7 +1,7 @@
 """Refusals over HTTP: one status table, one exception handler, one Origin check; and
 the error message a page is sent, over HTTP or on a socket (:func:`error_message`).
 
-A route refuses by raising :class:`~hanamikoji.interfaces.web.games.checks.Refused`; the
+A route refuses by raising :class:`~hanamikoji.interfaces.web.wire.refused.Refused`; the
 handler :func:`refused` (registered once by the app) answers it with
 ``{"type": "error", "code", "message"}`` in the request's language, the status
 :data:`STATUS` gives its key, and ``Retry-After`` when the refusal carries ``seconds``.
@@ -21,11 +21,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from hanamikoji.interfaces.web.catalog.lookup import text
-from hanamikoji.interfaces.web.games.checks import Refused, parse_lang
+from hanamikoji.interfaces.web.db.health import RETRY_AFTER_SECONDS
 from hanamikoji.interfaces.web.http.guards import origin_allowed
-from hanamikoji.interfaces.web.http.health import RETRY_AFTER_SECONDS
 from hanamikoji.interfaces.web.wire.answers import WireResponse
 from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage
+from hanamikoji.interfaces.web.wire.refused import Refused, parse_lang
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 __all__ = [

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 
 from hanamikoji.arena.glicko2 import Rating, provisional
 from hanamikoji.core.variants import VARIANTS
-from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.lobby.seeks import Seek, SeekPlayer
 from hanamikoji.interfaces.web.wire.lobby_messages import LobbyPlayerInfo, ShownRating
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 __all__ = ["LobbyClient", "LobbyPlayer", "player_of", "visible_to"]
 

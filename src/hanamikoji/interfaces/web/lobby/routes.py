@@ -19,10 +19,9 @@ from starlette.requests import HTTPConnection
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from hanamikoji.interfaces.web.games.checks import Refused, parse_lang
+from hanamikoji.interfaces.web.db.health import CLOSE_TRY_AGAIN, UNREACHABLE
 from hanamikoji.interfaces.web.games.live import Connection
 from hanamikoji.interfaces.web.http.guards import MessageBudget, RateGuard, receive_message
-from hanamikoji.interfaces.web.http.health import CLOSE_TRY_AGAIN, UNREACHABLE
 from hanamikoji.interfaces.web.http.refusals import (
     error_message,
     foreign_socket,
@@ -44,6 +43,7 @@ from hanamikoji.interfaces.web.wire.incoming import (
     decode_lobby_message,
 )
 from hanamikoji.interfaces.web.wire.outgoing import Pong, encode
+from hanamikoji.interfaces.web.wire.refused import Refused, parse_lang
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 __all__ = ["lobby_routes"]

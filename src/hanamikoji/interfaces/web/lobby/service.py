@@ -34,10 +34,9 @@ import secrets
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from hanamikoji.interfaces.clocks import wall_clock_ms
 from hanamikoji.interfaces.web.cluster.events import Event, Listener
 from hanamikoji.interfaces.web.db.database import Store
-from hanamikoji.interfaces.web.games.checks import Refused
-from hanamikoji.interfaces.web.games.clocks import wall_clock_ms
 from hanamikoji.interfaces.web.lobby.board import SeekBoard
 from hanamikoji.interfaces.web.lobby.clients import LobbyClient, player_of
 from hanamikoji.interfaces.web.lobby.matcher import MatcherLock
@@ -55,6 +54,7 @@ from hanamikoji.interfaces.web.lobby.store import LobbyStore
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage
 from hanamikoji.interfaces.web.wire.lobby_messages import LobbyState
 from hanamikoji.interfaces.web.wire.outgoing import encode
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 __all__ = ["RESYNC_EVERY", "Lobby", "Run"]
 

@@ -27,11 +27,11 @@ from starlette.staticfiles import StaticFiles
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.web.catalog.lookup import client_catalog
-from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.http.refusals import path_lang, request_lang
 from hanamikoji.interfaces.web.pages.rules import rules_document, rules_fragment
 from hanamikoji.interfaces.web.pages.tutorial import parse_step, tutorial_step
 from hanamikoji.interfaces.web.wire.answers import Options, VariantOption, WireResponse
+from hanamikoji.interfaces.web.wire.refused import Refused
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 __all__ = ["PAGE_PATHS", "STATIC", "page_routes", "static_files"]

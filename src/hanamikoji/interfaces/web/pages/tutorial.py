@@ -33,9 +33,9 @@ from hanamikoji.core.moves import Move, MoveKind
 from hanamikoji.core.rng import Deal
 from hanamikoji.core.view import View
 from hanamikoji.interfaces.i18n import say, sentence, sentences
-from hanamikoji.interfaces.web.games.checks import Refused, whole_number
 from hanamikoji.interfaces.web.games.payload import PublicGame, move_json, seat_state
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
+from hanamikoji.interfaces.web.wire.refused import Refused, whole_number
 from hanamikoji.notation.names import Lang, action_name, term
 
 __all__ = [

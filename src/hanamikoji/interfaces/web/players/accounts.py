@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from hanamikoji.interfaces.web.db.writer import DecisionWriter
-from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.players.cookies import SessionKeys, new_session_id, session_hash
 from hanamikoji.interfaces.web.players.names import (
     check_account_name,
@@ -28,6 +27,7 @@ from hanamikoji.interfaces.web.players.store import (
     PlayerStore,
     new_player,
 )
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 __all__ = ["Accounts", "Session"]
 

@@ -7,7 +7,7 @@ of any script), a password's length; bot, seat and site names are reserved.
 >>> check_account_name("bot-level-3")
 Traceback (most recent call last):
 ...
-hanamikoji.interfaces.web.games.checks.Refused: err_name_reserved
+hanamikoji.interfaces.web.wire.refused.Refused: err_name_reserved
 >>> check_nickname("  Hana   mi ")
 'Hana mi'
 """
@@ -18,7 +18,7 @@ import re
 import unicodedata
 
 from hanamikoji.bots.levels import LEVELS
-from hanamikoji.interfaces.web.games.checks import Refused
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 __all__ = [
     "NAME_LENGTH",

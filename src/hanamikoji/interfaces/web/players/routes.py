@@ -21,28 +21,24 @@ address, and signing in also per account name (``--login-rate``).
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
-from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse, Response
+from msgspec import UNSET
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from hanamikoji.interfaces.web.db.attempts import attempt_key, count_attempt
 from hanamikoji.interfaces.web.db.games import FINISHED, PLAYING, GameStore
-from hanamikoji.interfaces.web.games.checks import Refused
-from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.games.live import clock_json, rebuild, stored_clocks
 from hanamikoji.interfaces.web.http.guards import read_body
 from hanamikoji.interfaces.web.players.accounts import Session
 from hanamikoji.interfaces.web.players.sessions import (
     acting_session,
-    app_accounts,
-    app_cookies,
     current_session,
     record_seat,
 )
 from hanamikoji.interfaces.web.players.store import GameEntry, Player, PlayerStore, name_key
-from hanamikoji.interfaces.web.ratings.routes import annotate_games, player_ratings_json
+from hanamikoji.interfaces.web.ratings.routes import RatingNotes, player_ratings, rating_notes
 from hanamikoji.interfaces.web.services import services
 from hanamikoji.interfaces.web.wire.answers import WireResponse
 from hanamikoji.interfaces.web.wire.incoming import (
@@ -51,16 +47,27 @@ from hanamikoji.interfaces.web.wire.incoming import (
     decode_guest,
 )
 from hanamikoji.interfaces.web.wire.outgoing import ClockState
+from hanamikoji.interfaces.web.wire.player_answers import (
+    FinishedGame,
+    MyGames,
+    OngoingGame,
+    Opponent,
+    Outcome,
+    PlayerInfo,
+    PlayerPage,
+    PlayerPageGame,
+    PublicPlayer,
+    SeatClaimed,
+    SignedIn,
+    SignedOut,
+)
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 __all__ = ["player_routes"]
 
 ONGOING_LIMIT = 100
 FINISHED_LIMIT = 50
 PLAYER_PAGE_GAMES = 20
-
-
-def _hub(connection: HTTPConnection) -> GameHub:
-    return services(connection).hub
 
 
 def player_routes() -> list[BaseRoute]:
@@ -77,19 +84,19 @@ def player_routes() -> list[BaseRoute]:
     ]
 
 
-def _player_json(player: Player) -> dict[str, Any]:
-    return {"id": player.id, "name": player.name, "kind": player.kind}
+NO_STORE = {"Cache-Control": "no-store"}
 
 
-def _signed_in(request: Request, session: Session, status: int = 200) -> JSONResponse:
+def _player_info(player: Player) -> PlayerInfo:
+    return PlayerInfo(id=player.id, name=player.name, kind=player.kind)
+
+
+def _signed_in(request: Request, session: Session, status: int = 200) -> Response:
     """The player, the session's CSRF token, and the session's cookie."""
-    accounts = app_accounts(request)
-    settings = app_cookies(request)
-    response = JSONResponse(
-        {"player": _player_json(session.player), "csrf": accounts.csrf_token(session)},
-        status_code=status,
-        headers={"Cache-Control": "no-store"},
-    )
+    accounts = services(request).accounts
+    settings = services(request).cookies
+    answer = SignedIn(player=_player_info(session.player), csrf=accounts.csrf_token(session))
+    response = WireResponse(answer, status_code=status, headers=NO_STORE)
     response.set_cookie(
         settings.name,
         accounts.cookie(session),
@@ -132,21 +139,18 @@ async def _limit_sign_in(request: Request, account: str | None = None) -> None:
 async def _me(request: Request) -> Response:
     session = await current_session(request)
     if session is None:
-        return JSONResponse({"player": None}, headers={"Cache-Control": "no-store"})
-    return JSONResponse(
-        {
-            "player": _player_json(session.player),
-            "csrf": app_accounts(request).csrf_token(session),
-        },
-        headers={"Cache-Control": "no-store"},
-    )
+        return WireResponse(SignedOut(), headers=NO_STORE)
+    csrf = services(request).accounts.csrf_token(session)
+    return WireResponse(SignedIn(player=_player_info(session.player), csrf=csrf), headers=NO_STORE)
 
 
 async def _register(request: Request) -> Response:
     session = await acting_session(request)
     credentials = decode_credentials(await _json_body(request))
     await _limit_sign_in(request)
-    made = await app_accounts(request).register(credentials.name, credentials.password, session)
+    made = await services(request).accounts.register(
+        credentials.name, credentials.password, session
+    )
     return _signed_in(request, made, status=201)
 
 
@@ -154,7 +158,9 @@ async def _login(request: Request) -> Response:
     session = await acting_session(request)
     credentials = decode_credentials(await _json_body(request))
     await _limit_sign_in(request, name_key(credentials.name))
-    signed = await app_accounts(request).log_in(credentials.name, credentials.password, session)
+    signed = await services(request).accounts.log_in(
+        credentials.name, credentials.password, session
+    )
     return _signed_in(request, signed)
 
 
@@ -162,16 +168,16 @@ async def _guest(request: Request) -> Response:
     session = await acting_session(request)
     wanted = decode_guest(await _json_body(request))
     await _limit_sign_in(request)
-    guest = await app_accounts(request).guest(wanted.nickname, session)
+    guest = await services(request).accounts.guest(wanted.nickname, session)
     return _signed_in(request, guest, status=201 if session is None else 200)
 
 
 async def _logout(request: Request) -> Response:
     session = await acting_session(request)
     if session is not None:
-        await app_accounts(request).log_out(session)
-    settings = app_cookies(request)
-    response = JSONResponse({"player": None}, headers={"Cache-Control": "no-store"})
+        await services(request).accounts.log_out(session)
+    settings = services(request).cookies
+    response = WireResponse(SignedOut(), headers=NO_STORE)
     response.delete_cookie(
         settings.name, path="/", secure=settings.secure, httponly=True, samesite="lax"
     )
@@ -187,7 +193,7 @@ async def _claim(request: Request) -> Response:
     token = token.strip()
     found = None
     if scheme.lower() == "bearer" and 0 < len(token) <= 128:
-        found = await _hub(request).authenticate(request.path_params["game_id"], token)
+        found = await services(request).hub.authenticate(request.path_params["game_id"], token)
     if found is None:
         raise Refused("err_bad_token")
     live, seat = found
@@ -198,7 +204,7 @@ async def _claim(request: Request) -> Response:
         raise Refused("err_seat_taken")
     if claim == "both":
         raise Refused("err_claim_both")
-    return JSONResponse({"seat": seat, "player": _player_json(session.player)})
+    return WireResponse(SeatClaimed(seat=seat, player=_player_info(session.player)))
 
 
 # -- the player's games ---------------------------------------------------------------------
@@ -208,26 +214,23 @@ async def _my_games(request: Request) -> Response:
     session = await current_session(request)
     if session is None:
         raise Refused("err_signed_out")
-    store = app_accounts(request).store
+    store = services(request).accounts.store
     player_id = session.player.id
     ongoing = await asyncio.to_thread(store.games_of, player_id, PLAYING, ONGOING_LIMIT)
     finished = await asyncio.to_thread(store.games_of, player_id, FINISHED, FINISHED_LIMIT)
     serving = services(request)
     turns = await asyncio.to_thread(_turns, serving.games, ongoing, serving.now())
-    listed = [_ongoing_json(entry, *turns[entry.id]) for entry in ongoing if entry.id in turns]
-    listed.sort(key=lambda item: not item["your_turn"])  # stable: newest first within
-    ended = [_finished_json(entry) for entry in finished]
-    ratings = serving.ratings
-    mine = await annotate_games(ratings, player_id, [*listed, *ended])
-    return WireResponse(
-        {
-            "player": _player_json(session.player),
-            "ratings": mine,
-            "ongoing": listed,
-            "finished": ended,
-        },
-        headers={"Cache-Control": "no-store"},
+    ongoing = [entry for entry in ongoing if entry.id in turns]
+    notes = await rating_notes(serving.ratings, player_id, [*ongoing, *finished])
+    listed = [_ongoing(entry, notes, *turns[entry.id]) for entry in ongoing]
+    listed.sort(key=lambda game: not game.your_turn)  # stable: newest first within
+    answer = MyGames(
+        player=_player_info(session.player),
+        ratings=notes.mine,
+        ongoing=tuple(listed),
+        finished=tuple(_finished(entry, notes) for entry in finished),
     )
+    return WireResponse(answer, headers=NO_STORE)
 
 
 Turn = tuple[int | None, int, ClockState | None]
@@ -251,32 +254,32 @@ def _turns(games: GameStore, entries: list[GameEntry], now: int) -> dict[str, Tu
     return found
 
 
-def _opponent(entry: GameEntry) -> dict[str, Any]:
+def _opponent(entry: GameEntry, notes: RatingNotes) -> Opponent:
     if entry.opponent_level is not None:
-        return {"kind": "bot", "level": entry.opponent_level}
-    if entry.opponent_kind is None:
-        return {"kind": "anonymous"}
-    return {"kind": entry.opponent_kind, "name": entry.opponent_name}
+        return Opponent(kind="bot", level=entry.opponent_level)
+    if entry.opponent_kind is None or entry.opponent_name is None:
+        return Opponent(kind="anonymous")
+    rating = notes.opponents.get(entry.id, UNSET)
+    return Opponent(kind=entry.opponent_kind, name=entry.opponent_name, rating=rating)
 
 
-def _entry_json(entry: GameEntry) -> dict[str, Any]:
-    return {
-        "id": entry.id,
-        "variant": entry.variant,
-        "seat": entry.seat,
-        "created": entry.created.isoformat(),
-        "opponent": _opponent(entry),
-    }
+def _ongoing(
+    entry: GameEntry, notes: RatingNotes, to_move: int | None, ply: int, clock: ClockState | None
+) -> OngoingGame:
+    return OngoingGame(
+        id=entry.id,
+        variant=entry.variant,
+        seat=entry.seat,
+        created=entry.created.isoformat(),
+        opponent=_opponent(entry, notes),
+        rating_delta=notes.deltas.get(entry.id, UNSET),
+        ply=ply,
+        your_turn=to_move == entry.seat,
+        clock=clock,
+    )
 
 
-def _ongoing_json(
-    entry: GameEntry, to_move: int | None, ply: int, clock: ClockState | None
-) -> dict[str, Any]:
-    your_turn = to_move == entry.seat
-    return {**_entry_json(entry), "ply": ply, "your_turn": your_turn, "clock": clock}
-
-
-def _outcome(entry: GameEntry) -> str:
+def _outcome(entry: GameEntry) -> Outcome:
     """``won``, ``lost`` or ``drawn``, from the player's seat; ``aborted`` for a game that
     ended with no result (``*``: a clock or a rated game's abort, before each side had
     decided)."""
@@ -287,29 +290,44 @@ def _outcome(entry: GameEntry) -> str:
     return "drawn" if entry.result == "1/2-1/2" else "aborted"
 
 
-def _finished_json(entry: GameEntry) -> dict[str, Any]:
-    return {**_entry_json(entry), "outcome": _outcome(entry)}
+def _finished(entry: GameEntry, notes: RatingNotes) -> FinishedGame:
+    return FinishedGame(
+        id=entry.id,
+        variant=entry.variant,
+        seat=entry.seat,
+        created=entry.created.isoformat(),
+        opponent=_opponent(entry, notes),
+        rating_delta=notes.deltas.get(entry.id, UNSET),
+        outcome=_outcome(entry),
+    )
 
 
 async def _player_page(request: Request) -> Response:
     name = request.path_params["name"]
-    store: PlayerStore = app_accounts(request).store
+    store: PlayerStore = services(request).accounts.store
     found = await asyncio.to_thread(store.account, name) if len(name) <= 40 else None
     if found is None:
         raise Refused("err_no_player", name=name[:40])
     player, _ = found
     recent = await asyncio.to_thread(store.games_of, player.id, FINISHED, PLAYER_PAGE_GAMES)
-    listed = [_finished_json(entry) for entry in recent]
-    await annotate_games(services(request).ratings, player.id, listed)
-    games = [
-        {key: value for key, value in game.items() if key not in ("id", "seat")} for game in listed
-    ]
-    return JSONResponse(
-        {
-            "player": {"name": player.name, "kind": player.kind},
-            "since": player.created.date().isoformat(),
-            "games": games,
-            **await player_ratings_json(services(request).ratings, player.id),
-        },
-        headers={"Cache-Control": "no-store"},
+    ratings = services(request).ratings
+    notes = await rating_notes(ratings, player.id, recent)
+    current, history = await player_ratings(ratings, player.id)
+    games = tuple(
+        PlayerPageGame(
+            variant=entry.variant,
+            created=entry.created.isoformat(),
+            opponent=_opponent(entry, notes),
+            outcome=_outcome(entry),
+            rating_delta=notes.deltas.get(entry.id, UNSET),
+        )
+        for entry in recent
     )
+    answer = PlayerPage(
+        player=PublicPlayer(name=player.name, kind=player.kind),
+        since=player.created.date().isoformat(),
+        games=games,
+        ratings=current,
+        history=history,
+    )
+    return WireResponse(answer, headers=NO_STORE)

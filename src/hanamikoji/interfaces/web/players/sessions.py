@@ -12,19 +12,15 @@ import asyncio
 
 from starlette.requests import HTTPConnection, Request
 
-from hanamikoji.interfaces.web.games.checks import Refused
-from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.games.live import LiveGame
-from hanamikoji.interfaces.web.players.accounts import Accounts, Session
-from hanamikoji.interfaces.web.players.cookies import CookieSettings
+from hanamikoji.interfaces.web.players.accounts import Session
 from hanamikoji.interfaces.web.players.store import Player
 from hanamikoji.interfaces.web.services import services
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 __all__ = [
     "CSRF_HEADER",
     "acting_session",
-    "app_accounts",
-    "app_cookies",
     "copy_seats",
     "current_session",
     "record_seat",
@@ -36,31 +32,17 @@ CSRF_HEADER = "x-csrf-token"
 # -- sessions, for every route --------------------------------------------------------------
 
 
-def app_accounts(connection: HTTPConnection) -> Accounts:
-    """The server's accounts."""
-    return services(connection).accounts
-
-
-def app_cookies(connection: HTTPConnection) -> CookieSettings:
-    """The server's session cookie settings."""
-    return services(connection).cookies
-
-
-def _hub(connection: HTTPConnection) -> GameHub:
-    return services(connection).hub
-
-
 async def current_session(connection: HTTPConnection) -> Session | None:
     """The session the request's (or the WebSocket handshake's) cookie opens."""
-    cookie = connection.cookies.get(app_cookies(connection).name)
-    return await app_accounts(connection).session(cookie)
+    cookie = connection.cookies.get(services(connection).cookies.name)
+    return await services(connection).accounts.session(cookie)
 
 
 async def acting_session(request: Request) -> Session | None:
     """The session of a request that changes something: ``None`` without one, and
     :class:`Refused` (``err_csrf``) when its CSRF token is missing or wrong."""
     session = await current_session(request)
-    if session is not None and not app_accounts(request).keys.csrf_ok(
+    if session is not None and not services(request).accounts.keys.csrf_ok(
         session.id, request.headers.get(CSRF_HEADER)
     ):
         raise Refused("err_csrf")
@@ -73,21 +55,21 @@ async def session_seat(connection: HTTPConnection, game_id: str) -> tuple[LiveGa
     session = await current_session(connection)
     if session is None:
         return None
-    store = app_accounts(connection).store
+    store = services(connection).accounts.store
     seat = await asyncio.to_thread(store.seat_of, game_id, session.player.id)
     if seat is None:
         return None
-    live = await _hub(connection).get(game_id)
+    live = await services(connection).hub.get(game_id)
     return None if live is None else (live, seat)
 
 
 async def record_seat(request: Request, game_id: str, seat: int, player: Player) -> str:
     """Name ``player`` at a seat of the game (see ``PlayerStore.take_seat``)."""
-    accounts = app_accounts(request)
+    accounts = services(request).accounts
     return await accounts.writer.call(lambda: accounts.store.take_seat(game_id, seat, player.id))
 
 
 async def copy_seats(request: Request, from_game: str, to_game: str) -> None:
     """The rematch ``to_game`` seats the players of ``from_game`` where they sat."""
-    accounts = app_accounts(request)
+    accounts = services(request).accounts
     await accounts.writer.call(lambda: accounts.store.copy_seats(from_game, to_game))

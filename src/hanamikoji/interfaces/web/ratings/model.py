@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from hanamikoji.arena.glicko2 import PROVISIONAL_DEVIATION, Rating, idle
 from hanamikoji.bots.ratings import bot_rating
-from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.players.store import Player
+from hanamikoji.interfaces.web.wire.answers import RatingChange, RatingPoint, VariantRating
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 __all__ = [
     "RATING_PERIODS_PER_DAY",
@@ -63,7 +63,7 @@ def check_rated(player: Player | None, bot_level: int | None, variant: str) -> N
     >>> check_rated(None, 2, "classic")
     Traceback (most recent call last):
     ...
-    hanamikoji.interfaces.web.games.checks.Refused: err_rated_needs_account
+    hanamikoji.interfaces.web.wire.refused.Refused: err_rated_needs_account
     """
     if player is None or player.kind != "account":
         raise Refused("err_rated_needs_account")
@@ -103,14 +103,15 @@ class PlayerRating:
     def provisional(self) -> bool:
         return self.rating.provisional
 
-    def json(self) -> dict[str, Any]:
-        return {
-            "variant": self.variant,
-            "rating": round(self.rating.rating),
-            "deviation": round(self.rating.deviation),
-            "provisional": self.provisional,
-            "games": self.games,
-        }
+    def wire(self) -> VariantRating:
+        """As the pages get it: rounded."""
+        return VariantRating(
+            variant=self.variant,
+            rating=round(self.rating.rating),
+            deviation=round(self.rating.deviation),
+            provisional=self.provisional,
+            games=self.games,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,15 +128,16 @@ class Change:
         """The change as shown: the rounded ratings' difference."""
         return round(self.after.rating) - round(self.before.rating)
 
-    def json(self) -> dict[str, Any]:
-        return {
-            "seat": self.seat,
-            "bot": self.bot,
-            "before": round(self.before.rating),
-            "after": round(self.after.rating),
-            "delta": self.delta,
-            "provisional": self.after.provisional,
-        }
+    def wire(self) -> RatingChange:
+        """As the pages get it: rounded."""
+        return RatingChange(
+            seat=self.seat,
+            bot=self.bot,
+            before=round(self.before.rating),
+            after=round(self.after.rating),
+            delta=self.delta,
+            provisional=self.after.provisional,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,14 +160,15 @@ class HistoryPoint:
     score: float
     opponent: float
 
-    def json(self) -> dict[str, Any]:
-        return {
-            "variant": self.variant,
-            "at": self.at.isoformat(),
-            "rating": round(self.rating),
-            "deviation": round(self.deviation),
-            "provisional": self.deviation > PROVISIONAL_DEVIATION,
-            "delta": self.delta,
-            "score": self.score,
-            "opponent": round(self.opponent),
-        }
+    def wire(self) -> RatingPoint:
+        """As the player's page gets it: rounded."""
+        return RatingPoint(
+            variant=self.variant,
+            at=self.at.isoformat(),
+            rating=round(self.rating),
+            deviation=round(self.deviation),
+            provisional=self.deviation > PROVISIONAL_DEVIATION,
+            delta=self.delta,
+            score=self.score,
+            opponent=round(self.opponent),
+        )

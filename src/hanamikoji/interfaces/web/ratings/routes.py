@@ -13,24 +13,30 @@ Nothing here names a game's seat tokens or cards: a player's history carries no 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from dataclasses import dataclass
 
-from starlette.requests import HTTPConnection, Request
-from starlette.responses import JSONResponse, Response
+from starlette.requests import Request
+from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from hanamikoji.arena.glicko2 import PROVISIONAL_DEVIATION
 from hanamikoji.core.variants import VARIANTS
-from hanamikoji.interfaces.web.games.checks import Refused
 from hanamikoji.interfaces.web.games.hub import GameHub
+from hanamikoji.interfaces.web.players.store import GameEntry
+from hanamikoji.interfaces.web.ratings.model import PlayerRating
 from hanamikoji.interfaces.web.ratings.store import RatingStore
 from hanamikoji.interfaces.web.services import services
+from hanamikoji.interfaces.web.wire.answers import GameRatings as GameRatingsAnswer
+from hanamikoji.interfaces.web.wire.answers import (
+    Leaderboard,
+    LeaderboardRow,
+    RatingPoint,
+    VariantRating,
+    WireResponse,
+)
+from hanamikoji.interfaces.web.wire.refused import Refused
 
-__all__ = ["annotate_games", "game_ratings_json", "player_ratings_json", "rating_routes"]
-
-
-def _ratings(connection: HTTPConnection) -> RatingStore:
-    return services(connection).ratings
+__all__ = ["RatingNotes", "game_ratings", "player_ratings", "rating_notes", "rating_routes"]
 
 
 def rating_routes() -> list[BaseRoute]:
@@ -40,16 +46,16 @@ def rating_routes() -> list[BaseRoute]:
         variant = request.query_params.get("variant", "classic")
         if variant not in VARIANTS:
             raise Refused("err_bad_field", field="variant")
-        store = _ratings(request)
+        store = services(request).ratings
         established = await asyncio.to_thread(store.leaderboard, variant, provisional=False)
         provisional = await asyncio.to_thread(store.leaderboard, variant, provisional=True)
-        return JSONResponse(
-            {
-                "variant": variant,
-                "bound": PROVISIONAL_DEVIATION,
-                "players": [{"name": name, **rating.json()} for name, rating in established],
-                "provisional": [{"name": name, **rating.json()} for name, rating in provisional],
-            },
+        return WireResponse(
+            Leaderboard(
+                variant=variant,
+                bound=PROVISIONAL_DEVIATION,
+                players=tuple(_row(name, rating) for name, rating in established),
+                provisional=tuple(_row(name, rating) for name, rating in provisional),
+            ),
             headers={"Cache-Control": "no-store"},
         )
 
@@ -62,8 +68,8 @@ def rating_routes() -> list[BaseRoute]:
         )
         if stored is None:
             raise Refused("err_no_game")
-        body = await game_ratings_json(services(request).hub, game_id, rated=stored.rated)
-        return JSONResponse(body, headers={"Cache-Control": "no-store"})
+        body = await game_ratings(services(request).hub, game_id, rated=stored.rated)
+        return WireResponse(body, headers={"Cache-Control": "no-store"})
 
     return [
         Route("/api/leaderboard", leaderboard),
@@ -71,45 +77,59 @@ def rating_routes() -> list[BaseRoute]:
     ]
 
 
-async def game_ratings_json(hub: GameHub, game_id: str, *, rated: bool) -> dict[str, Any]:
+def _row(name: str, rating: PlayerRating) -> LeaderboardRow:
+    line = rating.wire()
+    return LeaderboardRow(
+        name=name,
+        variant=line.variant,
+        rating=line.rating,
+        deviation=line.deviation,
+        provisional=line.provisional,
+        games=line.games,
+    )
+
+
+async def game_ratings(hub: GameHub, game_id: str, *, rated: bool) -> GameRatingsAnswer:
     """Whether the game is rated and, once rated, each side's change."""
     changes = await hub.rating_changes(game_id) if rated else None
-    return {
-        "rated": rated,
-        "changes": None if changes is None else [change.json() for change in changes.changes],
-    }
+    return GameRatingsAnswer(
+        rated=rated,
+        changes=None if changes is None else tuple(change.wire() for change in changes.changes),
+    )
 
 
-async def player_ratings_json(store: RatingStore, player_id: str) -> dict[str, Any]:
-    """A player's page's ratings: the current one per variant and the history."""
+async def player_ratings(
+    store: RatingStore, player_id: str
+) -> tuple[tuple[VariantRating, ...], tuple[RatingPoint, ...]]:
+    """A player's page's ratings: the current one per variant, and the history."""
     current = await asyncio.to_thread(store.ratings_of, player_id)
     history = await asyncio.to_thread(store.history, player_id)
-    return {
-        "ratings": [rating.json() for rating in current],
-        "history": [point.json() for point in history],
-    }
+    return tuple(rating.wire() for rating in current), tuple(point.wire() for point in history)
 
 
-async def annotate_games(
-    store: RatingStore, player_id: str, games: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
-    """Add to a player's list of games (each with its ``id``, ``seat`` and ``variant``)
-    the player's change in each rated one (``rating_delta``) and each named opponent's
-    current rating in that game's variant (``opponent.rating``); the player's own
-    ratings are returned."""
-    ids = [str(game["id"]) for game in games]
+@dataclass(frozen=True, slots=True)
+class RatingNotes:
+    """What a player's list of games shows of ratings: the player's change in each rated
+    game (by game id), each named opponent's current rating in that game's variant (by
+    game id), and the player's own current ratings."""
+
+    deltas: dict[str, int]
+    opponents: dict[str, VariantRating]
+    mine: tuple[VariantRating, ...]
+
+
+async def rating_notes(store: RatingStore, player_id: str, games: list[GameEntry]) -> RatingNotes:
+    """The :class:`RatingNotes` of ``player_id``'s ``games``."""
+    ids = [game.id for game in games]
     deltas = await asyncio.to_thread(store.deltas, player_id, ids)
     seated = await asyncio.to_thread(store.seat_accounts, ids)
-    opponents = {
-        str(game["id"]): seated.get(str(game["id"]), {}).get(1 - int(game["seat"]))
-        for game in games
-    }
-    wanted = [player_id, *(pid for pid in opponents.values() if pid is not None)]
+    opponent_of = {game.id: seated.get(game.id, {}).get(1 - game.seat) for game in games}
+    wanted = [player_id, *(pid for pid in opponent_of.values() if pid is not None)]
     current = await asyncio.to_thread(store.current, wanted)
-    for game in games:
-        found = current.get((str(opponents[str(game["id"])]), str(game["variant"])))
-        if found is not None:
-            game["opponent"] = {**game["opponent"], "rating": found.json()}
-        if game["id"] in deltas:
-            game["rating_delta"] = deltas[game["id"]]
-    return [rating.json() for (pid, _), rating in sorted(current.items()) if pid == player_id]
+    opponents = {
+        game.id: found.wire()
+        for game in games
+        if (found := current.get((str(opponent_of[game.id]), game.variant))) is not None
+    }
+    mine = tuple(rating.wire() for (pid, _), rating in sorted(current.items()) if pid == player_id)
+    return RatingNotes(dict(deltas), opponents, mine)

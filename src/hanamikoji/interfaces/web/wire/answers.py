@@ -1,7 +1,7 @@
 """The JSON the game's HTTP routes answer, as typed Structs (``docs/web.md``, Routes).
 
-Routes answer them through :class:`WireResponse` (``outgoing``'s one encoder). The
-players' routes answer plain mappings still (their shapes leave keys out per game).
+Routes answer them through :class:`WireResponse` (``outgoing``'s one encoder); the
+players' routes' answers are in ``player_answers.py``.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ __all__ = [
     "AnalysisNone",
     "AnalysisRunning",
     "AnalysisState",
+    "AnalysisSummaryLine",
     "ForcedHint",
     "GameCreated",
     "GameRatings",
@@ -131,6 +132,18 @@ class AnalysisNone(WireStruct, tag_field="status", tag="none", frozen=True, kw_o
     total: int = 0
 
 
+class AnalysisSummaryLine(WireStruct, frozen=True, kw_only=True, gc=False):
+    """One player's line of an analysis's summary (``seat`` from 1, as in records)."""
+
+    player: str
+    seat: int
+    decisions: int
+    mean_cost: float
+    inaccuracies: int
+    mistakes: int
+    blunders: int
+
+
 class AnalysisDone(WireStruct, tag_field="status", tag="done", frozen=True, kw_only=True):
     """A finished game's analysis: each decision's (``bots/analysis.py``'s JSON form,
     with its played and best decisions as moves), the budget and the summary."""
@@ -140,7 +153,7 @@ class AnalysisDone(WireStruct, tag_field="status", tag="done", frozen=True, kw_o
     version: str
     budget: dict[str, Any]
     decisions: tuple[dict[str, Any], ...]
-    summary: dict[str, Any]
+    summary: tuple[AnalysisSummaryLine, ...]
 
 
 AnalysisState = AnalysisRunning | AnalysisNone | AnalysisDone

@@ -14,19 +14,19 @@ MoveMessage(move='S:D', ply=4)
 >>> decode_client_message('{"type": "move", "move": "S:D", "ply": 4.0}')
 Traceback (most recent call last):
 ...
-hanamikoji.interfaces.web.games.checks.Refused: err_bad_field
+hanamikoji.interfaces.web.wire.refused.Refused: err_bad_field
 >>> decode_client_message("[" * 1000 + "]" * 1000)
 Traceback (most recent call last):
 ...
-hanamikoji.interfaces.web.games.checks.Refused: err_not_object
+hanamikoji.interfaces.web.wire.refused.Refused: err_not_object
 >>> decode_new_game(b'{"opponent": "bot", "level": []}')
 Traceback (most recent call last):
 ...
-hanamikoji.interfaces.web.games.checks.Refused: err_bad_field
+hanamikoji.interfaces.web.wire.refused.Refused: err_bad_field
 >>> decode_new_game(b'{"variant": "\\xc3\\x28"}')
 Traceback (most recent call last):
 ...
-hanamikoji.interfaces.web.games.checks.Refused: err_not_json
+hanamikoji.interfaces.web.wire.refused.Refused: err_not_json
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ import msgspec
 
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core.variants import VARIANTS
-from hanamikoji.interfaces.web.games.checks import Refused
+from hanamikoji.interfaces.web.wire.refused import Refused
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 __all__ = [

@@ -39,6 +39,7 @@ from hanamikoji.interfaces.web.wire.outgoing import (
     SeatState,
     SpectatorState,
 )
+from hanamikoji.interfaces.web.wire.player_answers import PLAYER_ANSWERS
 
 __all__ = ["ALIASES", "TARGET", "UNIONS", "declaration", "generate", "main", "typescript"]
 
@@ -168,7 +169,7 @@ def _children(info: mi.Type) -> tuple[mi.Type, ...]:
 
 def generate() -> str:
     """The whole ``wire.d.ts``: every answer and message Struct, then the unions."""
-    roots: list[Any] = [*ANSWERS, *UNIONS.values()]
+    roots: list[Any] = [*ANSWERS, *PLAYER_ANSWERS, *UNIONS.values()]
     infos = mi.multi_type_info(roots)
     parts = [HEADER]
     for name, alias in ALIASES.items():

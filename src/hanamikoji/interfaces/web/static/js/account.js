@@ -53,7 +53,7 @@ export async function initAccount({ navigate }) {
 /** @param {MeBody} body */
 function remember(body) {
   me = body.player || null;
-  setCsrfToken(me ? body.csrf : null);
+  setCsrfToken("csrf" in body ? body.csrf : null);
   renderAccountButton();
 }
 

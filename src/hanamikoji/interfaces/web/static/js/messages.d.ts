@@ -2,8 +2,9 @@
 // generated from the server's msgspec Structs (the modules import its names with
 // `/** @typedef {import("./wire").X} Y */`). Here is only what it does not declare: what
 // the page sends back, the unions the page reads (a seat's or a spectator's state),
-// narrower types the page relies on, and the answers of the routes that have no Struct
-// yet (the catalog, the players' routes, the lesson). TypeScript reads this file only.
+// narrower types the page relies on, the page's names for wire's types, and the answers
+// of the routes that have no Struct yet (the catalog, the lesson). TypeScript reads this
+// file only.
 
 import type * as wire from "./wire";
 
@@ -45,7 +46,7 @@ export type LobbyRequest =
   | { type: "accept"; seek: string }
   | { type: "lang"; lang: string };
 
-// -- the analysis: wire.d.ts has its decisions and summary as plain objects ------------------
+// -- the analysis: wire.d.ts has its decisions as plain objects ------------------
 
 export type DecisionLabel = "inaccuracy" | "mistake" | "blunder";
 
@@ -67,19 +68,8 @@ export interface AnalysedDecision {
   best_move: wire.MoveInfo;
 }
 
-/** One player's line of an analysis's summary. */
-export interface AnalysisSummary {
-  seat: number;
-  decisions: number;
-  mean_cost: number;
-  inaccuracies: number;
-  mistakes: number;
-  blunders: number;
-}
-
-export type AnalysisDone = Omit<wire.AnalysisDone, "decisions" | "summary"> & {
+export type AnalysisDone = Omit<wire.AnalysisDone, "decisions"> & {
   decisions: AnalysedDecision[];
-  summary: AnalysisSummary[];
 };
 
 export type AnalysisBody = wire.AnalysisRunning | AnalysisDone | wire.AnalysisNone;
@@ -110,59 +100,23 @@ export interface Catalog {
   terms: Record<string, string>;
 }
 
-// -- players -------------------------------------------------------------------------------
+// -- players: the players' routes' answers (wire.d.ts) -------------------------------------
 
-export interface Player {
-  id: string;
-  name: string;
-  kind: "guest" | "account";
-}
+export type Player = wire.PlayerInfo;
 
 /** /api/me and the sign-in routes: who is signed in and the session's CSRF token. */
-export interface MeBody {
-  player: Player | null;
-  csrf?: string;
-}
+export type MeBody = wire.SignedIn | wire.SignedOut;
 
-export interface VariantRating extends wire.ShownRating {
-  variant: string;
-  games: number;
-}
+export type VariantRating = wire.VariantRating;
 
-export interface Opponent {
-  kind: "bot" | "guest" | "account" | "anonymous";
-  name?: string;
-  level?: number;
-  rating?: wire.ShownRating | null;
-}
+export type Opponent = wire.Opponent;
 
-export interface GameEntry {
-  id: string;
-  variant: string;
-  created: string;
-  opponent: Opponent;
-  seat: Seat;
-  your_turn?: boolean;
-  clock?: wire.ClockState | null;
-  outcome?: string;
-  rating_delta?: number | null;
-}
+/** A line of My games (in play or finished) or of a player's page. */
+export type GameEntry = wire.OngoingGame | wire.FinishedGame | wire.PlayerPageGame;
 
-/** /api/me/games: the player's games and ratings. */
-export interface MyGames {
-  ongoing: GameEntry[];
-  finished: GameEntry[];
-  ratings: VariantRating[];
-}
+export type MyGames = wire.MyGames;
 
-/** /api/players/NAME: a player's page. */
-export interface PlayerPage {
-  player: { name: string };
-  since: string;
-  games: GameEntry[];
-  ratings: VariantRating[];
-  history: wire.RatingPoint[];
-}
+export type PlayerPage = wire.PlayerPage;
 
 // -- the lesson ----------------------------------------------------------------------------
 

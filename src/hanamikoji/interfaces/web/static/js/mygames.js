@@ -84,13 +84,14 @@ export async function renderPlayer(root, name) {
 }
 
 /**
- * @param {GameEntry[]} entries
- * @param {(entry: GameEntry) => Child} extra
+ * @template {GameEntry} E
+ * @param {E[]} entries
+ * @param {(entry: E) => Child} extra
  */
 function gameList(entries, extra) {
   if (!entries.length) return h("p", { class: "muted" }, t("my_games_none"));
   return h("ul", { class: "game-list" }, entries.map((entry) =>
-    h("li", { class: "game-entry", dataset: { yourTurn: entry.your_turn ? "yes" : "no" } },
+    h("li", { class: "game-entry", dataset: { yourTurn: "your_turn" in entry && entry.your_turn ? "yes" : "no" } },
       h("span", { class: "entry-title" }, t("my_games_entry", { variant: variantName(entry.variant), opponent: opponentName(entry.opponent) }), " ", ratingBadge(entry.opponent.rating)),
       h("span", { class: "muted" }, t("my_games_started", { date: shownDate(entry.created) })),
       extra(entry))));

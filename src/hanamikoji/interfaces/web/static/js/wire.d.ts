@@ -14,7 +14,7 @@ export interface AnalysisDone {
   version: string;
   budget: { [key: string]: unknown };
   decisions: ({ [key: string]: unknown })[];
-  summary: { [key: string]: unknown };
+  summary: AnalysisSummaryLine[];
 }
 
 /** No analysis of the game, stored or under way. */
@@ -31,6 +31,17 @@ export interface AnalysisRunning {
   total: number;
 }
 
+/** One player's line of an analysis's summary (`seat` from 1, as in records). */
+export interface AnalysisSummaryLine {
+  player: string;
+  seat: number;
+  decisions: number;
+  mean_cost: number;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+}
+
 /** A timed game's clocks: its control (by name, `kind` real time or correspondence), the milliseconds left per seat when the message was made, and the seat whose clock runs (`None`: none). */
 export interface ClockState {
   control: string;
@@ -44,6 +55,17 @@ export interface ErrorMessage {
   type: "error";
   code: string;
   message: string;
+}
+
+/** A game over, from the player's seat (`aborted`: ended with no result). */
+export interface FinishedGame {
+  id: string;
+  variant: string;
+  seat: number;
+  created: string;
+  opponent: Opponent;
+  rating_delta?: number;
+  outcome: "aborted" | "drawn" | "lost" | "won";
 }
 
 /** `GET /api/games/{id}/hint` when only one decision is legal: that one. */
@@ -150,6 +172,35 @@ export interface MoveInfo {
   hidden: boolean;
 }
 
+/** `GET /api/me/games`: the player, their ratings, their games in play (those waiting for them first) and their finished games, newest first. */
+export interface MyGames {
+  player: PlayerInfo;
+  ratings: VariantRating[];
+  ongoing: OngoingGame[];
+  finished: FinishedGame[];
+}
+
+/** A game in play: decisions so far, whether it is the player's turn, its clocks. */
+export interface OngoingGame {
+  id: string;
+  variant: string;
+  seat: number;
+  created: string;
+  opponent: Opponent;
+  rating_delta?: number;
+  ply: number;
+  your_turn: boolean;
+  clock: ClockState | null;
+}
+
+/** Who sits at the other seat: a bot (its `level`), a player (`name`, and their current `rating` in the game's variant if they have one), or nobody named. */
+export interface Opponent {
+  kind: "account" | "anonymous" | "bot" | "guest";
+  level?: number;
+  name?: string;
+  rating?: VariantRating;
+}
+
 /** `GET /api/options`: the variants, bot levels and languages there are. */
 export interface Options {
   variants: VariantOption[];
@@ -176,9 +227,40 @@ export interface PendingOffer {
   options: MoveInfo[];
 }
 
+/** A signed-in player as the player's own page knows them. */
+export interface PlayerInfo {
+  id: string;
+  name: string;
+  kind: "account" | "guest";
+}
+
+/** `GET /api/players/{name}`: an account's page (its ratings, their history and its recent games). */
+export interface PlayerPage {
+  player: PublicPlayer;
+  since: string;
+  games: PlayerPageGame[];
+  ratings: VariantRating[];
+  history: RatingPoint[];
+}
+
+/** A finished game on a player's public page: no id, no seat (nothing opens it). */
+export interface PlayerPageGame {
+  variant: string;
+  created: string;
+  opponent: Opponent;
+  outcome: "aborted" | "drawn" | "lost" | "won";
+  rating_delta?: number;
+}
+
 /** The answer to a `ping`. */
 export interface Pong {
   type: "pong";
+}
+
+/** A player as anyone may see them. */
+export interface PublicPlayer {
+  name: string;
+  kind: "account" | "guest";
 }
 
 /** An open seek as pages see it; `mine`: this page's own. */
@@ -275,6 +357,12 @@ export interface ScoredRound {
   geishas: [number, number];
 }
 
+/** `POST /api/games/{id}/claim`: the seat now named for the player. */
+export interface SeatClaimed {
+  seat: number;
+  player: PlayerInfo;
+}
+
 /** A seat's state: its own hand, drawn card, Secret and Trade-off; of the other seat's hand only its size (`hand_sizes`): there is no field for those cards. */
 export interface SeatState {
   type: "state";
@@ -338,6 +426,17 @@ export interface ShownRating {
   provisional: boolean;
 }
 
+/** `GET /api/me` and signing in, registering, a guest's nickname: the player and the session's CSRF token (for `X-CSRF-Token`). */
+export interface SignedIn {
+  player: PlayerInfo;
+  csrf: string;
+}
+
+/** `GET /api/me` with no session, and signing out. */
+export interface SignedOut {
+  player: null;
+}
+
 /** A spectator's state: no seat and no seat's own cards (typed empty); the log's Secrets and Trade-offs hidden until the end. */
 export interface SpectatorState {
   type: "state";
@@ -379,6 +478,15 @@ export interface SpectatorState {
 export interface VariantOption {
   name: string;
   max_rounds: number | null;
+}
+
+/** A player's rating in one variant, rounded, and their rated games in it. */
+export interface VariantRating {
+  variant: string;
+  rating: number;
+  deviation: number;
+  provisional: boolean;
+  games: number;
 }
 
 /** `GET /api/games?watch=1`: the newest games anyone may watch. */
