@@ -151,7 +151,7 @@ def test_the_lesson_keeps_its_step_and_confirm_in_view(
         page.goto(server.url + "/learn")
         take_the_lesson(page, until=1)
         # The bar says what the step asks for, beside Confirm.
-        assert page.inner_text("[data-testid=guide]") == tutorial_step(1, "en")["hint"]
+        assert page.inner_text("[data-testid=guide]") == tutorial_step(1, "en").hint
         assert in_viewport(page, "[data-testid=guide]")
         page.click("button.action-marker[data-kind=secret]")
         page.locator(".hand button.card[data-card=G]").first.click()

@@ -27,8 +27,9 @@ from hanamikoji.interfaces.web.pages.tutorial import (
     learner_views,
     step_plies,
     tutorial_game,
-    tutorial_step,
 )
+from hanamikoji.interfaces.web.pages.tutorial import tutorial_step as served_step
+from hanamikoji.interfaces.web.wire.outgoing import to_plain
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 try:
@@ -58,6 +59,11 @@ e2e = pytest.mark.skipif(not BROWSER, reason="needs Playwright and Debian's chro
 
 
 # -- the script against the engine ------------------------------------------------------------
+
+
+def tutorial_step(index: int, lang: Lang) -> Any:
+    """A step of the lesson as the page gets it (JSON-ready)."""
+    return to_plain(served_step(index, lang))
 
 
 def played_script() -> Iterator[tuple[int, Game, str, int]]:

@@ -28,6 +28,7 @@ from hanamikoji.interfaces.web.games.payload import KIND_NAMES
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.pages.tutorial import tutorial_step
 from hanamikoji.interfaces.web.services import running_games
+from hanamikoji.interfaces.web.wire.outgoing import to_plain
 from hanamikoji.interfaces.web_settings import ServeSettings
 
 __all__ = [
@@ -246,7 +247,7 @@ def receive(ws: Any, kind: str) -> JSONDict:
 
 def frames(index: int) -> list[JSONDict]:
     """The states of the lesson's step ``index`` (in English)."""
-    found: list[JSONDict] = tutorial_step(index, "en")["frames"]
+    found: list[JSONDict] = to_plain(tutorial_step(index, "en").frames)
     return found
 
 

@@ -15,9 +15,9 @@ language. So the page holds, at every step, only what
 the learner's seat knows then; it refuses any other decision with the step's hint.
 
 >>> step = tutorial_step(1, "en")
->>> step["move"]["text"], step["title"]
+>>> step.move.text if step.move else None, step.title
 ('S:G', 'Secret: one card, face down')
->>> [frame["ply"] for frame in tutorial_step(2, "en")["frames"]]
+>>> [frame.ply for frame in tutorial_step(2, "en").frames]
 [1, 2]
 """
 
@@ -34,7 +34,8 @@ from hanamikoji.core.rng import Deal
 from hanamikoji.core.view import View
 from hanamikoji.interfaces.i18n import say, sentence, sentences
 from hanamikoji.interfaces.web.games.payload import PublicGame, move_json, seat_state
-from hanamikoji.interfaces.web.wire.outgoing import to_plain
+from hanamikoji.interfaces.web.wire.answers import TutorialLabels, TutorialStep
+from hanamikoji.interfaces.web.wire.outgoing import SeatState
 from hanamikoji.interfaces.web.wire.refused import Refused, whole_number
 from hanamikoji.notation.names import Lang, action_name, term
 
@@ -234,7 +235,6 @@ SENTENCES = sentences(
 ``tradeoff``, ``gift``, ``competition``) and terms (``charm``, ``marker``), and on the
 last step the learner's ``geishas`` and ``points`` of charm."""
 
-_PARTS = ("title", "do", "why")
 _LABELS = ("next", "restart", "leave", "play")
 
 
@@ -275,7 +275,7 @@ def parse_step(value: str) -> int:
     return index
 
 
-def tutorial_step(index: int, lang: Lang) -> dict[str, Any]:
+def tutorial_step(index: int, lang: Lang) -> TutorialStep:
     """Step ``index`` of the lesson for the page: the learner's states since the step
     before (``frames``, one per decision, oldest first; the step's own state last, none
     if it is unchanged), the step's own state (``state``: a page that resumes the lesson
@@ -285,23 +285,24 @@ def tutorial_step(index: int, lang: Lang) -> dict[str, Any]:
     first = plies[index - 1] + 1 if index else 0
     step = SCRIPT[index]
     fields = _fields(lang, views[plies[index]])
-    return {
-        "step": index,
-        "steps": len(SCRIPT),
-        "last": index == len(SCRIPT) - 1,
-        "frames": [_state(views[ply], ply) for ply in range(first, plies[index] + 1)],
-        "state": _state(views[plies[index]], plies[index]),
-        "move": None if step.decision is None else _move(step.decision),
-        **{part: _say(f"tutorial_{step.name}_{part}", lang, fields) for part in _PARTS},
-        "hint": _say(_hint_key(index), lang, fields),
-        "progress": _say("tutorial_progress", lang, {"step": index + 1, "steps": len(SCRIPT)}),
-        "labels": {label: _say(f"tutorial_{label}", lang, {}) for label in _LABELS},
-    }
 
+    def part(name: str) -> str:
+        return _say(f"tutorial_{step.name}_{name}", lang, fields)
 
-def _move(text_: str) -> dict[str, Any]:
-    move: dict[str, Any] = to_plain(move_json(Move.from_text(text_)))
-    return move
+    return TutorialStep(
+        step=index,
+        steps=len(SCRIPT),
+        last=index == len(SCRIPT) - 1,
+        frames=tuple(_state(views[ply], ply) for ply in range(first, plies[index] + 1)),
+        state=_state(views[plies[index]], plies[index]),
+        move=None if step.decision is None else move_json(Move.from_text(step.decision)),
+        title=part("title"),
+        do=part("do"),
+        why=part("why"),
+        hint=_say(_hint_key(index), lang, fields),
+        progress=_say("tutorial_progress", lang, {"step": index + 1, "steps": len(SCRIPT)}),
+        labels=TutorialLabels(**{label: _say(f"tutorial_{label}", lang, {}) for label in _LABELS}),
+    )
 
 
 def _hint_key(index: int) -> str:
@@ -328,9 +329,8 @@ def _fields(lang: Lang, view: View) -> dict[str, Any]:
     }
 
 
-def _state(view: View, ply: int) -> dict[str, Any]:
+def _state(view: View, ply: int) -> SeatState:
     """The learner's state at ``ply``, as the table draws a seat's state: the opponent
     is Player 2, and both are at the table."""
     public = PublicGame("tutorial", ("human", "human"), (None, None), ply, (True, True))
-    state: dict[str, Any] = to_plain(seat_state(view, public))
-    return state
+    return seat_state(view, public)

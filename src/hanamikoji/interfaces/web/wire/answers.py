@@ -13,6 +13,7 @@ from starlette.responses import Response
 from hanamikoji.interfaces.web.wire.outgoing import (
     MoveInfo,
     Replay,
+    SeatState,
     WireStruct,
     encode_bytes,
 )
@@ -35,6 +36,8 @@ __all__ = [
     "RatingChange",
     "RatingPoint",
     "Rematch",
+    "TutorialLabels",
+    "TutorialStep",
     "VariantOption",
     "VariantRating",
     "WatchList",
@@ -217,6 +220,35 @@ class RatingPoint(WireStruct, frozen=True, kw_only=True, gc=False):
     opponent: int
 
 
+class TutorialLabels(WireStruct, frozen=True, kw_only=True, gc=False):
+    """The lesson page's buttons, in the learner's language."""
+
+    next: str
+    restart: str
+    leave: str
+    play: str
+
+
+class TutorialStep(WireStruct, frozen=True, kw_only=True, gc=False):
+    """``GET /api/tutorial?step=N``: one step of the lesson. ``frames``: the learner's
+    states since the step before, oldest first; ``state``: the step's own; ``move``:
+    the decision expected (``None`` for a step that is only read); then the step's
+    sentences and the page's labels in the learner's language."""
+
+    step: int
+    steps: int
+    last: bool
+    frames: tuple[SeatState, ...]
+    state: SeatState
+    move: MoveInfo | None
+    title: str
+    do: str
+    why: str
+    hint: str
+    progress: str
+    labels: TutorialLabels
+
+
 ANSWERS: tuple[Any, ...] = (
     GameCreated,
     WatchList,
@@ -230,6 +262,7 @@ ANSWERS: tuple[Any, ...] = (
     GameRatings,
     RatingPoint,
     Replay,
+    TutorialStep,
 )
 """Every answer here, for ``typescript.py``."""
 

@@ -3,7 +3,7 @@
 // `/** @typedef {import("./wire").X} Y */`). Here is only what it does not declare: what
 // the page sends back, the unions the page reads (a seat's or a spectator's state),
 // narrower types the page relies on, the page's names for wire's types, and the answers
-// of the routes that have no Struct yet (the catalog, the lesson). TypeScript reads this
+// of the routes that have no Struct yet (the catalog). TypeScript reads this
 // file only.
 
 import type * as wire from "./wire";
@@ -121,17 +121,4 @@ export type PlayerPage = wire.PlayerPage;
 // -- the lesson ----------------------------------------------------------------------------
 
 /** /api/tutorial?step=N: one step of the lesson. */
-export interface TutorialStep {
-  step: number;
-  steps: number;
-  last: boolean;
-  frames: wire.SeatState[];
-  state: wire.SeatState;
-  move: wire.MoveInfo | null;
-  title: string;
-  do: string;
-  why: string;
-  hint: string;
-  progress: string;
-  labels: Record<"next" | "restart" | "leave" | "play", string>;
-}
+export type TutorialStep = wire.TutorialStep;

@@ -474,6 +474,30 @@ export interface SpectatorState {
   rated: boolean;
 }
 
+/** The lesson page's buttons, in the learner's language. */
+export interface TutorialLabels {
+  next: string;
+  restart: string;
+  leave: string;
+  play: string;
+}
+
+/** `GET /api/tutorial?step=N`: one step of the lesson. `frames`: the learner's states since the step before, oldest first; `state`: the step's own; `move`: the decision expected (`None` for a step that is only read); then the step's sentences and the page's labels in the learner's language. */
+export interface TutorialStep {
+  step: number;
+  steps: number;
+  last: boolean;
+  frames: SeatState[];
+  state: SeatState;
+  move: MoveInfo | null;
+  title: string;
+  do: string;
+  why: string;
+  hint: string;
+  progress: string;
+  labels: TutorialLabels;
+}
+
 /** A variant a game may be played in (`max_rounds` `None`: until someone wins). */
 export interface VariantOption {
   name: string;
