@@ -6,6 +6,8 @@
   MkDocs is missing the test is skipped and says so.
 - Every page of ``docs/`` is in the nav, and every page of the nav is there: no page can
   be unreachable from the site's menu. This check needs nothing installed.
+- The docstrings are rewritten as Markdown for the site (scripts/griffe_docstrings.py):
+  doctests as code blocks, Sphinx roles as links to the API reference or code spans.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -104,3 +107,36 @@ def test_the_site_builds_with_no_warning(tmp_path: Path) -> None:
     assert built.returncode == 0, built.stdout + built.stderr
     assert (site / "index.html").exists()
     assert (site / "reference" / "core" / "index.html").exists()
+
+
+def site_docstrings() -> ModuleType:
+    """scripts/griffe_docstrings.py, loaded from its path (scripts/ is not a package)."""
+    pytest.importorskip("griffe", reason="griffe is not installed: the docs extra")
+    path = ROOT / "scripts" / "griffe_docstrings.py"
+    spec = importlib.util.spec_from_file_location("griffe_docstrings", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_doctests_in_docstrings_become_code_blocks_for_the_site() -> None:
+    text = "The game.\n\n    >>> game.turn\n    0\n\nAfter.\n>>> 1 + 1\n2"
+    assert site_docstrings().fence_doctests(text) == (
+        "The game.\n\n    ```pycon\n    >>> game.turn\n    0\n    ```\n\n"
+        "After.\n```pycon\n>>> 1 + 1\n2\n```"
+    )
+
+
+def test_sphinx_roles_in_docstrings_become_links_or_code_spans_for_the_site() -> None:
+    griffe = pytest.importorskip("griffe", reason="griffe is not installed: the docs extra")
+    module = site_docstrings()
+    scope = griffe.temporary_visited_module("class Game:\n    def push(self): ...\n")
+    with scope as game_module:
+        text = ":class:`Game`, :meth:`~hanamikoji.core.Game.push` and :func:`nowhere`"
+        rewritten = module.ROLE.sub(lambda m: module.reference(m, game_module), text)
+    assert rewritten == (
+        '<autoref identifier="module.Game" optional><code>Game</code></autoref>, '
+        '<autoref identifier="hanamikoji.core.Game.push" optional><code>push</code></autoref>'
+        " and `nowhere`"
+    )
