@@ -35,6 +35,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
 
 def on_serve(server: Any, config: MkDocsConfig, builder: Any) -> Any:
     for name in TOP_PAGES:
-        server.watch(str(ROOT / name))
+        if (ROOT / name).exists():  # watching a missing file stops the server
+            server.watch(str(ROOT / name))
     server.watch(str(ROOT / "src" / "hanamikoji"))
     return server
