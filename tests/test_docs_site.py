@@ -40,14 +40,18 @@ def nav_pages(config: str) -> list[str]:
 
 
 def nav_problems(config: str, docs: Path, root: Path) -> list[str]:
-    """The pages of ``docs`` missing from the nav of ``config``, and the pages of the nav
-    that are not in ``docs`` (nor drawn from a file at the top of ``root``)."""
+    """The pages of ``docs`` (and those drawn from files at the top of ``root``) missing
+    from the nav of ``config``, and the pages of the nav that are not in ``docs`` (nor
+    drawn from a file at the top of ``root``)."""
     named = nav_pages(config)
     pages = {path.relative_to(docs).as_posix() for path in docs.rglob("*.md")}
     problems = [f"docs/{page} is not in mkdocs.yml's nav" for page in sorted(pages - set(named))]
+    for page, top in TOP_PAGES.items():
+        if (root / top).exists() and page not in named:
+            problems.append(f"{top} is there but its page {page} is not in mkdocs.yml's nav")
+    drawn = {page for page, top in TOP_PAGES.items() if (root / top).exists()}
     for page in named:
-        top = TOP_PAGES.get(page)
-        if page not in pages and not (top and (root / top).exists()):
+        if page not in pages and page not in drawn:
             problems.append(f"mkdocs.yml's nav names {page}, which is not in docs/")
     return problems
 
@@ -87,6 +91,12 @@ plugins:
         "docs/reference/new.md is not in mkdocs.yml's nav",
         "mkdocs.yml's nav names gone.md, which is not in docs/",
         "mkdocs.yml's nav names changelog.md, which is not in docs/",
+    ]
+    (tmp_path / "CHANGELOG.md").write_text("# Changelog\n", encoding="utf-8")
+    without_changelog = config.replace("  - changelog.md\n", "")
+    assert nav_problems(without_changelog, docs, tmp_path)[2:] == [
+        "CHANGELOG.md is there but its page changelog.md is not in mkdocs.yml's nav",
+        "mkdocs.yml's nav names gone.md, which is not in docs/",
     ]
 
 
