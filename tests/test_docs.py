@@ -5,8 +5,8 @@
   built in-process.
 - Every quoted ``python -m hanamikoji...`` module exists.
 - Every quoted ``scripts/...``, ``benchmarks/...`` (and ``tests/``, ``examples/``,
-  ``src/``, ``docs/``) path exists, and every relative Markdown link resolves to a file
-  and, with ``#anchor``, to a heading of it.
+  ``src/``, ``docs/``, ``deploy/``) path exists, and every relative Markdown link
+  resolves to a file and, with ``#anchor``, to a heading of it.
 - The levels table of docs/bots.md is :data:`hanamikoji.bots.levels.LEVELS`, and its
   row of their ratings in ``classic`` is the data file's (``bots/data/ratings.json``).
 - The example session of docs/protocol.md is what ``hanamikoji engine`` answers, line by
@@ -161,7 +161,7 @@ def module_problems(snippet: str) -> list[str]:
 
 # -- paths and links ----------------------------------------------------------------------
 
-PATH = re.compile(r"(?<![\w./-])((?:scripts|benchmarks|tests|examples|src|docs)/[\w./-]*)")
+PATH = re.compile(r"(?<![\w./-])((?:scripts|benchmarks|tests|examples|src|docs|deploy)/[\w./@-]*)")
 
 
 def path_problems(snippet: str) -> list[str]:

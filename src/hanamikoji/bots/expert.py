@@ -58,7 +58,9 @@ class ExpertBot(ISMCTSBot):
     root, the learned evaluation's best decisions also searched there.
 
     Args:
-        seed, budget, iterations: as for :class:`ISMCTSBot` (budget default 1 s).
+        seed: as for :class:`ISMCTSBot`.
+        budget: as for :class:`ISMCTSBot` (default 1 s).
+        iterations: as for :class:`ISMCTSBot`.
         config: how it searches (default :data:`EXPERT_CONFIG`).
     """
 

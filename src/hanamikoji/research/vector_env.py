@@ -104,9 +104,12 @@ class HanamikojiVectorEnv(VectorEnv[Observations, Ints, npt.NDArray[Any]]):
         num_envs: how many games.
         opponent: ``"random"`` or ``"greedy"`` (the single env's other bots do not run
             in the kernel).
-        variant, round_cap, seat, first_player, illegal_action: as for
-            :class:`~hanamikoji.research.gym_env.HanamikojiSingleAgentEnv`, for every
-            sub-env (with ``"raise"`` an illegal action raises the kernel's
+        variant: as for :class:`~hanamikoji.research.gym_env.HanamikojiSingleAgentEnv`,
+            for every sub-env; so are the next four.
+        round_cap: the same.
+        seat: the same.
+        first_player: the same.
+        illegal_action: the same (with ``"raise"`` an illegal action raises the kernel's
             ``IllegalActionError``, naming the sub-env, before any game is played).
         autoreset_mode: ``NEXT_STEP`` (Gymnasium's default: the step after an episode's
             end resets that sub-env and ignores its action) or ``SAME_STEP`` (the step
