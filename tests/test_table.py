@@ -112,6 +112,15 @@ def test_in_a_hotseat_game_the_screen_is_passed_to_each_person_before_they_decid
     assert len(passes) > 2
 
 
+def test_a_person_is_not_asked_as_a_bot() -> None:
+    table = seated((person(0), bot(1)))
+    with pytest.raises(ValueError, match="seat 0 is a person's"):
+        table.ask_bot(0)
+    table.play(table.game.legal_moves()[0])
+    assert table.to_move == 1
+    assert table.ask_bot(1)() in table.game.legal_moves()
+
+
 def test_without_a_hotseat_the_screen_is_never_passed() -> None:
     table = seated((person(0), person(1)))
     while not table.over:
@@ -138,7 +147,7 @@ def test_the_bot_to_move_is_the_seat_to_moves_bot_until_the_end(
         made = table.bot_to_move()
         assert made is players[seat].bot
         legal = table.game.legal_moves()
-        move = legal[-1] if made is None else table.ask_bot(seat, made)()
+        move = legal[-1] if made is None else table.ask_bot(seat)()
         assert move in table.game.legal_moves()
         table.play(move)
     assert table.to_move is None and table.bot_to_move() is None
@@ -153,7 +162,7 @@ def test_a_failing_engine_forfeits_the_game_and_hears_it(tmp_path: Path) -> None
     path = tmp_path / "lost.hkr"
     table = seated((bot(0, engine), person(1)), save=path)
     with pytest.raises(EngineError) as failed:
-        table.ask_bot(0, engine)()
+        table.ask_bot(0)()
     forfeit = table.engine_failed(0, failed.value)
     assert (forfeit.seat, forfeit.kind) == (0, "crash")
     assert table.forfeit == forfeit

@@ -168,10 +168,14 @@ class Table:
         """Play a decision (raises the core's errors when it is not legal now)."""
         self.game.push(move)
 
-    def ask_bot(self, seat: int, bot: Bot) -> Callable[[], Move]:
-        """``bot``'s decision for ``seat``, as a call to make (in a worker thread if need
-        be) from the seat's view and legal decisions as they are now. The call raises
-        ``EngineError`` when an external engine fails: see :meth:`engine_failed`."""
+    def ask_bot(self, seat: int) -> Callable[[], Move]:
+        """The decision of the bot of ``seat``, as a call to make (in a worker thread if
+        need be) from the seat's view and legal decisions as they are now. The call raises
+        ``EngineError`` when an external engine fails: see :meth:`engine_failed`. Raises
+        ``ValueError`` when a person sits there."""
+        bot = self.players[seat].bot
+        if bot is None:
+            raise ValueError(f"seat {seat} is a person's, not a bot's")
         return partial(bot.choose, self.game.view(seat), self.game.legal_moves())
 
     def engine_failed(self, seat: int, error: EngineError) -> Forfeit:

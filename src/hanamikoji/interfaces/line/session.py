@@ -204,7 +204,7 @@ class PlaySession:
         if bot is not None:
             self._await_bot(seat, bot)
             try:
-                move = table.ask_bot(seat, bot)()
+                move = table.ask_bot(seat)()
             except EngineError as error:
                 raise _Forfeited(table.engine_failed(seat, error)) from error
             table.play(move)

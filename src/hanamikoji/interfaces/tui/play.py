@@ -19,7 +19,6 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from hanamikoji.bots import Bot
 from hanamikoji.core import IllegalMoveError, LogEntry, Move, View
 from hanamikoji.interfaces.exits import EXIT_ENGINE, EXIT_OK
 from hanamikoji.interfaces.messages import illegality, localized, message
@@ -147,9 +146,8 @@ class PlayScreen(Screen[None]):
             hint = message("tui_continue", self.lang)
             self.app.push_screen(ShowScreen(shown, hint), lambda _: self.advance())
             return
-        bot = table.bot_to_move()
-        if bot is not None:
-            self._think(bot)
+        if table.bot_to_move() is not None:
+            self._think()
         elif table.needs_pass():
             self._pass()
             return
@@ -190,11 +188,11 @@ class PlayScreen(Screen[None]):
 
         self.app.push_screen(PassScreen(self.table.labels[seat], self.lang), ready)
 
-    def _think(self, bot: Bot) -> None:
+    def _think(self) -> None:
         seat = self.table.to_move
         assert seat is not None
         self.thinking = (seat, time.monotonic())
-        choose = self.table.ask_bot(seat, bot)
+        choose = self.table.ask_bot(seat)
         self._worker = self.run_worker(choose, name="bot", thread=True, exit_on_error=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
