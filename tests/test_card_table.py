@@ -27,8 +27,8 @@ from test_tui import bot_seating, finished_game, run, screen_text
 
 from hanamikoji.core import GEISHAS, Game, MoveKind, Variant
 from hanamikoji.interfaces.cli import Streams, run_command
-from hanamikoji.interfaces.terminal import EXIT_OK, EXIT_USAGE
-from hanamikoji.interfaces.tui import Table, TableSettings
+from hanamikoji.interfaces.exits import EXIT_OK, EXIT_USAGE
+from hanamikoji.interfaces.table import Table, TableSettings
 from hanamikoji.interfaces.tui.app import TableApp, play_app, replay_app
 from hanamikoji.interfaces.tui.cards import chip
 from hanamikoji.interfaces.tui.hand import CELL

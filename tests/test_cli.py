@@ -30,22 +30,15 @@ from hanamikoji.core import (
     View,
     cards,
 )
-from hanamikoji.interfaces import cli, terminal
+from hanamikoji.interfaces import cli
 from hanamikoji.interfaces.cli import Command, Streams, default_bot, register_command, run_command
+from hanamikoji.interfaces.exits import EXIT_ENGINE, EXIT_ERROR, EXIT_INPUT_ENDED, EXIT_OK
+from hanamikoji.interfaces.line import PlaySession, Terminal
+from hanamikoji.interfaces.line import session as line_session
 from hanamikoji.interfaces.messages import COMMANDS, command_for, message
 from hanamikoji.interfaces.rules import rules_markdown
-from hanamikoji.interfaces.terminal import (
-    EXIT_ENGINE,
-    EXIT_ERROR,
-    EXIT_INPUT_ENDED,
-    EXIT_OK,
-    Player,
-    PlaySession,
-    Terminal,
-    cards_inline,
-    move_words,
-    outcome_text,
-)
+from hanamikoji.interfaces.table import Player
+from hanamikoji.interfaces.words import cards_inline, move_words, outcome_text
 from hanamikoji.notation.names import LANGUAGES, Lang, action_name, card_label
 from hanamikoji.notation.records import FORFEIT_TAGS, STANDARD_TAGS, GameRecord, read_record
 
@@ -864,7 +857,7 @@ def test_plain_play_says_the_bot_is_being_prepared_and_keeps_what_is_typed(
 ) -> None:
     slow = SlowLevel()
     monkeypatch.setattr(cli, "make_level_bot", slow)
-    monkeypatch.setattr(terminal, "PROGRESS_SECONDS", 0.05, raising=False)
+    monkeypatch.setattr(line_session, "PROGRESS_SECONDS", 0.05, raising=False)
     stdin = io.StringIO("moves\n1\n" * PLENTY)
     stdout = io.StringIO()
     argv = ["play", "--level", "8", "--seed", "4", "--first", "you", "--plain"]

@@ -26,7 +26,7 @@ from hanamikoji.bots.base import BotSpecError, parse_bot_spec
 from hanamikoji.core.rng import MAX_SEED
 from hanamikoji.interfaces import cli
 from hanamikoji.interfaces.cli import Streams, run_command
-from hanamikoji.interfaces.terminal import (
+from hanamikoji.interfaces.exits import (
     EXIT_ENGINE,
     EXIT_ERROR,
     EXIT_INPUT_ENDED,

@@ -14,10 +14,10 @@ from conftest import play, scripted_round
 from hanamikoji.core import Game, Termination
 from hanamikoji.core.outcome import Outcome
 from hanamikoji.interfaces.messages import message, outcome_key
-from hanamikoji.interfaces.terminal import outcome_text
 from hanamikoji.interfaces.web.catalog.lookup import client_catalog, text
 from hanamikoji.interfaces.web.games.payload import PublicGame, outcome_json, seat_state
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
+from hanamikoji.interfaces.words import outcome_text
 from hanamikoji.notation.names import LANGUAGES, Lang, term
 from hanamikoji.notation.outcomes import describe_outcome
 

@@ -19,9 +19,9 @@ from test_rules_doc import EXAMPLE_A, EXAMPLE_D, play_example
 
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.interfaces.cli import Streams, run_command
+from hanamikoji.interfaces.exits import EXIT_INPUT_ENDED
 from hanamikoji.interfaces.messages import message, outcome_key
 from hanamikoji.interfaces.rules import DOCS, rules_markdown, rules_page
-from hanamikoji.interfaces.terminal import EXIT_INPUT_ENDED
 from hanamikoji.interfaces.web.catalog.lookup import text
 from hanamikoji.interfaces.web.pages.rules import END_ID, rules_html, slug
 from hanamikoji.notation.names import LANGUAGES, Lang, term

@@ -30,16 +30,10 @@ from hanamikoji.bots import Bot, make_bot
 from hanamikoji.bots.levels import make_level_bot
 from hanamikoji.core import Game, Move, MoveKind, Variant, View
 from hanamikoji.interfaces.cli import Streams, run_command
+from hanamikoji.interfaces.exits import EXIT_ENGINE, EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
 from hanamikoji.interfaces.messages import message
 from hanamikoji.interfaces.rules import CHECKOUT, rules_markdown
-from hanamikoji.interfaces.terminal import (
-    EXIT_ENGINE,
-    EXIT_ERROR,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    Player,
-)
-from hanamikoji.interfaces.tui import Table, TableSettings
+from hanamikoji.interfaces.table import Player, Table, TableSettings
 from hanamikoji.interfaces.tui.app import TableApp, play_app, replay_app
 from hanamikoji.interfaces.tui.board import render_markers, side_of
 from hanamikoji.interfaces.tui.decision import Draft

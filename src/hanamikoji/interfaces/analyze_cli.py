@@ -33,8 +33,8 @@ from hanamikoji.interfaces.cli import (
     register_command,
     version,
 )
+from hanamikoji.interfaces.exits import EXIT_ERROR, EXIT_OK
 from hanamikoji.interfaces.options import jobs, positive_int, positive_seconds, seed
-from hanamikoji.interfaces.terminal import EXIT_ERROR, EXIT_OK
 from hanamikoji.notation.names import Lang, check_lang, describe_move
 from hanamikoji.notation.records import GameRecord
 

@@ -28,6 +28,7 @@ from hanamikoji.arena.summary import MatchSummary, PlayerTiming, TournamentSumma
 from hanamikoji.core import UnknownVariantError, Variant
 from hanamikoji.core.rng import MAX_SEED
 from hanamikoji.interfaces.cli import Command, Streams, fail, register_command
+from hanamikoji.interfaces.exits import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
 from hanamikoji.interfaces.options import (
     UsageError,
     command_line,
@@ -36,7 +37,6 @@ from hanamikoji.interfaces.options import (
     positive_milliseconds,
     seed,
 )
-from hanamikoji.interfaces.terminal import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
 
 __all__ = [
     "Rows",

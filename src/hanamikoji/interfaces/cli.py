@@ -31,6 +31,16 @@ from hanamikoji.bots import BOTS, Bot, make_bot
 from hanamikoji.bots.base import OPTION_MEANINGS, Option, bot_option_defaults, bot_options
 from hanamikoji.bots.levels import LEVELS, make_level_bot
 from hanamikoji.core import VARIANTS, Game, UnknownVariantError, Variant
+from hanamikoji.interfaces.exits import (
+    EXIT_ENGINE,
+    EXIT_ERROR,
+    EXIT_INPUT_ENDED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+)
+from hanamikoji.interfaces.line import PlaySession, Terminal, replay_game
+from hanamikoji.interfaces.line.render import render_rules
 from hanamikoji.interfaces.messages import message
 from hanamikoji.interfaces.options import (
     UsageError,
@@ -40,21 +50,8 @@ from hanamikoji.interfaces.options import (
     seed,
 )
 from hanamikoji.interfaces.preparing import prepare_bot
-from hanamikoji.interfaces.terminal import (
-    EXIT_ENGINE,
-    EXIT_ERROR,
-    EXIT_INPUT_ENDED,
-    EXIT_INTERRUPTED,
-    EXIT_OK,
-    EXIT_USAGE,
-    Player,
-    PlaySession,
-    Terminal,
-    player_label,
-    render_rules,
-    replay_game,
-    variant_description,
-)
+from hanamikoji.interfaces.table import Player
+from hanamikoji.interfaces.words import player_label, variant_description
 from hanamikoji.notation.names import LANGUAGES, Deck, Lang, check_lang
 from hanamikoji.notation.outcomes import level_bot_name, seat_name
 from hanamikoji.protocol import EngineError, ExternalEngineBot
@@ -523,7 +520,8 @@ def _play_full_screen(
     players: tuple[Player, Player],
     seating: Callable[[random.Random], tuple[Player, Player]],
 ) -> int:
-    from hanamikoji.interfaces.tui import Table, TableSettings, play_in_app
+    from hanamikoji.interfaces.table import Table, TableSettings
+    from hanamikoji.interfaces.tui import play_in_app
 
     lang = check_lang(args.lang)
     settings = TableSettings(game.variant, lang, seating, args.hotseat, args.save, args.deck)

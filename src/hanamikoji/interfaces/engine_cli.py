@@ -22,8 +22,8 @@ from hanamikoji.bots import make_bot
 from hanamikoji.bots.base import Bot
 from hanamikoji.bots.levels import LEVELS
 from hanamikoji.interfaces.cli import Command, Streams, fail, register_command
+from hanamikoji.interfaces.exits import EXIT_OK
 from hanamikoji.interfaces.options import positive_seconds, seed
-from hanamikoji.interfaces.terminal import EXIT_OK
 from hanamikoji.protocol.engine import serve
 
 __all__ = ["DEFAULT_LEVEL", "configure_engine", "engine_bot", "main", "run_engine"]

@@ -4,6 +4,5 @@ open it when both standard input and output are a terminal (docs/terminal.md).
 """
 
 from hanamikoji.interfaces.tui.app import TableApp, play_in_app, replay_in_app
-from hanamikoji.interfaces.tui.session import Table, TableSettings
 
-__all__ = ["Table", "TableApp", "TableSettings", "play_in_app", "replay_in_app"]
+__all__ = ["TableApp", "play_in_app", "replay_in_app"]

@@ -16,10 +16,10 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from hanamikoji.core import Game
-from hanamikoji.interfaces.terminal import EXIT_INTERRUPTED, EXIT_OK
+from hanamikoji.interfaces.exits import EXIT_INTERRUPTED, EXIT_OK
+from hanamikoji.interfaces.table import Table
 from hanamikoji.interfaces.tui.play import PlayScreen
 from hanamikoji.interfaces.tui.replay import ReplayScreen
-from hanamikoji.interfaces.tui.session import Table
 from hanamikoji.notation.names import Deck, Lang
 
 __all__ = ["TableApp", "play_app", "play_in_app", "replay_app", "replay_in_app"]

@@ -16,8 +16,8 @@ from rich.text import Text
 
 from hanamikoji.core import ACTIONS, GEISHAS, MoveKind, RoundSummary, View
 from hanamikoji.interfaces.messages import message
-from hanamikoji.interfaces.terminal import GEISHA_STYLES, summary_line
 from hanamikoji.interfaces.tui.cards import action_words, chip, geisha_rank, letters_with_glyphs
+from hanamikoji.interfaces.words import GEISHA_STYLES, summary_line
 from hanamikoji.notation.names import Deck, Lang, term
 
 __all__ = [

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from rich.text import Text
 
 from hanamikoji.core import GEISHAS, MoveKind
-from hanamikoji.interfaces.terminal import GEISHA_STYLES
+from hanamikoji.interfaces.words import GEISHA_STYLES
 from hanamikoji.notation.names import (
     ACTION_SUITS,
     Deck,

@@ -14,19 +14,15 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Static
 
+from hanamikoji.interfaces.line.render import render_reveal
 from hanamikoji.interfaces.messages import message
-from hanamikoji.interfaces.terminal import (
-    default_record_name,
-    forfeit_lines,
-    outcome_text,
-    render_reveal,
-)
+from hanamikoji.interfaces.table import Table, default_record_name
 from hanamikoji.interfaces.tui.board import render_scoring
 from hanamikoji.interfaces.tui.flow import FlowBar, pieces
 from hanamikoji.interfaces.tui.keys import binding
 from hanamikoji.interfaces.tui.modals import SaveScreen
 from hanamikoji.interfaces.tui.replay import ReplayScreen
-from hanamikoji.interfaces.tui.session import Table
+from hanamikoji.interfaces.words import forfeit_lines, outcome_text
 
 __all__ = ["EndScreen", "render_end"]
 

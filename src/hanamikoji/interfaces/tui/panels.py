@@ -16,7 +16,7 @@ from rich.text import Text
 
 from hanamikoji.core import LogEntry, RoundSummary
 from hanamikoji.interfaces.messages import message
-from hanamikoji.interfaces.terminal import describe_decision, summary_line
+from hanamikoji.interfaces.words import describe_decision, summary_line
 from hanamikoji.notation.names import Deck, Lang
 
 __all__ = ["render_log"]

@@ -9,7 +9,6 @@ keeps answering keys (help, tracker, quit) meanwhile.
 from __future__ import annotations
 
 import time
-from functools import partial
 from typing import ClassVar
 
 from rich.text import Text
@@ -20,16 +19,11 @@ from textual.screen import Screen
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from hanamikoji.bots import Bot
 from hanamikoji.core import IllegalMoveError, LogEntry, Move, View
+from hanamikoji.interfaces.exits import EXIT_ENGINE, EXIT_OK
 from hanamikoji.interfaces.messages import illegality, localized, message
 from hanamikoji.interfaces.preparing import PreparingBot
-from hanamikoji.interfaces.terminal import (
-    EXIT_ENGINE,
-    EXIT_OK,
-    default_record_name,
-    describe_decision,
-)
+from hanamikoji.interfaces.table import Table, default_record_name
 from hanamikoji.interfaces.tui.board import (
     ACTION_KEYS,
     render_row,
@@ -56,9 +50,9 @@ from hanamikoji.interfaces.tui.prompt import (
     render_prompt,
     thinking_text,
 )
-from hanamikoji.interfaces.tui.session import Table
 from hanamikoji.interfaces.tui.size import SizeNotice, allowed, fit
-from hanamikoji.protocol import EngineError, forfeit_of
+from hanamikoji.interfaces.words import describe_decision
+from hanamikoji.protocol import EngineError
 
 __all__ = ["PlayScreen"]
 
@@ -101,7 +95,6 @@ class PlayScreen(Screen[None]):
         """Whether the row shows the card tracker's column (K toggles it)."""
         self.ended = False
         self._worker: Worker[Move] | None = None
-        self._save_failed = False
 
     def compose(self) -> ComposeResult:
         yield SizeNotice(self.lang)
@@ -153,9 +146,8 @@ class PlayScreen(Screen[None]):
             hint = message("tui_continue", self.lang)
             self.app.push_screen(ShowScreen(shown, hint), lambda _: self.advance())
             return
-        bot = table.bot_to_move()
-        if bot is not None:
-            self._think(bot)
+        if table.bot_to_move() is not None:
+            self._think()
         elif table.needs_pass():
             self._pass()
             return
@@ -196,12 +188,11 @@ class PlayScreen(Screen[None]):
 
         self.app.push_screen(PassScreen(self.table.labels[seat], self.lang), ready)
 
-    def _think(self, bot: Bot) -> None:
-        game = self.table.game
-        seat = game.to_move
+    def _think(self) -> None:
+        seat = self.table.to_move
         assert seat is not None
         self.thinking = (seat, time.monotonic())
-        choose = partial(bot.choose, game.view(seat), game.legal_moves())
+        choose = self.table.ask_bot(seat)
         self._worker = self.run_worker(choose, name="bot", thread=True, exit_on_error=False)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
@@ -219,7 +210,7 @@ class PlayScreen(Screen[None]):
             error = worker.error
             if not isinstance(error, EngineError):
                 raise RuntimeError(f"the bot failed: {error}") from error
-            self.table.lose_by_forfeit(forfeit_of(seat, error))
+            self.table.engine_failed(seat, error)
             self.save_now()
             self.advance()
 
@@ -230,19 +221,12 @@ class PlayScreen(Screen[None]):
 
     def save_now(self) -> None:
         """With ``--save``, write the record as it is now (a failure is told once)."""
-        path = self.table.settings.save_path
-        if path is None:
-            return
-        try:
-            self.table.save(path)
-        except OSError as error:
-            if not self._save_failed:
-                reason = error.strerror or str(error)
-                text = message("save_failed", self.lang, path=str(path), error=reason)
-                self.app.notify(text, severity="error")
-            self._save_failed = True
-        else:
-            self._save_failed = False
+        error = self.table.autosave()
+        if error is not None:
+            reason = error.strerror or str(error)
+            path = str(self.table.settings.save_path)
+            text = message("save_failed", self.lang, path=path, error=reason)
+            self.app.notify(text, severity="error")
 
     def _tick(self) -> None:
         if self.thinking is not None or self._preparing():

@@ -17,9 +17,9 @@ from textual.widgets import Static
 
 from hanamikoji.core import Move, MoveKind, Phase
 from hanamikoji.interfaces.messages import message
-from hanamikoji.interfaces.terminal import move_words
 from hanamikoji.interfaces.tui.cards import action_words, letters_with_glyphs
 from hanamikoji.interfaces.tui.decision import Draft, Refusal
+from hanamikoji.interfaces.words import move_words
 from hanamikoji.notation.names import Deck, Lang, action_name, card_label, join_list
 
 __all__ = [

@@ -21,11 +21,6 @@ from textual.widgets import Static
 
 from hanamikoji.core import Game, LogEntry
 from hanamikoji.interfaces.messages import message
-from hanamikoji.interfaces.terminal import (
-    cards_inline,
-    describe_decision,
-    outcome_text,
-)
 from hanamikoji.interfaces.tui.board import (
     Side,
     render_row,
@@ -40,6 +35,11 @@ from hanamikoji.interfaces.tui.hand import ActionBar
 from hanamikoji.interfaces.tui.keys import binding
 from hanamikoji.interfaces.tui.panels import render_log
 from hanamikoji.interfaces.tui.size import SizeNotice, allowed, fit
+from hanamikoji.interfaces.words import (
+    cards_inline,
+    describe_decision,
+    outcome_text,
+)
 from hanamikoji.notation.names import Deck, Lang
 
 __all__ = ["ReplayScreen", "Stepper"]
