@@ -30,9 +30,10 @@ from hanamikoji.core import (
     View,
     cards,
 )
-from hanamikoji.interfaces import cli, terminal
-from hanamikoji.interfaces.cli import Command, Streams, default_bot, register_command, run_command
+from hanamikoji.interfaces import cli, play_cli, terminal
+from hanamikoji.interfaces.cli import Command, Streams, register_command, run_command
 from hanamikoji.interfaces.messages import COMMANDS, command_for, message
+from hanamikoji.interfaces.play_cli import default_bot
 from hanamikoji.interfaces.rules import rules_markdown
 from hanamikoji.interfaces.terminal import (
     EXIT_ENGINE,
@@ -863,7 +864,7 @@ def test_plain_play_says_the_bot_is_being_prepared_and_keeps_what_is_typed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     slow = SlowLevel()
-    monkeypatch.setattr(cli, "make_level_bot", slow)
+    monkeypatch.setattr(play_cli, "make_level_bot", slow)
     monkeypatch.setattr(terminal, "PROGRESS_SECONDS", 0.05, raising=False)
     stdin = io.StringIO("moves\n1\n" * PLENTY)
     stdout = io.StringIO()

@@ -883,7 +883,7 @@ def test_the_app_opens_while_the_bot_is_prepared_and_keeps_the_keys(
 ) -> None:
     # The expert (level 8) compiles its judge for about a minute the first time: the
     # test's level bot takes as long as the test wants instead.
-    import hanamikoji.interfaces.cli as cli
+    import hanamikoji.interfaces.play_cli as play_cli
     import hanamikoji.interfaces.tui as tui
 
     release = threading.Event()
@@ -898,7 +898,7 @@ def test_the_app_opens_while_the_bot_is_prepared_and_keeps_the_keys(
         opened.append(table)
         return EXIT_OK
 
-    monkeypatch.setattr(cli, "make_level_bot", slow_level)
+    monkeypatch.setattr(play_cli, "make_level_bot", slow_level)
     monkeypatch.setattr(tui, "play_in_app", open_app)
     argv = ["play", "--level", "8", "--seed", "7", "--first", "you"]
     thread = threading.Thread(target=run_command, args=(argv, Streams(Tty(), Tty(), Tty())))

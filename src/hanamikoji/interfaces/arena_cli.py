@@ -16,10 +16,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
-
 from hanamikoji.arena.backends import BACKENDS, Backend, make_backend
 from hanamikoji.arena.games import GameResult, MatchConfig
 from hanamikoji.arena.players import players_from_names
@@ -35,6 +31,15 @@ from hanamikoji.interfaces.options import (
     positive_int,
     positive_milliseconds,
     seed,
+)
+from hanamikoji.interfaces.styled import (
+    BarColumn,
+    Console,
+    MofNCompleteColumn,
+    Progress,
+    Table,
+    TextColumn,
+    TimeRemainingColumn,
 )
 from hanamikoji.interfaces.terminal import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
 

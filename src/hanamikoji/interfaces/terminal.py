@@ -20,11 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol, TextIO
 
-from rich import box
-from rich.console import Console, Group, RenderableType
-from rich.table import Table
-from rich.text import Text
-
 from hanamikoji.bots import Bot
 from hanamikoji.core import (
     ACTIONS,
@@ -54,6 +49,7 @@ from hanamikoji.interfaces.messages import (
 )
 from hanamikoji.interfaces.preparing import PreparingBot
 from hanamikoji.interfaces.rules import rules_document
+from hanamikoji.interfaces.styled import Console, Group, RenderableType, Table, Text, box
 from hanamikoji.notation.names import (
     Deck,
     Lang,
