@@ -11,6 +11,7 @@ virtual environment with no package index and runs there.
 from __future__ import annotations
 
 import importlib.util
+import io
 import os
 import subprocess
 import sys
@@ -22,6 +23,10 @@ import pytest
 
 from hanamikoji import __version__
 from hanamikoji.extras import EXTRAS, MissingExtraError, require
+from hanamikoji.interfaces import cli
+from hanamikoji.interfaces.cli import Streams, run_command
+from hanamikoji.interfaces.messages import message
+from hanamikoji.interfaces.terminal import EXIT_OK
 
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "src"
@@ -153,7 +158,7 @@ def test_the_wheel_installs_alone_and_plays(tmp_path: Path) -> None:
     (wheel,) = dist.glob("hanamikoji-*.whl")
     assert wheel.name.startswith(f"hanamikoji-{__version__}-")
     home = tmp_path / "venv"
-    venv.create(home, with_pip=True)
+    venv.create(home)  # no pip in it: this interpreter's pip installs into it
     bin_dir = home / ("Scripts" if os.name == "nt" else "bin")
     environment = {
         key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "VIRTUAL_ENV")
@@ -174,16 +179,12 @@ def test_the_wheel_installs_alone_and_plays(tmp_path: Path) -> None:
         return done.stdout
 
     python = str(bin_dir / "python")
-
-    def packages() -> set[str]:
-        listed = run(python, "-m", "pip", "list", "--format=freeze")
-        return {line.split("==")[0] for line in listed.split()}
-
-    # What the fresh environment holds (pip; setuptools too before Python 3.12), and then
-    # hanamikoji alone more.
-    fresh = packages()
-    run(python, "-m", "pip", "install", "--quiet", "--no-index", str(wheel))
-    assert packages() - fresh == {"hanamikoji"}
+    install = [sys.executable, "-m", "pip", "--python", python, "install", "--quiet"]
+    run(*install, "--no-index", str(wheel))
+    site = Path(run(python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))").strip())
+    assert sorted(path.name for path in site.glob("*.dist-info")) == [
+        f"hanamikoji-{__version__}.dist-info"
+    ]
     hanamikoji = str(bin_dir / "hanamikoji")
     assert run(hanamikoji, "--version") == f"hanamikoji {__version__}\n"
     match = run(
@@ -193,3 +194,21 @@ def test_the_wheel_installs_alone_and_plays(tmp_path: Path) -> None:
     assert run(python, "-c", "import hanamikoji; print(hanamikoji.Game(seed=1).round)") == "1\n"
     played = run(hanamikoji, "play", "--plain", "--seed", "3", stdin="moves\n1\n" * 120 + "n\n")
     assert "Game over" in played
+
+
+class _Tty(io.StringIO):
+    """A stream that says it is a terminal."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_play_without_textual_names_the_extra_and_plays_in_lines(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(cli, "installed", lambda module: module != "textual")
+    streams = Streams(_Tty("quit\nn\n"), _Tty(), io.StringIO())
+    assert run_command(["play", "--seed", "1", "--lang", "fr"], streams) == EXIT_OK
+    assert streams.stderr.getvalue() == message("full_screen_missing", "fr") + "\n"
+    assert "pip install 'hanamikoji[tui]'" in streams.stderr.getvalue()
+    assert "Joueur 1>" in streams.stdout.getvalue()
