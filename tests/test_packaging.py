@@ -78,7 +78,8 @@ def _python(
 def test_the_base_install_depends_on_no_package() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert project["dependencies"] == []
-    assert set(project["optional-dependencies"]) - {"dev"} == set(EXTRAS)
+    # dev and docs are for working on the project, not features of it.
+    assert set(project["optional-dependencies"]) - {"dev", "docs"} == set(EXTRAS)
 
 
 def test_the_base_modules_import_no_extra_package() -> None:
@@ -207,8 +208,9 @@ def test_play_without_textual_names_the_extra_and_plays_in_lines(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(cli, "installed", lambda module: module != "textual")
-    streams = Streams(_Tty("quit\nn\n"), _Tty(), io.StringIO())
+    stdout, stderr = _Tty(), io.StringIO()
+    streams = Streams(_Tty("quit\nn\n"), stdout, stderr)
     assert run_command(["play", "--seed", "1", "--lang", "fr"], streams) == EXIT_OK
-    assert streams.stderr.getvalue() == message("full_screen_missing", "fr") + "\n"
-    assert "pip install 'hanamikoji[tui]'" in streams.stderr.getvalue()
-    assert "Joueur 1>" in streams.stdout.getvalue()
+    assert stderr.getvalue() == message("full_screen_missing", "fr") + "\n"
+    assert "pip install 'hanamikoji[tui]'" in stderr.getvalue()
+    assert "Joueur 1>" in stdout.getvalue()
