@@ -30,12 +30,13 @@ from hanamikoji.core import (
     View,
     cards,
 )
-from hanamikoji.interfaces import cli
-from hanamikoji.interfaces.cli import Command, Streams, default_bot, register_command, run_command
+from hanamikoji.interfaces import cli, play_cli
+from hanamikoji.interfaces.cli import Command, Streams, register_command, run_command
 from hanamikoji.interfaces.exits import EXIT_ENGINE, EXIT_ERROR, EXIT_INPUT_ENDED, EXIT_OK
 from hanamikoji.interfaces.line import PlaySession, Terminal
 from hanamikoji.interfaces.line import session as line_session
 from hanamikoji.interfaces.messages import COMMANDS, command_for, message
+from hanamikoji.interfaces.play_cli import default_bot
 from hanamikoji.interfaces.rules import rules_markdown
 from hanamikoji.interfaces.table import Player
 from hanamikoji.interfaces.words import cards_inline, move_words, outcome_text
@@ -856,7 +857,7 @@ def test_plain_play_says_the_bot_is_being_prepared_and_keeps_what_is_typed(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     slow = SlowLevel()
-    monkeypatch.setattr(cli, "make_level_bot", slow)
+    monkeypatch.setattr(play_cli, "make_level_bot", slow)
     monkeypatch.setattr(line_session, "PROGRESS_SECONDS", 0.05, raising=False)
     stdin = io.StringIO("moves\n1\n" * PLENTY)
     stdout = io.StringIO()

@@ -267,7 +267,7 @@ def test_a_bot_thinks_off_the_ui_thread_with_a_spinner() -> None:
 
     class Slow(type(make_bot("random"))):  # type: ignore[misc]
         def choose(self, view: View, legal: Sequence[Move]) -> Move:
-            release.wait(20)  # thinks until the test has looked
+            release.wait(300)  # thinks until the test has looked (however loaded the machine)
             return legal[0]
 
     def seating(draws: random.Random) -> tuple[Player, Player]:
@@ -877,7 +877,7 @@ def test_the_app_opens_while_the_bot_is_prepared_and_keeps_the_keys(
 ) -> None:
     # The expert (level 8) compiles its judge for about a minute the first time: the
     # test's level bot takes as long as the test wants instead.
-    import hanamikoji.interfaces.cli as cli
+    import hanamikoji.interfaces.play_cli as play_cli
     import hanamikoji.interfaces.tui as tui
 
     release = threading.Event()
@@ -892,7 +892,7 @@ def test_the_app_opens_while_the_bot_is_prepared_and_keeps_the_keys(
         opened.append(table)
         return EXIT_OK
 
-    monkeypatch.setattr(cli, "make_level_bot", slow_level)
+    monkeypatch.setattr(play_cli, "make_level_bot", slow_level)
     monkeypatch.setattr(tui, "play_in_app", open_app)
     argv = ["play", "--level", "8", "--seed", "7", "--first", "you"]
     thread = threading.Thread(target=run_command, args=(argv, Streams(Tty(), Tty(), Tty())))

@@ -17,6 +17,7 @@ matches between settings of one bot:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
 import math
@@ -287,7 +288,9 @@ def bot_option_defaults(name: str) -> dict[str, Option]:
         values.update(
             (field.name, getattr(config, field.name)) for field in dataclasses.fields(config)
         )
-    values["budget"] = factory(None, None).budget
+    # A bot whose extra is not installed keeps its signature's default.
+    with contextlib.suppress(ImportError):
+        values["budget"] = factory(None, None).budget
     return {option: _as_option(values[option]) for option in _settable(factory)}
 
 

@@ -52,10 +52,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from hanamikoji.bots.determinize import determinize
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
@@ -63,6 +60,13 @@ from hanamikoji.bots.solver import round_over
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import View
+from hanamikoji.extras import installed, require
+
+# The arrays are NumPy's (the learned extra): without it this module imports, and a
+# subgame asked for says what to install.
+if TYPE_CHECKING or installed("numpy"):
+    import numpy as np
+    import numpy.typing as npt
 
 try:
     from numba import njit
@@ -100,8 +104,9 @@ MAX_TURNS = 3
 of the round, a few hundred leaves per world over three turns, far more over four."""
 
 _LEAF = -1
-_Floats = npt.NDArray[np.float64]
-_Ints = npt.NDArray[np.int64]
+if TYPE_CHECKING:
+    _Floats: TypeAlias = npt.NDArray[np.float64]
+    _Ints: TypeAlias = npt.NDArray[np.int64]
 
 Weighted = tuple[Game, float]
 """A world and its chance (the chances of a subgame's worlds add up to 1 or not: they
@@ -191,6 +196,7 @@ class Endgame:
         match_value: MatchValue,
         nodes: int | None = None,
     ) -> None:
+        require("numpy", "learned", "the endgame solver (ismcts's endgame_turns)")
         builder = _Builder(match_value)
         self.worlds: list[Weighted] = []
         roots: list[int] = []

@@ -42,22 +42,23 @@ import math
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.determinize import determinize
-from hanamikoji.bots.endgame import MAX_TURNS, endgame_decision
 from hanamikoji.bots.evaluation import MatchValue, round_end_value
 from hanamikoji.bots.greedy import GreedyBot
 from hanamikoji.bots.inference import DecisionModel, WorldSampler, uniform_model
 from hanamikoji.bots.judge import best_first, judged_content
 from hanamikoji.bots.match_table import table_match_value
-from hanamikoji.bots.network import ValueNetwork, load_network
 from hanamikoji.bots.solver import RoundSolver, SolverTimeout
 from hanamikoji.core.game import TURNS_PER_ROUND, Game
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import View
 from hanamikoji.core.worlds import from_view
+
+if TYPE_CHECKING:
+    from hanamikoji.bots.network import ValueNetwork
 
 __all__ = [
     "DEFAULT_CONFIG",
@@ -169,8 +170,12 @@ class SearchConfig:
     def __post_init__(self) -> None:
         if not 0 <= self.exact_turns <= TURNS_PER_ROUND:
             raise ValueError(f"exact_turns is 0 to {TURNS_PER_ROUND}, not {self.exact_turns}")
-        if not 0 <= self.endgame_turns <= MAX_TURNS:
-            raise ValueError(f"endgame_turns is 0 to {MAX_TURNS}, not {self.endgame_turns}")
+        if self.endgame_turns:
+            # The endgame solver (NumPy, numba where installed) is imported when used.
+            from hanamikoji.bots.endgame import MAX_TURNS
+
+            if not 0 <= self.endgame_turns <= MAX_TURNS:
+                raise ValueError(f"endgame_turns is 0 to {MAX_TURNS}, not {self.endgame_turns}")
         if not self.temperature > 0:
             raise ValueError(f"temperature is a positive number, not {self.temperature}")
         if not 0 < self.surprise <= 1:
@@ -239,9 +244,11 @@ class ISMCTSBot(Bot):
         super().__init__(seed, budget if budget is not None else DEFAULT_BUDGET)
         self.iterations = iterations
         self.config = config
-        self.network: ValueNetwork | None = (
-            load_network() if config.network_candidates > 0 else None
-        )
+        self.network: ValueNetwork | None = None
+        if config.network_candidates > 0:
+            from hanamikoji.bots.network import load_network  # NumPy: imported when used
+
+            self.network = load_network()
         # By round of the match being played: the chance that the opponent chooses at
         # random, as the last search in that round inferred it.
         self._random_beliefs: dict[int, float] = {}
@@ -268,6 +275,8 @@ class ISMCTSBot(Bot):
 
     def _endgame(self, view: View, legal: Sequence[Move]) -> Move:
         """The decision of the endgame solved per information set (``endgame_turns``)."""
+        from hanamikoji.bots.endgame import endgame_decision
+
         start = time.perf_counter()
         move = endgame_decision(view, legal, self.rng, self.config.match_value)
         stats = SearchStats()

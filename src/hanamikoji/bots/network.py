@@ -28,16 +28,21 @@ import json
 from collections.abc import Sequence
 from functools import cache
 from importlib import resources
-from typing import Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from hanamikoji.bots.base import Bot, register
 from hanamikoji.bots.greedy import GreedyBot
 from hanamikoji.core.cards import ITEM_COUNT
 from hanamikoji.core.moves import ACTIONS, Move, MoveKind
 from hanamikoji.core.view import Phase, View
+from hanamikoji.extras import require
+
+# The network computes with NumPy (the learned extra), imported when a network is made:
+# without it this module imports (the features are plain Python), and a network asked
+# for says what to install.
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "ACTION_SIZE",
@@ -51,7 +56,8 @@ __all__ = [
     "state_features",
 ]
 
-Array = npt.NDArray[np.float32]
+if TYPE_CHECKING:
+    Array: TypeAlias = npt.NDArray[np.float32]
 
 WEIGHTS_FILE = "value_network.npz"
 MANIFEST_FILE = "value_network.json"
@@ -107,19 +113,43 @@ ACTION_SIZE = len(_ACTION_ROLES) * ITEM_COUNT + len(_KINDS)
 JUDGE_SIZE = len(_JUDGE)
 INPUT_SIZE = STATE_SIZE + ACTION_SIZE + JUDGE_SIZE
 
-SCALE: Array = np.array(
-    [scale for _, scale in _PER_GEISHA for _ in range(ITEM_COUNT)]
-    + [scale for _, scale in _GLOBAL]
-    + [
+SCALE_VALUES: tuple[float, ...] = (
+    *(scale for _, scale in _PER_GEISHA for _ in range(ITEM_COUNT)),
+    *(scale for _, scale in _GLOBAL),
+    *(
         2.0 if role in ("first_pair", "second_pair") else 3.0
         for role in _ACTION_ROLES
         for _ in range(ITEM_COUNT)
-    ]
-    + [1.0] * len(_KINDS)
-    + [scale for _, scale in _JUDGE],
-    dtype=np.float32,
+    ),
+    *([1.0] * len(_KINDS)),
+    *(scale for _, scale in _JUDGE),
 )
 """Divides the raw features: every input lies in [0, 1] or a little above."""
+
+if TYPE_CHECKING:
+    SCALE: Array
+    """:data:`SCALE_VALUES` as the network reads them (a NumPy array, made when asked
+    for)."""
+
+
+def __getattr__(name: str) -> object:
+    if name == "SCALE":
+        return _scale()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@cache
+def _scale() -> Array:
+    _numpy()
+    import numpy as np
+
+    return np.array(SCALE_VALUES, dtype=np.float32)
+
+
+def _numpy() -> None:
+    """Raise :class:`~hanamikoji.extras.MissingExtraError` without NumPy."""
+    require("numpy", "learned", "the learned evaluation (the learned and expert bots)")
+
 
 OUTPUTS = 2
 """The last layer's outputs: the policy logit, then the value logit."""
@@ -218,6 +248,9 @@ class ValueNetwork:
     """The perceptron's weights, and its estimates for a view's decisions."""
 
     def __init__(self, weights: dict[str, Array]) -> None:
+        _numpy()
+        import numpy as np
+
         self.weights = {
             name: np.asarray(value, dtype=np.float32) for name, value in weights.items()
         }
@@ -229,7 +262,7 @@ class ValueNetwork:
         outputs = self.weights["w3"].shape[1]
         if outputs != OUTPUTS:
             raise ValueError(f"the network gives {outputs} outputs, not a policy and a value")
-        scaled = w1 / SCALE[:, None]
+        scaled = w1 / _scale()[:, None]
         self._state_layer = scaled[:STATE_SIZE]
         self._action_layer = scaled[STATE_SIZE : STATE_SIZE + ACTION_SIZE]
         self._judge_layer = scaled[STATE_SIZE + ACTION_SIZE :]
@@ -241,16 +274,23 @@ class ValueNetwork:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> ValueNetwork:
+        _numpy()
+        import numpy as np
+
         with np.load(io.BytesIO(data)) as archive:
             return cls({name: archive[name] for name in archive.files})
 
     def to_bytes(self) -> bytes:
+        import numpy as np
+
         buffer = io.BytesIO()
         np.savez(buffer, **self.weights)  # type: ignore[arg-type]
         return buffer.getvalue()
 
     def fingerprint(self) -> str:
         """SHA-256 over the weights' names, shapes and values (not the file's bytes)."""
+        import numpy as np
+
         digest = hashlib.sha256()
         for name in sorted(self.weights):
             value = self.weights[name]
@@ -259,6 +299,8 @@ class ValueNetwork:
         return digest.hexdigest()
 
     def _projection(self, move: Move) -> Array:
+        import numpy as np
+
         known = self._projected.get(move)
         if known is None:
             known = np.asarray(action_features(move), dtype=np.float32) @ self._action_layer
@@ -271,6 +313,8 @@ class ValueNetwork:
         """For each of ``legal`` (in order): its policy logit, and the view's player's
         estimated chance to win the match after it. ``scores`` are the greedy judge's,
         if already known."""
+        import numpy as np
+
         if scores is None:
             scores = self._judge.scores(view, legal)
         state = np.asarray(state_features(view), dtype=np.float32) @ self._state_layer
@@ -301,6 +345,8 @@ class ValueNetwork:
 
     def best(self, view: View, legal: Sequence[Move]) -> Move:
         """The decision the policy prefers (the first of equals)."""
+        import numpy as np
+
         return legal[int(np.argmax(self.logits(view, legal)))]
 
 
@@ -313,7 +359,9 @@ def manifest() -> dict[str, Any]:
 
 @cache
 def load_network() -> ValueNetwork:
-    """The committed, trained network (loaded once per process)."""
+    """The committed, trained network (loaded once per process). Raises
+    :class:`~hanamikoji.extras.MissingExtraError` without NumPy (the learned extra)."""
+    _numpy()
     data = resources.files("hanamikoji.bots").joinpath("data", WEIGHTS_FILE).read_bytes()
     return ValueNetwork.from_bytes(data)
 

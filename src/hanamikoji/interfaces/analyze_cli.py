@@ -7,11 +7,6 @@ import argparse
 import json
 import os
 
-from rich import box
-from rich.console import Console, JustifyMethod
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
-
 from hanamikoji.bots.analysis import (
     DEFAULT_WORLDS,
     THRESHOLDS,
@@ -35,6 +30,17 @@ from hanamikoji.interfaces.cli import (
 )
 from hanamikoji.interfaces.exits import EXIT_ERROR, EXIT_OK
 from hanamikoji.interfaces.options import jobs, positive_int, positive_seconds, seed
+from hanamikoji.interfaces.styled import (
+    BarColumn,
+    Console,
+    JustifyMethod,
+    MofNCompleteColumn,
+    Progress,
+    Table,
+    TextColumn,
+    TimeRemainingColumn,
+    box,
+)
 from hanamikoji.notation.names import Lang, check_lang, describe_move
 from hanamikoji.notation.records import GameRecord
 

@@ -16,10 +16,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
 
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-from rich.table import Table
-
 from hanamikoji.arena.backends import BACKENDS, Backend, make_backend
 from hanamikoji.arena.games import GameResult, MatchConfig
 from hanamikoji.arena.players import players_from_names
@@ -36,6 +32,15 @@ from hanamikoji.interfaces.options import (
     positive_int,
     positive_milliseconds,
     seed,
+)
+from hanamikoji.interfaces.styled import (
+    BarColumn,
+    Console,
+    MofNCompleteColumn,
+    Progress,
+    Table,
+    TextColumn,
+    TimeRemainingColumn,
 )
 
 __all__ = [

@@ -21,6 +21,7 @@ import sys
 from hanamikoji.bots import make_bot
 from hanamikoji.bots.base import Bot
 from hanamikoji.bots.levels import LEVELS
+from hanamikoji.extras import MissingExtraError
 from hanamikoji.interfaces.cli import Command, Streams, fail, register_command
 from hanamikoji.interfaces.exits import EXIT_OK
 from hanamikoji.interfaces.options import positive_seconds, seed
@@ -70,7 +71,7 @@ def engine_bot(args: argparse.Namespace) -> Bot:
 def run_engine(args: argparse.Namespace, streams: Streams) -> int:
     try:
         bot = engine_bot(args)
-    except ValueError as error:
+    except (ValueError, MissingExtraError) as error:  # unknown, or its extra is missing
         return fail(streams, str(error))
     level = "" if args.bot is not None else f" level {args.level or DEFAULT_LEVEL}"
     serve(bot, streams.stdin, streams.stdout, name=args.name or f"hanamikoji {bot.name}{level}")

@@ -157,6 +157,11 @@ MESSAGES = sentences(
     sentence("engine_forfeit", "{player} forfeits the game: {reason}"),
     sentence("forfeit_win", "{player} wins by forfeit · {result}"),
     sentence("engine_not_started", "the engine '{command}' did not start: {reason}"),
+    sentence(
+        "full_screen_missing",
+        "note: the full-screen game needs Textual, which is not installed"
+        " (pip install 'hanamikoji[tui]'); here is the line interface.",
+    ),
     sentence("stopped_eof", "End of input: the game stops here."),
     sentence("stopped_interrupt", "Interrupted."),
     sentence("save_question", "Save the game record? [y/N] "),

@@ -8,9 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 from types import ModuleType
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING
 
 from hanamikoji.bots.judge.match import STEP, final_values, match_end
 from hanamikoji.bots.judge.position import JudgedPosition
@@ -20,6 +18,12 @@ from hanamikoji.core.moves import Move, response_moves
 from hanamikoji.core.variants import Tiebreak
 from hanamikoji.core.view import View
 
+# The compiled judge's tables are NumPy arrays (numba and NumPy: the fast extra), imported
+# when first used; without them the bots judge in Python (the same scores).
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
 __all__ = ["compiled_scores", "step_array", "warm_up"]
 
 
@@ -28,7 +32,7 @@ def _kernel() -> ModuleType | None:
     """The compiled judge, imported when first needed, or ``None`` without numba."""
     try:
         from hanamikoji.bots.judge import kernel
-    except ImportError:  # pragma: no cover - numba is installed with the project
+    except ImportError:  # the base install, without NumPy and numba
         return None
     return kernel if kernel.AVAILABLE else None
 
@@ -38,6 +42,8 @@ def _kernel_tables(
     last_round: bool, tiebreak: Tiebreak, tuning: Tuning
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.int32], npt.NDArray[np.float64]]:
     """The compiled judge's match values, match steps and tuning, as arrays."""
+    import numpy as np
+
     finals = np.array(final_values(last_round, tiebreak, tuning.future_weight))
     knobs = (tuning.future_weight, tuning.response_hope, tuning.giveaway, tuning.discard)
     return finals, step_array(), np.array(knobs + tuning.unused, dtype=np.float64)
@@ -46,6 +52,8 @@ def _kernel_tables(
 @cache
 def step_array() -> npt.NDArray[np.int32]:
     """:data:`~hanamikoji.bots.judge.match.STEP` as the compiled judge reads it."""
+    import numpy as np
+
     return np.array(STEP, dtype=np.int32)
 
 

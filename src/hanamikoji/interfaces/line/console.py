@@ -11,10 +11,8 @@ from __future__ import annotations
 import sys
 from typing import Protocol, TextIO
 
-from rich.console import Console, RenderableType
-from rich.text import Text
-
 from hanamikoji.interfaces.messages import message
+from hanamikoji.interfaces.styled import Console, RenderableType, Text
 from hanamikoji.notation.names import Deck, Lang
 
 __all__ = ["LineSource", "Terminal"]

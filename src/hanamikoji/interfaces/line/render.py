@@ -10,11 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich import box
-from rich.console import Group, RenderableType
-from rich.table import Table
-from rich.text import Text
-
 from hanamikoji.core import (
     ACTIONS,
     GEISHAS,
@@ -29,6 +24,7 @@ from hanamikoji.core import (
 from hanamikoji.core.cards import letters
 from hanamikoji.interfaces.messages import message
 from hanamikoji.interfaces.rules import rules_document
+from hanamikoji.interfaces.styled import Group, RenderableType, Table, Text, box
 from hanamikoji.interfaces.words import (
     GEISHA_STYLES,
     action_label,

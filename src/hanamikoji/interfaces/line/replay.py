@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.text import Text
-
 from hanamikoji.core import GEISHAS, Deal, Game
 from hanamikoji.interfaces.exits import EXIT_INTERRUPTED, EXIT_OK
 from hanamikoji.interfaces.line.console import Terminal
 from hanamikoji.interfaces.line.render import render_round_summary
 from hanamikoji.interfaces.messages import command_for, message
+from hanamikoji.interfaces.styled import Text
 from hanamikoji.interfaces.words import cards_inline, describe_decision, outcome_text, with_face
 from hanamikoji.notation.names import card_table_item, join_list
 

@@ -12,8 +12,6 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from rich.text import Text
-
 from hanamikoji.bots import Bot
 from hanamikoji.core import (
     Game,
@@ -45,6 +43,7 @@ from hanamikoji.interfaces.line.render import (
 )
 from hanamikoji.interfaces.messages import command_for, illegality, is_yes, localized
 from hanamikoji.interfaces.preparing import PreparingBot
+from hanamikoji.interfaces.styled import Text
 from hanamikoji.interfaces.table import Player, Table, TableSettings, default_record_name
 from hanamikoji.interfaces.words import (
     describe_decision,
