@@ -25,6 +25,7 @@ from starlette.routing import Route
 from starlette.types import ExceptionHandler
 from starlette.websockets import WebSocket, WebSocketState
 
+from hanamikoji.interfaces.web.browser.routes import browser_routes
 from hanamikoji.interfaces.web.db.health import (
     CLOSE_TRY_AGAIN,
     QUIET_OUTAGES,
@@ -81,6 +82,7 @@ def create_app(config: ServerConfig) -> Starlette:
 
     routes = [
         *page_routes(),
+        *browser_routes(),  # before the games': /api/games/search is no game's id
         *player_routes(),
         *rating_routes(),
         *lobby_routes(),

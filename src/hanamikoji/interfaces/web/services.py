@@ -33,6 +33,8 @@ from starlette.websockets import WebSocket
 
 from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.interfaces.clocks import TimeControl, wall_clock_ms
+from hanamikoji.interfaces.web.browser.service import GameBrowser
+from hanamikoji.interfaces.web.browser.store import BrowserStore
 from hanamikoji.interfaces.web.cluster.events import Listener
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore
@@ -151,6 +153,7 @@ class Services:
         hints: the hints' workers.
         guards: rates, cookies, origins, seat sockets (:class:`Guards`).
         now: the clock of games, lobby and sign-in limits, ms since the epoch.
+        browser: the game browser: searches, statistics, exports.
     """
 
     store: Store
@@ -163,6 +166,7 @@ class Services:
     hints: Hints
     guards: Guards
     now: Callable[[], int]
+    browser: GameBrowser
 
     @property
     def rates(self) -> RateGuard:
@@ -211,6 +215,7 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
                     hints,
                     guards,
                     now,
+                    browser=GameBrowser(BrowserStore(store), hub.games, hub.finishing.game_record),
                 )
             finally:
                 for task in (keeper, pairings):

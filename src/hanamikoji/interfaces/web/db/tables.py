@@ -74,6 +74,8 @@ games = Table(
     # Revision 0006: the instance that runs the game's pending work (NULL: none).
     Column("owner", String(32), nullable=True),
     Index("ix_games_owner", "owner"),
+    # Revision 0010_browser: the game browser's newest finished games first (browser/).
+    Index("ix_games_status_created", "status", "created", "id"),
 )
 
 decisions = Table(
@@ -192,6 +194,8 @@ game_seats = Table(
     Column("player_id", String(16), nullable=False),
     Column("claimed", DateTime(timezone=True), nullable=False),
     Index("ix_game_seats_player_id", "player_id"),
+    # Revision 0010_browser: a player's games without reading the seats' rows (browser/).
+    Index("ix_game_seats_player_game", "player_id", "game_id", "seat"),
 )
 """The player at a seat of a game; no row: a bot, or a seat nobody has named. The
 primary key means a seat is named once: of two claims at once, one wins."""

@@ -106,11 +106,13 @@ class Finishing:
 
     def record(self, live: LiveGame, fmt: str) -> str:
         """The game record, text or JSON. Raises :class:`Refused` before the end."""
-        record = self._record(live)
+        record = self.game_record(live)
         return record.to_json() if fmt == "json" else record.to_text()
 
-    def _record(self, live: LiveGame) -> GameRecord:
-        """The finished game's record. Raises :class:`Refused` before the end."""
+    def game_record(self, live: LiveGame) -> GameRecord:
+        """The finished game's record: the seats' download, and the game browser's export
+        of finished public games (``browser/export.py``). Raises :class:`Refused` before
+        the end."""
         if not live.ended:
             raise Refused("err_not_over")
         stored = live.stored
@@ -131,7 +133,7 @@ class Finishing:
         being analysed."""
         if not live.game.is_over():
             raise Refused("err_not_over")  # a game a clock ended has no analysis
-        record = self._record(live)
+        record = self.game_record(live)
         return await self.analyses.start(live.id, record, live.ply)
 
     async def analysis(self, live: LiveGame) -> AnalysisState:

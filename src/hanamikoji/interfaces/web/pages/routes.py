@@ -4,6 +4,7 @@
 ``GET /``, ``GET /g/{id}``, ``GET /w/{id}``  the page (a seat token is in the fragment)
 ``GET /learn``, ``GET /lobby``, ``GET /me``  the page: the lesson, the lobby, my games
 ``GET /@/{name}``, ``GET /leaderboard``     the page: a player's page, the leaderboard
+``GET /games``                              the page: the game browser
 ``GET /static/...``                         HTML, CSS and ES modules
 ``GET /api/i18n/{lang}``                    sentences and edition terms of a language
 ``GET /api/options``                        the variants, bot levels and languages
@@ -47,6 +48,7 @@ PAGE_PATHS = (
     "/w/{game_id}",
     "/lobby",
     "/leaderboard",
+    "/games",
 )
 """The addresses the page answers (it routes among them itself)."""
 

@@ -15,6 +15,7 @@ import { TableController } from "./table.js";
 import { TutorialView } from "./tutorial.js";
 import { renderLobby } from "./lobby.js";
 import { renderLeaderboard } from "./ratings.js";
+import { renderGames } from "./games.js";
 import { watchTransport } from "./watch.js";
 
 /**
@@ -74,6 +75,11 @@ function route() {
   if (/^\/leaderboard\/?$/.test(location.pathname)) {
     document.title = `Hanamikoji · ${t("leaderboard_title")}`;
     renderLeaderboard(root);
+    return;
+  }
+  if (/^\/games\/?$/.test(location.pathname)) {
+    document.title = `Hanamikoji · ${t("browser_title")}`;
+    renderGames(root, { navigate });
     return;
   }
   const player = location.pathname.match(/^\/@\/([A-Za-z0-9_-]{1,40})\/?$/);
@@ -148,6 +154,7 @@ function translateChrome() {
   byId("theme-label").textContent = t("theme_label");
   byId("lobby-link").textContent = t("lobby_title");
   byId("leaderboard-link").textContent = t("leaderboard_title");
+  byId("games-link").textContent = t("browser_title");
   byId("rules-button").textContent = t("rules_button");
   const headerLang = byId("lang-select");
   headerLang.replaceChildren(...Object.entries(languages()).map(([code, name]) => h("option", { value: code, selected: code === lang }, name)));

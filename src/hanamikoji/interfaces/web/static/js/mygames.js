@@ -9,6 +9,7 @@ import { api } from "./net.js";
 import { currentPlayer, openAccount } from "./account.js";
 import { formatClock } from "./clock.js";
 import { ratingBadge, ratingDelta, ratingSection } from "./ratings.js";
+import { playerStatistics } from "./games.js";
 
 /** @typedef {import("./messages").GameEntry} GameEntry */
 /** @typedef {import("./messages").MyGames} MyGames */
@@ -79,6 +80,7 @@ export async function renderPlayer(root, name) {
     h("p", { class: "muted" }, t("player_since", { date: shownDate(body.since) })),
     h("h2", {}, t("rating_title")),
     ratingSection(body),
+    playerStatistics(body.player.name),
     h("h2", {}, t("player_recent")),
     gameList(body.games, (entry) => [h("span", { class: `game-badge ${entry.outcome}` }, t(`result_${entry.outcome}`)), ratingDelta(entry.rating_delta)])));
 }

@@ -18,7 +18,7 @@ import { currentPlayer } from "./account.js";
 /** @typedef {import("./messages").Seat} Seat */
 
 const SVG = "http://www.w3.org/2000/svg";
-const VARIANTS = ["classic", "three-rounds", "french"];
+export const VARIANTS = ["classic", "three-rounds", "french"];
 
 /**
  * @param {string} tag

@@ -42,6 +42,19 @@ export interface AnalysisSummaryLine {
   blunders: number;
 }
 
+/** A finished public game in the browser: who sat at each seat (a bot's level, a player's name, or nobody named), its result and how it ended; `outcome` from the searched player's side when the search named one. `created` in ISO 8601. */
+export interface BrowsedGame {
+  id: string;
+  variant: string;
+  created: string;
+  rated: boolean;
+  first_player: number;
+  players: [Opponent, Opponent];
+  result: "*" | "0-1" | "1-0" | "1/2-1/2";
+  termination: string | null;
+  outcome?: "aborted" | "drawn" | "lost" | "won";
+}
+
 /** A timed game's clocks: its control (by name, `kind` real time or correspondence), the milliseconds left per seat when the message was made, and the seat whose clock runs (`None`: none). */
 export interface ClockState {
   control: string;
@@ -101,6 +114,12 @@ export interface GameRatings {
   changes: RatingChange[] | null;
 }
 
+/** `GET /api/games/search`: a page of games, newest first, and the cursor of the next page (`None`: this is the last). */
+export interface GameSearch {
+  games: BrowsedGame[];
+  next: string | null;
+}
+
 /** `GET /healthz`: whether the database answers. */
 export interface Health {
   ok: boolean;
@@ -134,6 +153,15 @@ export interface LeaderboardRow {
   provisional: boolean;
   games: number;
   name: string;
+}
+
+/** A player's results against one bot level. */
+export interface LevelTally {
+  won: number;
+  lost: number;
+  drawn: number;
+  aborted: number;
+  level: number;
 }
 
 /** The lobby page's own player: a rating per variant. */
@@ -250,6 +278,16 @@ export interface PlayerPageGame {
   opponent: Opponent;
   outcome: "aborted" | "drawn" | "lost" | "won";
   rating_delta?: number;
+}
+
+/** `GET /api/players/{name}/statistics`: an account's results in its finished public games: in all, by variant, as first and as second player, against each bot level. */
+export interface PlayerStatistics {
+  name: string;
+  total: Tally;
+  variants: VariantTally[];
+  first: Tally;
+  second: Tally;
+  bots: LevelTally[];
 }
 
 /** The answer to a `ping`. */
@@ -474,6 +512,14 @@ export interface SpectatorState {
   rated: boolean;
 }
 
+/** Finished games counted by how they ended for the player. */
+export interface Tally {
+  won: number;
+  lost: number;
+  drawn: number;
+  aborted: number;
+}
+
 /** The lesson page's buttons, in the learner's language. */
 export interface TutorialLabels {
   next: string;
@@ -511,6 +557,15 @@ export interface VariantRating {
   deviation: number;
   provisional: boolean;
   games: number;
+}
+
+/** A player's results in one variant. */
+export interface VariantTally {
+  won: number;
+  lost: number;
+  drawn: number;
+  aborted: number;
+  variant: string;
 }
 
 /** `GET /api/games?watch=1`: the newest games anyone may watch. */
