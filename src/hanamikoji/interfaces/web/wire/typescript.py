@@ -31,6 +31,7 @@ import msgspec.inspect as mi
 
 from hanamikoji.interfaces.web.wire.answers import ANSWERS
 from hanamikoji.interfaces.web.wire.lobby_messages import LobbyServerMessage
+from hanamikoji.interfaces.web.wire.notice_answers import NOTICE_ANSWERS
 from hanamikoji.interfaces.web.wire.outgoing import (
     ErrorMessage,
     MoveKindName,
@@ -169,7 +170,7 @@ def _children(info: mi.Type) -> tuple[mi.Type, ...]:
 
 def generate() -> str:
     """The whole ``wire.d.ts``: every answer and message Struct, then the unions."""
-    roots: list[Any] = [*ANSWERS, *PLAYER_ANSWERS, *UNIONS.values()]
+    roots: list[Any] = [*ANSWERS, *PLAYER_ANSWERS, *NOTICE_ANSWERS, *UNIONS.values()]
     infos = mi.multi_type_info(roots)
     parts = [HEADER]
     for name, alias in ALIASES.items():
