@@ -370,3 +370,62 @@ def test_a_real_server_survives_a_burst_of_malformed_traffic(tmp_path: Path) -> 
             rebuild(stored)
     finally:
         store.close()
+
+
+# -- e-mail for correspondence games (notices/) ------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def mail_client() -> Iterator[TestClient]:
+    """A server with SMTP settings whose SMTP server is not there: an address it takes
+    is refused at sending (``err_email_send``), after its rules were checked."""
+    options: dict[str, Any] = {
+        "smtp_host": "127.0.0.1",
+        "smtp_port": free_port(),
+        "smtp_tls": "none",
+        "public_url": "http://testserver",
+    }
+    with app_client(login_rate="off", **options) as test_client:
+        yield test_client
+
+
+@FUZZ
+@given(
+    address=st.text(max_size=300)
+    | st.from_regex(r"[a-z.+]{0,8}@[a-z0-9.-]{0,12}(\.[a-z]{1,4})?", fullmatch=True),
+    raw=st.none() | bodies_with_raw_bytes(),
+)
+def test_any_email_address_gets_a_documented_answer(
+    mail_client: TestClient, address: str, raw: bytes | None
+) -> None:
+    from hanamikoji.interfaces.web.notices.links import check_address
+
+    if "x-csrf-token" not in mail_client.headers:
+        me = mail_client.post("/api/me/register", json={"name": "Fuzz", "password": "x" * 8})
+        mail_client.headers["X-CSRF-Token"] = me.json()["csrf"]
+    body = raw if raw is not None else json.dumps({"address": address}).encode()
+    before = mail_client.get("/api/me/email").json()
+    response = mail_client.post("/api/me/email", content=body, headers=JSON_TYPE)
+    assert response.status_code in (400, 413, 429, 503), response.text
+    assert_documented_error(response.json())
+    after = mail_client.get("/api/me/email").json()
+    assert after["verified"] is False and after["notify"] is False
+    if response.json()["code"] in ("err_email_send",):
+        assert after["address"] == check_address(address)
+    else:
+        assert after == before
+
+
+@FUZZ
+@given(
+    path=st.sampled_from(["/email/verify", "/email/unsubscribe"]),
+    token=st.text(max_size=300)
+    | st.from_regex(r"[A-Za-z0-9_-]{12}\.[0-9]{0,16}\.?[A-Za-z0-9_-]{0,44}", fullmatch=True),
+)
+def test_any_link_token_is_refused_with_a_page_and_changes_nothing(
+    mail_client: TestClient, path: str, token: str
+) -> None:
+    response = mail_client.get(path, params={"t": token, "lang": "en"})
+    assert response.status_code in (400, 410), response.text
+    assert response.headers["content-type"].startswith("text/html")
+    assert "<script" not in response.text

@@ -296,9 +296,14 @@ def test_the_option_table_of_web_md_is_the_settings() -> None:
             assert flag not in table, f"{flag} is in the table twice"
             table[flag] = (variable, default)
     expected = {
-        option.flag: (name, option, default) for name, option, default in web_settings.options()
+        option.flag: (name, option, default)
+        for name, option, default in web_settings.options()
+        if not option.env_only  # its own row names its variable only
     }
     assert set(table) == set(expected)
+    for name, option, _ in web_settings.options():
+        if option.env_only:
+            assert f"| (environment only) | `{web_settings.env_name(name)}` |" in text
     for flag, (variable, shown) in table.items():
         name, option, default = expected[flag]
         assert variable == web_settings.env_name(name), flag

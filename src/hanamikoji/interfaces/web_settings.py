@@ -42,6 +42,7 @@ from hanamikoji.interfaces.options import (
 __all__ = [
     "ENV_PREFIX",
     "LOG_LEVELS",
+    "SMTP_TLS_MODES",
     "Option",
     "ServeSettings",
     "add_options",
@@ -54,6 +55,11 @@ ENV_PREFIX = "HANAMIKOJI_"
 """Every setting's environment variable is this and the field's name in capitals."""
 
 LOG_LEVELS = ("critical", "error", "warning", "info", "debug")
+
+tcp_port = port
+"""The parser of a port (the field ``port`` hides the name inside the class)."""
+
+SMTP_TLS_MODES = ("starttls", "tls", "none")
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off"})
@@ -94,6 +100,8 @@ class Option:
         switch: a flag without a value (the variable: 1, true, yes, on or 0, false, no, off).
         choices: the only values taken.
         shown_default: the default as ``--help`` words it, when not the value itself.
+        env_only: read from the environment only, never the command line (a password,
+            which ``ps`` would show); ``flag`` is then only its name in the docs.
     """
 
     flag: str
@@ -104,6 +112,7 @@ class Option:
     switch: bool = False
     choices: tuple[str, ...] = ()
     shown_default: str | None = None
+    env_only: bool = False
 
 
 def _setting(default: Any, flag: str, help: str, **how: Any) -> Any:
@@ -254,6 +263,61 @@ class ServeSettings:
         metavar="N",
     )
     log_level: str = _setting("info", "--log-level", "what the server logs", choices=LOG_LEVELS)
+    # -- e-mail for correspondence games (web/notices/): off while smtp_host is unset
+    smtp_host: str | None = _setting(
+        None,
+        "--smtp-host",
+        "the SMTP server that sends e-mails (verification links, your turn in a"
+        " correspondence game); unset: the server sends no e-mail",
+        metavar="HOST",
+        shown_default="none: no e-mail",
+    )
+    smtp_port: int = _setting(587, "--smtp-port", "the SMTP server's port", parse=tcp_port)
+    smtp_tls: str = _setting(
+        "starttls",
+        "--smtp-tls",
+        "how the SMTP connection is secured: starttls (upgraded after connecting), tls"
+        " (TLS from the start, usually port 465) or none (a local relay only)",
+        choices=SMTP_TLS_MODES,
+    )
+    smtp_user: str | None = _setting(
+        None,
+        "--smtp-user",
+        "the SMTP account's user name (its password: HANAMIKOJI_SMTP_PASSWORD, in the"
+        " environment only)",
+        metavar="NAME",
+        shown_default="none: no sign-in",
+    )
+    smtp_password: str | None = _setting(
+        None,
+        "HANAMIKOJI_SMTP_PASSWORD",
+        "the SMTP account's password",
+        env_only=True,
+        shown_default="none",
+    )
+    mail_from: str | None = _setting(
+        None,
+        "--mail-from",
+        "the e-mails' From address",
+        metavar="ADDRESS",
+        shown_default="hanamikoji@ and the --public-url's host",
+    )
+    public_url: str | None = _setting(
+        None,
+        "--public-url",
+        "the site's address as players reach it (https://play.example.org), for the links"
+        " in e-mails; e-mail needs it",
+        metavar="URL",
+        shown_default="none: no e-mail",
+    )
+    mail_batch_minutes: int = _setting(
+        15,
+        "--mail-batch-minutes",
+        "at most one e-mail per player in this many minutes, listing every correspondence"
+        " game waiting for them",
+        parse=whole_number(1, 10_080, "a number of minutes"),
+        metavar="N",
+    )
 
 
 def env_name(name: str) -> str:
@@ -280,6 +344,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
     """The options of ``hanamikoji serve``, one per setting. An option not given is not
     set on the namespace: :func:`read_settings` then looks in the environment."""
     for name, option, default in options():
+        if option.env_only:
+            continue
         how: dict[str, Any] = {"dest": name, "default": argparse.SUPPRESS}
         how["help"] = _help(name, option, default)
         if option.switch:

@@ -45,6 +45,7 @@ from hanamikoji.interfaces.web.http.refusals import (
     unavailable_message,
 )
 from hanamikoji.interfaces.web.lobby.routes import lobby_routes
+from hanamikoji.interfaces.web.notices.routes import notice_routes
 from hanamikoji.interfaces.web.pages.routes import page_routes, static_files
 from hanamikoji.interfaces.web.players.routes import player_routes
 from hanamikoji.interfaces.web.ratings.routes import rating_routes
@@ -84,6 +85,7 @@ def create_app(config: ServerConfig) -> Starlette:
         *page_routes(),
         *browser_routes(),  # before the games': /api/games/search is no game's id
         *player_routes(),
+        *notice_routes(),
         *rating_routes(),
         *lobby_routes(),
         *game_routes(),

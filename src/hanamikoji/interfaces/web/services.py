@@ -47,6 +47,9 @@ from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.http.guards import RateGuard, SeatSockets, loopback_hosts, parse_rate
 from hanamikoji.interfaces.web.lobby.seeks import Pairing, Seat
 from hanamikoji.interfaces.web.lobby.service import Lobby
+from hanamikoji.interfaces.web.notices.batches import Notices, run_notices
+from hanamikoji.interfaces.web.notices.links import LinkKeys
+from hanamikoji.interfaces.web.notices.mail import MailSettings
 from hanamikoji.interfaces.web.players.accounts import Accounts
 from hanamikoji.interfaces.web.players.cookies import CookieSettings, SessionKeys
 from hanamikoji.interfaces.web.players.passwords import Passwords
@@ -58,6 +61,7 @@ if TYPE_CHECKING:
     from starlette.requests import Request
 
 __all__ = [
+    "LINK_SECRET",
     "PAIRING_INTERVAL",
     "SESSION_SECRET",
     "AppState",
@@ -67,6 +71,7 @@ __all__ = [
     "guards_of",
     "open_accounts",
     "open_lobby",
+    "open_notices",
     "run_pairings",
     "running_games",
     "running_services",
@@ -77,6 +82,9 @@ log = logging.getLogger("hanamikoji.web")
 
 SESSION_SECRET = "session-cookies"
 """The name of the server secret that signs session cookies (``server_secrets``)."""
+
+LINK_SECRET = "email-links"
+"""The name of the server secret that signs the links of e-mails (``notices/links.py``)."""
 
 PAIRING_INTERVAL = 1.0
 """Seconds between two looks at the quick-pairing queue (its windows widen with time)."""
@@ -151,6 +159,7 @@ class Services:
         accounts: the players' accounts and sessions.
         lobby: seeks and quick pairing.
         hints: the hints' workers.
+        notices: the e-mails about correspondence games (``notices/``).
         guards: rates, cookies, origins, seat sockets (:class:`Guards`).
         now: the clock of games, lobby and sign-in limits, ms since the epoch.
         browser: the game browser: searches, statistics, exports.
@@ -164,6 +173,7 @@ class Services:
     accounts: Accounts
     lobby: Lobby
     hints: Hints
+    notices: Notices
     guards: Guards
     now: Callable[[], int]
     browser: GameBrowser
@@ -202,6 +212,8 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
             lobby = await open_lobby(hub, accounts, store, hub.listener, now)
             pairings = asyncio.create_task(run_pairings(lobby))
             hints = Hints(bots, settings.analysis_worlds)
+            notices = await open_notices(hub, accounts, settings, now)
+            mailing = asyncio.create_task(run_notices(notices))
             keeper = asyncio.create_task(keep_collections_short(config.gc_freeze_interval))
             try:
                 yield Services(
@@ -213,12 +225,13 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
                     accounts,
                     lobby,
                     hints,
+                    notices,
                     guards,
                     now,
                     browser=GameBrowser(BrowserStore(store), hub.games, hub.finishing.game_record),
                 )
             finally:
-                for task in (keeper, pairings):
+                for task in (keeper, mailing, pairings):
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
@@ -275,6 +288,17 @@ async def open_accounts(
     players = PlayerStore(store)
     secret = await writer.call(lambda: players.secret(SESSION_SECRET))
     return Accounts(players, writer, SessionKeys(secret), passwords or Passwords(), lifetime)
+
+
+async def open_notices(
+    hub: GameHub, accounts: Accounts, settings: ServeSettings, now: Callable[[], int]
+) -> Notices:
+    """The server's e-mails (off without SMTP settings), their links signed with a key
+    made by the first server to start on the database."""
+    players = accounts.store
+    secret = await hub.writer.call(lambda: players.secret(LINK_SECRET))
+    mail = MailSettings.of(settings)
+    return Notices(hub.games, players, hub.writer.call, mail, LinkKeys(secret), now)
 
 
 async def open_lobby(

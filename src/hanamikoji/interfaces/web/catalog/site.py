@@ -278,5 +278,53 @@ SITE = sentences(
         "outcome_unstarted",
         "The game was aborted: a player made no first decision in time. It counts for nobody.",
     ),
+    # -- e-mail for correspondence games (notices/, email.js): refusals, the settings,
+    # the e-mails themselves and the pages their links open
+    sentence("err_email_off", "This server sends no e-mail."),
+    sentence("err_email_account", "Only an account can get e-mails: create one first."),
+    sentence("err_email_address", "This is not an e-mail address."),
+    sentence("err_email_none", "Add an e-mail address first."),
+    sentence(
+        "err_email_unverified",
+        "Verify your e-mail address first: open the link in the e-mail we sent you.",
+    ),
+    sentence("err_email_token", "This link is not valid."),
+    sentence("err_email_expired", "This link has expired: ask for a new one."),
+    sentence("err_email_rate", "Too many e-mails asked for: try again in {seconds} s."),
+    sentence("err_email_send", "The e-mail could not be sent: try again later."),
+    sentence("email_title", "E-mail"),
+    sentence(
+        "email_about",
+        "Add an e-mail address to hear when it is your turn in a correspondence game."
+        " Nobody else sees it.",
+    ),
+    sentence("email_address_label", "E-mail address"),
+    sentence("email_send_link", "Send a verification link"),
+    sentence("email_link_sent", "A verification link was sent to {address}."),
+    sentence("email_unverified", "{address}: not verified yet."),
+    sentence("email_verified", "{address}: verified."),
+    sentence("email_remove", "Remove the address"),
+    sentence("email_notify_label", "E-mail me when it is my turn in a correspondence game"),
+    sentence("mail_hello", "Hello {name},"),
+    sentence("mail_verify_subject", "Verify your e-mail address for Hanamikoji"),
+    sentence(
+        "mail_verify_line",
+        "Open this link within {hours} hours to verify this address for your Hanamikoji account:",
+    ),
+    sentence("mail_verify_ignore", "If you did not ask for it, ignore this e-mail."),
+    plural(
+        "mail_turn_subject",
+        "Hanamikoji: {n} game is waiting for you",
+        "Hanamikoji: {n} games are waiting for you",
+    ),
+    sentence("mail_turn_intro", "It is your turn in these correspondence games:"),
+    sentence("mail_turn_game", "{variant} against {opponent}"),
+    sentence("mail_turn_last", "Their last action: {action}"),
+    sentence("mail_unsubscribe", "To get no more of these e-mails, open this link:"),
+    sentence("email_page_verified", "Your e-mail address is verified."),
+    sentence(
+        "email_page_unsubscribed",
+        "You will get no more e-mails about your turn; you can turn them on again on My games.",
+    ),
 )
 """The site's sentences by key, in English; fields in braces."""

@@ -263,5 +263,19 @@ TABLE = sentences(
     sentence("hint_only", "It is your only legal decision."),
     plural("hint_sampled", "{n} sampled deal", "{n} sampled deals"),
     plural("hint_possible", "{n} possible deal", "all {n} possible deals"),
+    # -- your turn, wherever you are (notices.js): the tab's title, the top bar's
+    # preference, the browser's notification
+    sentence("turn_title", "({count}) Your turn · Hanamikoji"),
+    sentence("turn_pref_label", "Your turn"),
+    sentence("turn_pref_title", "Title"),
+    sentence("turn_pref_sound", "Sound"),
+    sentence("turn_pref_notify", "Notify"),
+    sentence("turn_pref_both", "Sound + notify"),
+    sentence(
+        "turn_notify_denied",
+        "The browser does not allow this page's notifications: allow them in its settings.",
+    ),
+    sentence("turn_notify_title", "Your turn · Hanamikoji"),
+    sentence("turn_notify_body", "It is your turn."),
 )
 """The table's sentences by key, in English; fields in braces."""

@@ -34,7 +34,9 @@ __all__ = [
     "instances",
     "lobby_queue",
     "lobby_seeks",
+    "mail_batches",
     "metadata",
+    "player_emails",
     "players",
     "private_games",
     "rating_history",
@@ -272,6 +274,34 @@ sign_in_attempts = Table(
 address or name is kept): the times (ms) of its latest attempts within the window,
 oldest first, comma-separated; the row goes once its newest attempt is out of the window
 (``expires_ms``)."""
+
+# -- e-mail for correspondence games (revision 0011_notices; queries in notices/store.py) --
+
+player_emails = Table(
+    "player_emails",
+    metadata,
+    Column("player_id", String(16), primary_key=True),
+    Column("address", String(254), nullable=False),
+    Column("verified", Boolean, nullable=False),
+    Column("notify", Boolean, nullable=False),
+    Column("lang", String(8), nullable=False),
+    Column("changed", DateTime(timezone=True), nullable=False),
+)
+"""An account's e-mail address (one at most), whether its link was followed
+(``verified``), whether the player opted in to e-mails about their turn in correspondence
+games (``notify``, only once verified), and the language they are written in. Never
+shown to anybody but the account itself."""
+
+mail_batches = Table(
+    "mail_batches",
+    metadata,
+    Column("player_id", String(16), primary_key=True),
+    Column("sent_ms", BigInteger, nullable=False),
+    Column("instance_id", String(32), nullable=False),
+)
+"""When a player was last sent their games waiting (ms), and by which instance: an
+instance claims a batch by moving ``sent_ms`` from the value it read to now, so of two
+instances looking at once one sends it."""
 
 server_secrets = Table(
     "server_secrets",

@@ -92,6 +92,16 @@ STATUS = {
     "err_storage": 409,
     "err_not_over": 409,
     "err_game_over": 409,
+    # e-mail (notices/)
+    "err_email_off": 404,
+    "err_email_account": 403,
+    "err_email_address": 400,
+    "err_email_none": 409,
+    "err_email_unverified": 409,
+    "err_email_token": 400,
+    "err_email_expired": 410,
+    "err_email_rate": 429,
+    "err_email_send": 503,
 }
 """The HTTP status of each refusal a route can raise (docs/web.md's error table)."""
 

@@ -46,6 +46,8 @@ __all__ = [
     "MAX_MESSAGE_CHARS",
     "ClientMessage",
     "Credentials",
+    "EmailNotifyRequest",
+    "EmailRequest",
     "GuestRequest",
     "Hello",
     "LangMessage",
@@ -54,6 +56,8 @@ __all__ = [
     "Ping",
     "decode_client_message",
     "decode_credentials",
+    "decode_email",
+    "decode_email_notify",
     "decode_guest",
     "decode_new_game",
 ]
@@ -113,6 +117,20 @@ class GuestRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
     nickname: Text
 
 
+class EmailRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """``POST /api/me/email``: the address an account wants e-mails at (its rule is
+    checked by ``notices/links.py``)."""
+
+    address: Text
+
+
+class EmailNotifyRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """``POST /api/me/email/notify``: e-mails about the player's turn in correspondence
+    games, on or off."""
+
+    on: bool
+
+
 class MoveMessage(msgspec.Struct, tag="move", forbid_unknown_fields=True, frozen=True):
     """A decision, in the notation; ``ply`` (the page's count of decisions so far)
     makes a decision sent from an outdated table stale instead of wrong."""
@@ -138,6 +156,8 @@ _T = TypeVar("_T")
 _NEW_GAME = msgspec.json.Decoder(NewGameRequest)
 _CREDENTIALS = msgspec.json.Decoder(Credentials)
 _GUEST = msgspec.json.Decoder(GuestRequest)
+_EMAIL = msgspec.json.Decoder(EmailRequest)
+_EMAIL_NOTIFY = msgspec.json.Decoder(EmailNotifyRequest)
 _CLIENT_MESSAGE: msgspec.json.Decoder[ClientMessage] = msgspec.json.Decoder(ClientMessage)
 _FIELD = re.compile(r"at `\$\.(\w+)`|field `(\w+)`")
 
@@ -161,6 +181,16 @@ def decode_credentials(body: bytes) -> Credentials:
 def decode_guest(body: bytes) -> GuestRequest:
     """A guest's nickname."""
     return _decode(_GUEST, body, tagged=False)
+
+
+def decode_email(body: bytes) -> EmailRequest:
+    """An e-mail address to verify."""
+    return _decode(_EMAIL, body, tagged=False)
+
+
+def decode_email_notify(body: bytes) -> EmailNotifyRequest:
+    """E-mails about the player's turn, on or off."""
+    return _decode(_EMAIL_NOTIFY, body, tagged=False)
 
 
 def decode_client_message(data: str | bytes) -> ClientMessage:

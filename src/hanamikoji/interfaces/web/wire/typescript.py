@@ -32,6 +32,7 @@ import msgspec.inspect as mi
 from hanamikoji.interfaces.web.wire.answers import ANSWERS
 from hanamikoji.interfaces.web.wire.browser_answers import BROWSER_ANSWERS
 from hanamikoji.interfaces.web.wire.lobby_messages import LobbyServerMessage
+from hanamikoji.interfaces.web.wire.notice_answers import NOTICE_ANSWERS
 from hanamikoji.interfaces.web.wire.outgoing import (
     ErrorMessage,
     MoveKindName,
@@ -53,6 +54,14 @@ UNIONS: dict[str, Any] = {
     "LobbyServerMessage": LobbyServerMessage,
 }
 """What each socket sends: the game's seat socket, its watch socket, the lobby's."""
+
+ANSWER_GROUPS: tuple[tuple[Any, ...], ...] = (
+    ANSWERS,
+    PLAYER_ANSWERS,
+    BROWSER_ANSWERS,
+    NOTICE_ANSWERS,
+)
+"""The routes' answers, a group per module of ``wire/`` (one line each)."""
 
 ALIASES: dict[str, Any] = {"MoveKindName": MoveKindName, "PhaseName": PhaseName}
 """Literal types written once as a ``type`` and named wherever they are used."""
@@ -170,7 +179,7 @@ def _children(info: mi.Type) -> tuple[mi.Type, ...]:
 
 def generate() -> str:
     """The whole ``wire.d.ts``: every answer and message Struct, then the unions."""
-    roots: list[Any] = [*ANSWERS, *PLAYER_ANSWERS, *BROWSER_ANSWERS, *UNIONS.values()]
+    roots: list[Any] = [*(struct for group in ANSWER_GROUPS for struct in group), *UNIONS.values()]
     infos = mi.multi_type_info(roots)
     parts = [HEADER]
     for name, alias in ALIASES.items():

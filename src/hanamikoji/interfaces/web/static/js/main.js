@@ -9,6 +9,7 @@ import { preferredDeck, setDeck } from "./cards.js";
 import { languages, loadCatalog, preferredLang, t } from "./i18n.js";
 import { initMenu, translateMenu } from "./menu.js";
 import { renderMyGames, renderPlayer } from "./mygames.js";
+import { TurnNotices, initTurnPreference, translateTurnPreference } from "./notices.js";
 import { openRules } from "./rules.js";
 import { renderStart } from "./start.js";
 import { TableController } from "./table.js";
@@ -96,7 +97,8 @@ function route() {
   const gameId = match[1];
   const token = new URLSearchParams(location.hash.slice(1)).get("t");
   document.title = `Hanamikoji · ${gameId}`;
-  const seat = new TableController(root, { gameId, token: token || "", navigate, setConnection });
+  const notices = new TurnNotices(gameId);
+  const seat = new TableController(root, { gameId, token: token || "", navigate, setConnection, notices });
   table = seat;
   if (!token && !currentPlayer()) {
     seat.renderNoSeat();
@@ -167,6 +169,7 @@ function translateChrome() {
   for (const option of deck.options) {
     option.textContent = t(`deck_${option.value.replace("-", "_")}`);
   }
+  translateTurnPreference(byId("turn-select"));
   if (connection !== null) setConnection(connection);
   translateMenu();
   renderAccountButton();
@@ -198,6 +201,8 @@ async function boot() {
   deck.value = preferredDeck();
   setDeck(deck.value);
   deck.addEventListener("change", () => setDeck(deck.value));
+  // What tells the player their turn came besides the title: a sound, a notification.
+  initTurnPreference(byId("turn-select"));
   // The rules, open at their top: from a game, its variant's end is marked (the note at
   // the top links to it); from the start page, the variant chosen there.
   byId("rules-button").addEventListener("click", () => {

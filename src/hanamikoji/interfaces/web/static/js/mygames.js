@@ -8,6 +8,7 @@ import { currentLang, t, variantName } from "./i18n.js";
 import { api } from "./net.js";
 import { currentPlayer, openAccount } from "./account.js";
 import { formatClock } from "./clock.js";
+import { emailSection } from "./email.js";
 import { ratingBadge, ratingDelta, ratingSection } from "./ratings.js";
 import { playerStatistics } from "./games.js";
 
@@ -58,7 +59,8 @@ export async function renderMyGames(root, { navigate }) {
       h("span", { class: `game-badge ${entry.outcome}` }, t(`result_${entry.outcome}`)),
       ratingDelta(entry.rating_delta),
       h("a", { href: `/g/${entry.id}`, class: "button", "data-game": entry.id, onclick: open(entry.id) }, t("my_games_open")),
-    ])));
+    ]),
+    body.player.kind === "account" ? emailSection() : null));
 }
 
 /**

@@ -24,6 +24,7 @@ import { competitionMove, letters } from "./table_moves.js";
 /** @typedef {import("./analysis.js").AnalysisView} AnalysisView */
 /** @typedef {import("./ratings.js").EndRatings} EndRatings */
 /** @typedef {import("./net.js").SocketHandlers} SocketHandlers */
+/** @typedef {import("./notices.js").TurnNotices} TurnNotices */
 
 /**
  * What carries the table's decisions: the game's socket, a spectator's, or the lesson's
@@ -50,6 +51,7 @@ import { competitionMove, letters } from "./table_moves.js";
  * @property {(online: boolean | null) => void} setConnection
  * @property {(handlers: SocketHandlers) => Transport} [transport]
  * @property {Lesson | null} [lesson]
+ * @property {TurnNotices | null} [notices] what tells the player their turn came (a seat's page)
  */
 
 // The three ways to split four cards (by their place in the choice) into two pairs.
@@ -64,8 +66,9 @@ export class TableController {
    * @param {HTMLElement} root
    * @param {TableOptions} options
    */
-  constructor(root, { gameId, token, navigate, setConnection, transport, lesson = null }) {
+  constructor(root, { gameId, token, navigate, setConnection, transport, lesson = null, notices = null }) {
     this.root = root;
+    this.notices = notices;
     this.lesson = lesson;
     this.gameId = gameId;
     this.token = token;
@@ -116,6 +119,7 @@ export class TableController {
   stop() {
     document.removeEventListener("keydown", this.onKey);
     this.socket.close();
+    if (this.notices) this.notices.stop();
     for (const dialog of document.querySelectorAll("dialog")) dialog.remove();
   }
 
@@ -147,6 +151,7 @@ export class TableController {
   setLang(lang) {
     this.socket.send({ type: "lang", lang });
     if (this.state) this.render();
+    if (this.state && this.notices) this.notices.update(this.state, this.myTurn());
   }
 
   resetSelection() {
@@ -178,6 +183,7 @@ export class TableController {
     this.state = message;
     this.render();
     this.freshFrom = Infinity;
+    if (this.notices) this.notices.update(message, this.myTurn());
     // The table opens at its top (the status line), wherever the page before was scrolled.
     if (!previous) window.scrollTo(0, 0);
     showNewScoring(this);

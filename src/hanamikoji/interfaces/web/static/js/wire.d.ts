@@ -63,6 +63,14 @@ export interface ClockState {
   running: number | null;
 }
 
+/** `GET /api/me/email` and what its changes answer: whether this server sends e-mail at all (`enabled`), the account's address (`null`: none), whether it is verified, and whether the player is e-mailed when it is their turn in a correspondence game. */
+export interface EmailSettings {
+  enabled: boolean;
+  address: string | null;
+  verified: boolean;
+  notify: boolean;
+}
+
 /** Something sent was refused: its code (`docs/web.md`'s table) and the sentence in the page's language. The same body answers a refused HTTP request. */
 export interface ErrorMessage {
   type: "error";
