@@ -58,7 +58,7 @@ def finished_record(seed: int = 17) -> GameRecord:
 
     game = Game(seed=seed, first_player=0)
     while not game.is_over():
-        game.push(game.legal_moves()[0])
+        game.push(game.legal_moves[0])
     return GameRecord.from_game(game)
 
 
@@ -316,7 +316,7 @@ def test_analyze_refuses_an_unfinished_game(tmp_path: Path) -> None:
     from hanamikoji import Game
 
     game = Game(seed=3, first_player=0)
-    game.push(game.legal_moves()[0])
+    game.push(game.legal_moves[0])
     path = tmp_path / "unfinished.hkr"
     path.write_text(GameRecord.from_game(game).to_text(), encoding="utf-8")
     assert run(["analyze", str(path)]) == (

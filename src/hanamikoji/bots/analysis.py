@@ -423,7 +423,7 @@ def forced_decisions(record: GameRecord) -> list[DecisionAnalysis | None]:
     """Per decision of ``record``: its analysis if only one decision was legal (nothing to
     judge), else ``None`` (to be analysed, by :func:`analyse_decision`)."""
     return [
-        _forced(index, entry) if len(game.legal_moves()) == 1 else None
+        _forced(index, entry) if len(game.generate_legal_moves()) == 1 else None
         for index, (game, entry) in enumerate(record.decisions())
     ]
 
@@ -439,7 +439,7 @@ def _analysed(
 ) -> DecisionAnalysis:
     """The decision ``entry`` in ``game``, which has a choice."""
     view = game.view(entry.seat)
-    legal = game.legal_moves()
+    legal = game.generate_legal_moves()
     if view.deck_size < settings.exact_turns:
         solution = exact_values(view, legal, _opponent(settings.inference), settings.exact_limit)
         if solution is not None:

@@ -3,8 +3,8 @@
 >>> from hanamikoji import Game
 >>> game = Game(seed=3)
 >>> bot = make_bot("random", seed=1)
->>> move = bot.choose(game.view(0), game.legal_moves())
->>> move in game.legal_moves()
+>>> move = bot.choose(game.view(0), game.legal_moves)
+>>> move in game.legal_moves
 True
 
 A bot's constructor options, and the fields of a configuration it takes (such as

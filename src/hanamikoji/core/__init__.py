@@ -9,7 +9,14 @@ from hanamikoji.core.errors import (
     UnknownVariantError,
 )
 from hanamikoji.core.game import Game
-from hanamikoji.core.moves import ACTIONS, Move, MoveKind, response_moves, turn_moves
+from hanamikoji.core.moves import (
+    ACTIONS,
+    LegalMoves,
+    Move,
+    MoveKind,
+    response_moves,
+    turn_moves,
+)
 from hanamikoji.core.outcome import Outcome, RoundSummary, Termination
 from hanamikoji.core.rng import Deal, deal_for_round
 from hanamikoji.core.variants import CLASSIC, FRENCH, THREE_ROUNDS, VARIANTS, Tiebreak, Variant
@@ -30,6 +37,7 @@ __all__ = [
     "Geisha",
     "IllegalMoveError",
     "InvalidMoveError",
+    "LegalMoves",
     "LogEntry",
     "Move",
     "MoveKind",

@@ -3,7 +3,7 @@
 >>> game = Game(seed=7)
 >>> game.hand(0)
 (0, 3, 4, 5, 5, 6, 6)
->>> len(game.legal_moves())
+>>> len(game.legal_moves)
 76
 >>> game.push_text("S:G")
 Move.from_text('S:G')
@@ -34,6 +34,7 @@ from hanamikoji.core.cards import (
 from hanamikoji.core.errors import DealError, GameOverError, Illegality, IllegalMoveError
 from hanamikoji.core.moves import (
     CARDS_PER_ACTION,
+    LegalMoves,
     Move,
     MoveKind,
     require_move,
@@ -375,9 +376,18 @@ class Game:
 
     # -- decisions ----------------------------------------------------------------
 
-    def legal_moves(self) -> tuple[Move, ...]:
+    @property
+    def legal_moves(self) -> LegalMoves:
         """The distinct legal decisions of the player to move (empty once the game is
-        over or while it waits for a deal)."""
+        over or while it waits for a deal), as a :class:`LegalMoves` collection:
+        ``len(game.legal_moves)``, ``move in game.legal_moves``, iteration, indexing.
+        Calling it, ``game.legal_moves()``, is deprecated."""
+        return LegalMoves(self.generate_legal_moves())
+
+    def generate_legal_moves(self) -> tuple[Move, ...]:
+        """The distinct legal decisions of the player to move as a plain tuple (the
+        generator's shared one): :attr:`legal_moves` without the collection, for loops
+        that play millions of decisions."""
         pending = self._pending
         if pending is not None:
             return response_moves(pending)

@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass
 
 from hanamikoji.core.cards import FULL_SET, counts, from_counts, pack
-from hanamikoji.core.moves import Move, MoveKind, response_moves, turn_moves
+from hanamikoji.core.moves import LegalMoves, Move, MoveKind, response_moves, turn_moves
 from hanamikoji.core.outcome import Outcome, RoundSummary, favor_tally
 from hanamikoji.core.rng import Deal
 from hanamikoji.core.variants import Variant
@@ -92,8 +92,16 @@ class View:
         """Whether this player must decide now."""
         return self.to_move == self.player
 
-    def legal_moves(self) -> tuple[Move, ...]:
-        """This player's legal decisions now (empty when it is not their decision)."""
+    @property
+    def legal_moves(self) -> LegalMoves:
+        """This player's legal decisions now (empty when it is not their decision), as a
+        :class:`~hanamikoji.core.moves.LegalMoves` collection. Calling it,
+        ``view.legal_moves()``, is deprecated."""
+        return LegalMoves(self.generate_legal_moves())
+
+    def generate_legal_moves(self) -> tuple[Move, ...]:
+        """This player's legal decisions now as a plain tuple (:attr:`legal_moves`
+        without the collection, for search loops)."""
         if not self.my_turn:
             return ()
         if self.pending is not None:

@@ -230,7 +230,7 @@ class KnowledgeTracker:
         self._end_turn(1 - seat)
 
     def _own_action(self, move: Move) -> None:
-        if move not in self.view().legal_moves():
+        if move not in self.view().generate_legal_moves():
             raise ProtocolError(f"{move} is not a legal decision of this seat now")
         self._hand -= move.packed
         self._drawn = None
