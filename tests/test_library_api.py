@@ -11,7 +11,7 @@ import pytest
 from fuzz_strategies import fuzz_settings, reachable_games
 from hypothesis import given
 
-from hanamikoji import Game, LegalMoves, Move
+from hanamikoji import SEATS, Game, LegalMoves, Move, seat_from_number, seat_number
 
 SOURCES = Path(__file__).resolve().parent.parent / "src" / "hanamikoji"
 
@@ -63,3 +63,30 @@ def test_the_package_never_calls_legal_moves() -> None:
         if re.search(r"\blegal_moves\(\)", re.sub(r"``[^`]*``", "", line))
     ]
     assert calls == []
+
+
+# -- seats ----------------------------------------------------------------------------------
+
+
+def test_seats_convert_to_player_numbers_and_back() -> None:
+    assert [seat_number(seat) for seat in SEATS] == [1, 2]
+    assert [seat_from_number(number) for number in (1, 2, "1", "2")] == [0, 1, 0, 1]
+    for wrong in (0, 3, -1, True, "0", " 1", "one"):
+        with pytest.raises(ValueError, match="a player number is 1 or 2"):
+            seat_from_number(wrong)  # type: ignore[arg-type]
+    for wrong_seat in (2, -1, True):
+        with pytest.raises(ValueError, match="a seat is 0 or 1"):
+            seat_number(wrong_seat)
+
+
+def test_the_formats_number_players_from_1_through_the_helpers() -> None:
+    from hanamikoji.notation import GameRecord
+    from hanamikoji.notation.outcomes import seat_name
+    from hanamikoji.protocol.messages import format_seat, parse_seat
+
+    game = Game(seed=7, first_player=1)
+    record = GameRecord.from_game(game)
+    assert record.tag("FirstPlayer") == "2" and record.first_player == 1
+    assert [format_seat(seat) for seat in SEATS] == ["1", "2"]
+    assert [parse_seat(text) for text in ("1", "2")] == [0, 1]
+    assert seat_name(1) == "Player 2"

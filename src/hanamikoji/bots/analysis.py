@@ -37,6 +37,7 @@ from hanamikoji.bots.ismcts import DEFAULT_CONFIG, ISMCTSBot
 from hanamikoji.bots.judge import best_first
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
+from hanamikoji.core.seats import seat_number
 from hanamikoji.core.view import LogEntry, View
 from hanamikoji.notation.outcomes import seat_name
 from hanamikoji.notation.records import GameRecord
@@ -303,7 +304,7 @@ def _decision_json(d: DecisionAnalysis, players: tuple[str, str]) -> dict[str, o
         "ply": d.ply,
         "round": d.round,
         "turn": d.turn,
-        "seat": d.seat + 1,
+        "seat": seat_number(d.seat),
         "player": players[d.seat],
         "viewpoint": VIEWPOINT.format(player=seat_name(d.seat)),
         "played": str(d.played),
@@ -330,7 +331,7 @@ def _decision_json(d: DecisionAnalysis, players: tuple[str, str]) -> dict[str, o
 
 def _summary_json(s: PlayerSummary) -> dict[str, object]:
     return {
-        "seat": s.seat + 1,
+        "seat": seat_number(s.seat),
         "decisions": s.decisions,
         "mean_cost": round(s.mean_cost, 4),
         "inaccuracies": s.inaccuracies,

@@ -19,6 +19,7 @@ from hanamikoji.core.moves import (
 )
 from hanamikoji.core.outcome import Outcome, RoundSummary, Termination
 from hanamikoji.core.rng import Deal, deal_for_round
+from hanamikoji.core.seats import SEATS, seat_from_number, seat_number
 from hanamikoji.core.variants import CLASSIC, FRENCH, THREE_ROUNDS, VARIANTS, Tiebreak, Variant
 from hanamikoji.core.view import LogEntry, Phase, Reveal, RoundReveal, View
 
@@ -28,6 +29,7 @@ __all__ = [
     "FRENCH",
     "GEISHAS",
     "ITEM_LETTERS",
+    "SEATS",
     "THREE_ROUNDS",
     "VARIANTS",
     "Deal",
@@ -53,5 +55,7 @@ __all__ = [
     "View",
     "deal_for_round",
     "response_moves",
+    "seat_from_number",
+    "seat_number",
     "turn_moves",
 ]

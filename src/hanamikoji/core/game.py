@@ -50,6 +50,7 @@ from hanamikoji.core.outcome import (
     Termination,
 )
 from hanamikoji.core.rng import DECK_SIZE, MAX_SEED, Deal, deal_for_round
+from hanamikoji.core.seats import seat_number
 from hanamikoji.core.variants import CLASSIC, Tiebreak, Variant
 from hanamikoji.core.view import LogEntry, Phase, Reveal, RoundReveal, View
 
@@ -166,8 +167,9 @@ class Game:
         external_deals: no seed at all: every round not in ``deals`` waits for
             :meth:`deal` (chance nodes for research APIs, a game on a real table).
 
-    Seats are 0 and 1 (shown as Player 1 and Player 2). Each turn's draw happens by
-    itself: when a player must act, the top card is already in their hand.
+    Seats are 0 and 1, shown as Player 1 and Player 2 (:mod:`hanamikoji.core.seats`).
+    Each turn's draw happens by itself: when a player must act, the top card is already
+    in their hand.
     """
 
     __slots__ = (
@@ -409,7 +411,7 @@ class Game:
             why = "the game is waiting for the next round's deal"
             return _illegal(move, Illegality.AWAITING_DEAL, why)
         p = self._to_move
-        who = f"Player {p + 1}"  # exception messages stay in English
+        who = f"Player {seat_number(p)}"  # exception messages stay in English
         pending = self._pending
         kind = move.kind
         if pending is not None:

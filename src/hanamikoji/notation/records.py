@@ -67,6 +67,7 @@ from hanamikoji.core.game import TURNS_PER_ROUND, Game
 from hanamikoji.core.moves import CARDS_PER_ACTION, Move, MoveKind
 from hanamikoji.core.outcome import Termination
 from hanamikoji.core.rng import DECK_SIZE, HAND_SIZE, MAX_SEED, Deal, deal_for_round
+from hanamikoji.core.seats import seat_from_number, seat_number
 from hanamikoji.core.variants import Variant
 from hanamikoji.core.view import LogEntry
 from hanamikoji.notation.outcomes import describe_outcome, seat_name
@@ -271,7 +272,7 @@ class GameRecord:
     @property
     def first_player(self) -> int:
         """The seat (0 or 1) that starts round 1."""
-        return int(self._required("FirstPlayer")) - 1
+        return seat_from_number(self._required("FirstPlayer"))
 
     @property
     def players(self) -> tuple[str, str]:
@@ -337,7 +338,7 @@ class GameRecord:
         seed = game.seed
         if seed is not None:
             tags.append(("Seed", str(seed)))
-        tags.append(("FirstPlayer", str(game.first_player + 1)))
+        tags.append(("FirstPlayer", str(seat_number(game.first_player))))
         tags.append(("Player1", players[0]))
         tags.append(("Player2", players[1]))
         outcome = game.outcome
