@@ -4,14 +4,27 @@ hands and records read whatever their suffix."""
 
 from __future__ import annotations
 
+import random
 import re
+from itertools import pairwise
 from pathlib import Path
 
 import pytest
 from fuzz_strategies import fuzz_settings, reachable_games
 from hypothesis import given
+from hypothesis import strategies as st
 
-from hanamikoji import SEATS, Game, LegalMoves, Move, seat_from_number, seat_number
+from hanamikoji import (
+    SEATS,
+    Card,
+    Cards,
+    Game,
+    LegalMoves,
+    Move,
+    seat_from_number,
+    seat_number,
+)
+from hanamikoji.core.worlds import World, from_view, hidden_from
 
 SOURCES = Path(__file__).resolve().parent.parent / "src" / "hanamikoji"
 
@@ -90,3 +103,101 @@ def test_the_formats_number_players_from_1_through_the_helpers() -> None:
     assert [format_seat(seat) for seat in SEATS] == ["1", "2"]
     assert [parse_seat(text) for text in ("1", "2")] == [0, 1]
     assert seat_name(1) == "Player 2"
+
+
+# -- the table as text ----------------------------------------------------------------------
+
+
+def _another_world(game: Game, seat: int, rng: random.Random) -> Game:
+    """``game`` with the cards ``seat`` has not seen dealt again at random: the same
+    public table, other hidden cards."""
+    world = hidden_from(game, seat)
+    secret = () if world.opponent_secret is None else (world.opponent_secret,)
+    unseen = [*world.opponent_hand, *secret, *world.opponent_tradeoff, world.removed]
+    unseen.extend(world.deck)
+    rng.shuffle(unseen)
+    sizes = (len(world.opponent_hand), len(secret), len(world.opponent_tradeoff), 1)
+    cut = [sum(sizes[:index]) for index in range(len(sizes) + 1)]
+    hand, secret, tradeoff, removed = (tuple(unseen[a:b]) for a, b in pairwise(cut))
+    other = World(
+        hand, secret[0] if secret else None, tradeoff, removed[0], tuple(unseen[cut[-1] :])
+    )
+    return from_view(game.view(seat), other)
+
+
+@fuzz_settings(60)
+@given(reachable_games(), st.randoms(use_true_random=False))
+def test_the_printed_game_shows_no_hidden_card(game: Game, rng: random.Random) -> None:
+    if game.to_move is None:  # over, or waiting for a deal: nothing is hidden
+        assert "holds" not in str(game)
+        return
+    seat = game.to_move
+    other = _another_world(game, seat, rng)
+    assert str(other) == str(game), "the public table depends on hidden cards"
+    assert str(other.view(seat)) == str(game.view(seat))
+    assert "holds" not in str(game)
+    shown = str(game.view(seat)).splitlines()[-1]
+    assert shown.startswith(f"Player {seat + 1} (seat {seat}) holds: hand {Cards(game.hand(seat))}")
+
+
+def test_the_table_is_drawn_with_markers_cards_counts_and_the_offer() -> None:
+    game = Game(seed=7)
+    for text in ("G:FGG", "G>F", "S:C", "T:AE"):
+        game.push_text(text)
+    drawn = str(game)
+    assert drawn.splitlines()[0] == (
+        "classic, round 1, turn 4 of 8, deck 4: Player 2 (seat 1) to move"
+    )
+    assert "      GG   G Ruri (5)       -" in drawn  # Player 1 kept two flowers
+    assert "       -   F Anju (4)       F" in drawn  # and gave Player 2 the tea set
+    assert "Player 1: charm 0, geishas 0, hand 3, used Trade-off, Gift" in drawn
+    assert "Player 2: charm 0, geishas 0, hand 7, used Secret" in drawn
+    game.push_text("C:BC/DF")
+    assert "Player 2 offers C:BC/DF; the answers: C>BC, C>DF" in str(game)
+    assert "(seat 0) to answer" in str(game).splitlines()[0]
+
+
+def test_a_finished_game_shows_the_last_round_and_the_winner() -> None:
+    game = Game(seed=7)
+    rng = random.Random(3)
+    while not game.is_over():
+        game.push(rng.choice(game.legal_moves))
+    drawn = str(game)
+    assert drawn.splitlines()[0] == "classic, over after round 2: Player 1 wins (1-0, charm)"
+    assert "    GGGG < G Ruri (5)       G" in drawn
+    assert drawn == str(game.view(0)) == str(game.view(1))  # nothing is hidden any more
+
+
+def test_the_full_board_shows_every_hidden_card() -> None:
+    game = Game(seed=7)
+    board = game.full_board().splitlines()
+    assert board[:-3] == str(game).splitlines()
+    assert board[-3:] == [
+        "Player 1 (seat 0) holds: hand ADEFFGG, drew G",
+        "Player 2 (seat 1) holds: hand BCDFFG",
+        "deck, top first: CGEGABE; removed: D",
+    ]
+
+
+def test_reprs_are_short() -> None:
+    game = Game(seed=7)
+    assert repr(game) == "<Game classic seed=7 round 1, seat 0 to move, 0 moves>"
+    game.push_text("S:D")
+    assert repr(game) == "<Game classic seed=7 round 1, seat 1 to move, 1 move>"
+    assert repr(game.view(1)) == "<View of seat 1: classic round 1, seat 1 to move, hand BCCDFFG>"
+    assert repr(Game(external_deals=True)) == "<Game classic round 1, awaiting a deal, 0 moves>"
+
+
+# -- hands ----------------------------------------------------------------------------------
+
+
+def test_a_hand_prints_without_lookup_tables() -> None:
+    view = Game(seed=7).view(0)
+    assert str(view.hand_cards) == "ADEFFGG" and view.hand_cards == view.hand
+    assert [str(card) for card in view.hand_cards] == list("ADEFFGG")
+    assert view.hand_cards[0].geisha.name == "Ayane" and view.hand_cards[-1].item == "flower"
+    assert Cards("adg") == (Card.A, Card.D, Card.G) == (0, 3, 6)
+    with pytest.raises(ValueError, match="'X' is not a card"):
+        Cards("AX")
+    with pytest.raises(ValueError):
+        Cards((7,))

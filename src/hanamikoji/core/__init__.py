@@ -1,6 +1,6 @@
 """The rules engine. Imports nothing outside the standard library and this package."""
 
-from hanamikoji.core.cards import GEISHAS, ITEM_LETTERS, Geisha
+from hanamikoji.core.cards import GEISHAS, ITEM_LETTERS, Card, Cards, Geisha
 from hanamikoji.core.errors import (
     DealError,
     GameOverError,
@@ -32,6 +32,8 @@ __all__ = [
     "SEATS",
     "THREE_ROUNDS",
     "VARIANTS",
+    "Card",
+    "Cards",
     "Deal",
     "DealError",
     "Game",

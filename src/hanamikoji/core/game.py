@@ -24,6 +24,7 @@ from hanamikoji.core.cards import (
     GEISHAS,
     ITEM_COUNT,
     UNIT,
+    Cards,
     count_of,
     counts,
     is_subset,
@@ -52,7 +53,7 @@ from hanamikoji.core.outcome import (
 from hanamikoji.core.rng import DECK_SIZE, MAX_SEED, Deal, deal_for_round
 from hanamikoji.core.seats import seat_number
 from hanamikoji.core.variants import CLASSIC, Tiebreak, Variant
-from hanamikoji.core.view import LogEntry, Phase, Reveal, RoundReveal, View
+from hanamikoji.core.view import LogEntry, Phase, Reveal, RoundReveal, View, draw_table
 
 __all__ = ["Game", "GameState"]
 
@@ -727,10 +728,41 @@ class Game:
         return other
 
     def __repr__(self) -> str:
-        return (
-            f"<Game variant={self.variant.name} seed={self.seed} round={self._round} "
-            f"turn={self._turn} phase={self.phase.value} moves={len(self._moves)}>"
-        )
+        seed = "" if self.seed is None else f" seed={self.seed}"
+        outcome = self._outcome
+        if outcome is not None:
+            where = f"over after round {outcome.rounds} ({outcome.result()})"
+        elif self._needs_deal:
+            where = f"round {self._round}, awaiting a deal"
+        else:
+            where = f"round {self._round}, seat {self._to_move} to move"
+        moves = len(self._moves)
+        return f"<Game {self.variant.name}{seed} {where}, {moves} move{'s' * (moves != 1)}>"
+
+    def __str__(self) -> str:
+        """The public table, what both players see (:func:`~hanamikoji.core.view.draw_table`):
+        no hand, Secret or Trade-off; :meth:`full_board` draws those too."""
+        return draw_table(self.view(self._to_move if self._to_move in (0, 1) else 0))
+
+    def full_board(self) -> str:
+        """The table with everything hidden (full information: not for players): the
+        public table, both hands, Secrets and Trade-offs, the deck top first and the
+        removed card.
+
+        >>> for line in Game(seed=7).full_board().splitlines()[-3:]:
+        ...     print(line)
+        Player 1 (seat 0) holds: hand ADEFFGG, drew G
+        Player 2 (seat 1) holds: hand BCDFFG
+        deck, top first: CGEGABE; removed: D
+        """
+        views = (self.view(0), self.view(1))
+        lines = [draw_table(views[self._to_move if self._to_move in (0, 1) else 0], views)]
+        removed = self.removed()
+        if removed is not None:
+            lines.append(
+                f"deck, top first: {Cards(self.deck()) or '-'}; removed: {Cards((removed,))}"
+            )
+        return "\n".join(lines)
 
     # -- knowledge ----------------------------------------------------------------
 
