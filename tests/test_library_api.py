@@ -24,6 +24,9 @@ from hanamikoji import (
     seat_from_number,
     seat_number,
 )
+from hanamikoji.bots import make_bot
+from hanamikoji.bots.base import BotSpecError
+from hanamikoji.bots.levels import LEVELS, make_level_bot
 from hanamikoji.core.worlds import World, from_view, hidden_from
 
 SOURCES = Path(__file__).resolve().parent.parent / "src" / "hanamikoji"
@@ -201,3 +204,39 @@ def test_a_hand_prints_without_lookup_tables() -> None:
         Cards("AX")
     with pytest.raises(ValueError):
         Cards((7,))
+
+
+# -- bots by level --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("number", sorted(LEVELS))
+def test_a_level_is_a_bot_spec(number: int) -> None:
+    by_spec, by_level = make_bot(f"level:{number}", seed=5), make_level_bot(number, seed=5)
+    assert type(by_spec) is type(by_level) and repr(by_spec) == repr(by_level)
+    assert by_spec.budget == LEVELS[number].budget
+    if LEVELS[number].budget is None:  # the searching levels take their time: not here
+        game = Game(seed=11)
+        for _ in range(3):
+            view, legal = game.view(0), game.legal_moves
+            assert by_spec.choose(view, legal) == by_level.choose(view, legal)
+
+
+@pytest.mark.parametrize(
+    ("spec", "error"),
+    [
+        ("level:9", "'level:9' is no level: the levels are level:1 to level:8"),
+        ("level:", "'level:' is no level"),
+        ("level:three", "'level:three' is no level"),
+        ("level3", "unknown bot 'level3' (level:3?); known: expert, greedy, ismcts, learned"),
+        ("levle:3", "known: expert, greedy, ismcts, learned, random, weakened, level:1 to level:8"),
+    ],
+)
+def test_an_unknown_level_names_the_levels(spec: str, error: str) -> None:
+    with pytest.raises(BotSpecError, match=re.escape(error)):
+        make_bot(spec)
+
+
+def test_the_arena_takes_a_level() -> None:
+    from hanamikoji.arena.players import PlayerSpec
+
+    assert PlayerSpec.bot_named("level:6").build(seed=1, budget=None).name == "greedy"
