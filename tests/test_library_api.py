@@ -28,6 +28,7 @@ from hanamikoji.bots import make_bot
 from hanamikoji.bots.base import BotSpecError
 from hanamikoji.bots.levels import LEVELS, make_level_bot
 from hanamikoji.core.worlds import World, from_view, hidden_from
+from hanamikoji.notation.records import GameRecord, RecordError, read_record
 
 SOURCES = Path(__file__).resolve().parent.parent / "src" / "hanamikoji"
 
@@ -240,3 +241,45 @@ def test_the_arena_takes_a_level() -> None:
     from hanamikoji.arena.players import PlayerSpec
 
     assert PlayerSpec.bot_named("level:6").build(seed=1, budget=None).name == "greedy"
+
+
+# -- records whatever their suffix ----------------------------------------------------------
+
+
+def test_a_record_file_is_read_by_its_content_whatever_its_name(tmp_path: Path) -> None:
+    game = Game(seed=7)
+    for text in ("G:FGG", "G>F", "S:C"):
+        game.push_text(text)
+    record = GameRecord.from_game(game, players=("Ann", "Bo"))
+    for name, content in [
+        ("game.json", record.to_text()),  # the text form behind a .json name
+        ("game.hkr", record.to_json()),  # and JSON behind a .hkr one
+        ("game", "\ufeff# a comment first\n\n" + record.to_text()),
+        ("game.txt", "\n  " + record.to_json()),
+    ]:
+        (tmp_path / name).write_text(content, encoding="utf-8")
+        assert read_record(tmp_path / name) == record, name
+
+
+def test_a_record_that_is_neither_form_names_both_tries(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    path.write_text("Round 1\n1. S:D\n", encoding="utf-8")
+    with pytest.raises(RecordError) as error:
+        read_record(path)
+    message = str(error.value)
+    assert message.startswith("line 1, column 1: neither a text record nor a JSON record")
+    assert "as text: line 1, column 1: the record has no Variant tag" in message
+    assert "as JSON: line 1, column 1: not JSON" in message
+
+
+def test_a_broken_record_of_a_clear_form_gets_that_form_s_error(tmp_path: Path) -> None:
+    record = GameRecord.from_game(Game(seed=7))
+    path = tmp_path / "game.hkr"
+    path.write_text(record.to_json().replace('"classic"', '"chess"'), encoding="utf-8")
+    with pytest.raises(RecordError, match=r"^\$\.tags\.Variant: ") as error:
+        read_record(path)
+    assert error.value.path == "$.tags.Variant"
+    path.write_text(record.to_text().replace('"1"', '"3"'), encoding="utf-8")
+    with pytest.raises(RecordError, match="FirstPlayer is 1 or 2") as error:
+        read_record(path.rename(path.with_suffix(".json")))
+    assert error.value.line == 3
