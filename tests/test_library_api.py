@@ -90,7 +90,7 @@ def test_seats_convert_to_player_numbers_and_back() -> None:
     assert [seat_from_number(number) for number in (1, 2, "1", "2")] == [0, 1, 0, 1]
     for wrong in (0, 3, -1, True, "0", " 1", "one"):
         with pytest.raises(ValueError, match="a player number is 1 or 2"):
-            seat_from_number(wrong)  # type: ignore[arg-type]
+            seat_from_number(wrong)
     for wrong_seat in (2, -1, True):
         with pytest.raises(ValueError, match="a seat is 0 or 1"):
             seat_number(wrong_seat)
