@@ -275,7 +275,10 @@ def _files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         "binary": (tmp_path / "binary.hkr", "not a text file in UTF-8 (byte 3)"),
         "latin-1": (tmp_path / "latin.hkr", "not a text file in UTF-8 (byte 32)"),
         "huge": (tmp_path / "huge.hkr", "larger than 16 MB, not a game record"),
-        "empty": (tmp_path / "empty.hkr", "line 1, column 1: the record has no Variant tag"),
+        "empty": (
+            tmp_path / "empty.hkr",
+            "line 1, column 1: neither a text record nor a JSON record",
+        ),
         "text": (tmp_path / "broken.hkr", f"line {line}, column 4:"),
         "json": (tmp_path / "broken.json", "line 1, column 2: not JSON"),
         "json path": (tmp_path / "bad.json", "$.rounds[0].moves[0]: 'S:Q' is not a move"),
