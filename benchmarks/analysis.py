@@ -71,7 +71,7 @@ def play_game(seed: int) -> GameRecord:
     while not game.is_over():
         seat = game.to_move
         assert seat is not None
-        game.push(bots[seat].choose(game.view(seat), game.legal_moves()))
+        game.push(bots[seat].choose(game.view(seat), game.generate_legal_moves()))
     names = (specs[0].split(":")[0], specs[1].split(":")[0])
     return GameRecord.from_game(game, names)
 
@@ -94,7 +94,7 @@ def last_turns(records: Sequence[GameRecord], settings: AnalysisSettings) -> Las
     errors: list[float] = []
     for record in records:
         for index, (game, entry) in enumerate(record.decisions()):
-            legal = game.legal_moves()
+            legal = game.generate_legal_moves()
             view = game.view(entry.seat)
             if len(legal) == 1 or view.deck_size >= 2:
                 continue

@@ -3,7 +3,7 @@
 Run: ``.venv/bin/python benchmarks/engine.py [--games N] [--runs R]``
 
 Each game chooses uniformly among the distinct legal decisions returned by
-``Game.legal_moves()`` and plays them with ``Game.push()``, which checks legality.
+``Game.generate_legal_moves()`` and plays them with ``Game.push()``, which checks legality.
 For scale, a minimal inline random-playout loop (no API, no legality checks, no
 records, only what a bare simulation needs) is timed the same way and the ratio
 printed. Medians of several runs.
@@ -31,7 +31,7 @@ def api_games(variant: str, games: int, rng: random.Random) -> int:
     for seed in range(games):
         game = Game(variant, seed=seed, first_player=seed & 1)
         while not game.is_over():
-            moves = game.legal_moves()
+            moves = game.generate_legal_moves()
             game.push(moves[randrange(len(moves))])
             decisions += 1
     return decisions

@@ -85,7 +85,7 @@ def recorded_positions(paths: Sequence[Path], player: str) -> list[Position]:
             continue
         seat = record.players.index(player)
         for game, entry in record.decisions():
-            if entry.seat != seat or len(game.legal_moves()) < 2:
+            if entry.seat != seat or len(game.generate_legal_moves()) < 2:
                 continue
             view = game.view(seat)
             if not any(e.round == view.round and e.seat != seat for e in view.log):

@@ -39,7 +39,7 @@ def judged_positions(games: int, run: int) -> list[tuple[View, Sequence[Move]]]:
         while not game.is_over():
             seat = game.to_move
             assert seat is not None
-            legal = game.legal_moves()
+            legal = game.generate_legal_moves()
             positions.append((game.view(seat), legal))
             game.push(legal[rng.randrange(len(legal))])
     return positions
@@ -55,7 +55,7 @@ def search_positions(count: int, run: int) -> list[Game]:
         for _ in range(rng.randrange(0, 10)):
             seat = game.to_move
             assert seat is not None
-            game.push(bots[seat].choose(game.view(seat), game.legal_moves()))
+            game.push(bots[seat].choose(game.view(seat), game.generate_legal_moves()))
         games.append(game)
     return games
 
@@ -78,7 +78,7 @@ def time_search(games: list[Game], playouts: int, compiled: bool) -> tuple[float
     for game in games:
         seat = game.to_move
         assert seat is not None
-        moves.append(bot.choose(game.view(seat), game.legal_moves()))
+        moves.append(bot.choose(game.view(seat), game.generate_legal_moves()))
         total += bot.stats.iterations
     return total / (time.perf_counter() - start), moves
 

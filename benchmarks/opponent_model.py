@@ -69,7 +69,7 @@ def recorded_decisions(paths: Sequence[Path], judge: GreedyBot) -> list[Decision
     for path in paths:
         record = read_record(path)
         for game, entry in record.decisions():
-            legal = game.legal_moves()
+            legal = game.generate_legal_moves()
             if len(legal) > 1:
                 view = game.view(entry.seat)
                 scores = judge.scores(view, legal)

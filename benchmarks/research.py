@@ -7,7 +7,7 @@ Every loop plays the same number of full games with uniformly random legal decis
 and counts the decisions made (a turn's action or an answer to a Gift or Competition).
 What each loop does per decision:
 
-- raw engine: ``Game.legal_moves()`` and ``Game.push()``;
+- raw engine: ``Game.generate_legal_moves()`` and ``Game.push()``;
 - OpenSpiel: ``state.legal_actions()`` and ``state.apply_action()``, plus the 21 chance
   nodes of every deal (``chance_outcomes()``, ``apply_action()``);
 - PettingZoo AEC: ``env.last()`` (observation tensor and action mask of the agent to
@@ -43,7 +43,7 @@ def raw_engine(variant: str, games: int, seed: int) -> int:
     for number in range(games):
         game = Game(bounded, seed=seed * games + number)
         while not game.is_over():
-            moves = game.legal_moves()
+            moves = game.generate_legal_moves()
             game.push(moves[rng.randrange(len(moves))])
             decisions += 1
     return decisions

@@ -2,7 +2,8 @@
 
 The README is the site's home page and CHANGELOG.md, where there is one, its changelog
 page: both live at the top of the repository, where GitHub shows them, and are added to
-the site as they are, their links into ``docs/`` made relative to the site. ``mkdocs
+the site as they are, their links into ``docs/`` and to each other made relative to
+the site. ``mkdocs
 serve`` rebuilds when they change.
 """
 
@@ -23,12 +24,16 @@ TOP_PAGES = {"README.md": "index.md", "CHANGELOG.md": "changelog.md"}
 # A Markdown link or image into docs/: ](docs/ -> ](
 DOCS_LINK = re.compile(r"\]\(docs/")
 
+# A Markdown link from one top page to another: ](CHANGELOG.md -> ](changelog.md
+TOP_LINK = re.compile(r"\]\((" + "|".join(re.escape(name) for name in TOP_PAGES) + ")")
+
 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     for name, page in TOP_PAGES.items():
         path = ROOT / name
         if path.exists():
             text = DOCS_LINK.sub("](", path.read_text(encoding="utf-8"))
+            text = TOP_LINK.sub(lambda link: f"]({TOP_PAGES[link.group(1)]}", text)
             files.append(File.generated(config, page, content=text))
     return files
 

@@ -76,7 +76,7 @@ class Games:
         rng = random.Random(seed)
         batch: list[Append] = []
         while not game.is_over() and (finish or len(batch) < 5):
-            move = rng.choice(game.legal_moves())
+            move = rng.choice(game.legal_moves)
             game.push(move)
             outcome = game.outcome
             batch.append(

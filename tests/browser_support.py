@@ -356,7 +356,7 @@ def scripted(browser: Any, server: Server, **options: Any) -> Iterator[ScriptedT
 
 
 def first_of(game: Game, kind: MoveKind) -> Move:
-    return next(move for move in game.legal_moves() if move.kind == kind)
+    return next(move for move in game.legal_moves if move.kind == kind)
 
 
 def play(game: Game, *kinds: MoveKind) -> Game:

@@ -84,7 +84,7 @@ def brute_force_moves(game: Game) -> set[str]:
 
 def perft(game: Game, depth: int) -> int:
     """Distinct decision sequences of exactly ``depth`` decisions (engine generator)."""
-    moves = game.legal_moves()
+    moves = game.legal_moves
     if depth == 1:
         return len(moves)
     total = 0
@@ -140,7 +140,7 @@ class Snapshot:
 def snapshot(game: Game) -> Snapshot:
     return Snapshot(
         views=(game.view(0), game.view(1)),
-        legal=game.legal_moves(),
+        legal=game.legal_moves,
         outcome=game.outcome,
         round=game.round,
         round_starter=game.round_starter,
@@ -280,7 +280,7 @@ def random_position(variant: str, seed: int, plies: int) -> Game:
     for _ in range(plies):
         if game.is_over():
             break
-        legal = game.legal_moves()
+        legal = game.legal_moves
         game.push(legal[rng.randrange(len(legal))])
     return game
 
@@ -303,7 +303,7 @@ def greedy_game(
     while not game.is_over():
         seat = game.to_move
         assert seat is not None
-        game.push(bots[seat].choose(game.view(seat), game.legal_moves()))
+        game.push(bots[seat].choose(game.view(seat), game.legal_moves))
     return game
 
 

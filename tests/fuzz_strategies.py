@@ -182,7 +182,7 @@ def play_randomly(game: Game, decisions: int, rng: random.Random, deal_seed: int
             game.deal(deal_for_round(deal_seed, len(game.deals()) + 1))
         if game.is_over():
             break
-        moves = game.legal_moves()
+        moves = game.legal_moves
         game.push(moves[rng.randrange(len(moves))])
     return game
 
@@ -229,7 +229,7 @@ def game_state(game: Game) -> tuple[object, ...]:
         game.hand(0),
         game.hand(1),
         game.position_key(),
-        game.legal_moves(),
+        game.legal_moves,
         game.needs_deal,
         game.log(),
         game.deals(),

@@ -65,7 +65,7 @@ def greedy_against_random(seed: int = 4242) -> GameRecord:
     while not game.is_over():
         seat = game.to_move
         assert seat is not None
-        game.push(bots[seat].choose(game.view(seat), game.legal_moves()))
+        game.push(bots[seat].choose(game.view(seat), game.legal_moves))
     return GameRecord.from_game(game, ("greedy", "random"))
 
 
@@ -119,7 +119,7 @@ def test_the_last_decision_is_exact_over_the_four_cases_of_the_opponents_secret(
     assert decision.method is Method.EXACT and decision.exact
     assert str(played) == "C>DG" and str(decision.best) == "C>DF"
     by_move = {str(entry.move): entry for entry in decision.values}
-    for move in view.legal_moves():
+    for move in view.legal_moves:
         value, wins, losses = played_out(view, move, uniform_orders(unseen))
         entry = by_move[str(move)]
         assert entry.value == pytest.approx(value, abs=1e-12)
@@ -166,7 +166,7 @@ def test_the_last_decision_with_inference_names_the_immediate_win_and_loss() -> 
     assert decision.exact and decision.worlds == len(info.worlds) == 7
     weighed = [(w.world, w.chance) for w in info.worlds]
     by_move = {str(entry.move): entry for entry in decision.values}
-    for move in view.legal_moves():
+    for move in view.legal_moves:
         value, wins, losses = played_out(view, move, weighed)
         entry = by_move[str(move)]
         assert (entry.value, entry.wins_at_once, entry.loses_at_once) == pytest.approx(

@@ -86,8 +86,8 @@ def play(game: Game, bots: Sequence[Bot]) -> list[Move]:
     while not game.is_over():
         seat = game.to_move
         assert seat is not None
-        move = bots[seat].choose(game.view(seat), game.legal_moves())
-        assert move in game.legal_moves()
+        move = bots[seat].choose(game.view(seat), game.legal_moves)
+        assert move in game.legal_moves
         game.push(move)
     return list(game.move_stack)
 
@@ -218,7 +218,7 @@ def test_a_removed_search_option_is_refused_by_name(name: str, option: str) -> N
 
 def test_the_expert_searches_without_inference_when_asked() -> None:
     game = Game(seed=12)
-    game.push(game.legal_moves()[0])
+    game.push(game.legal_moves[0])
     bot = make_bot("expert:inference=false,random_prior=none,iterations=20", seed=1, budget=60.0)
     assert isinstance(bot, ExpertBot) and not bot.config.inference
     view = game.view(game.to_move or 0)
@@ -226,7 +226,7 @@ def test_the_expert_searches_without_inference_when_asked() -> None:
     sample = bot._sampler(view)  # noqa: SLF001
     worlds = {sample()[0].hand(1 - view.player) for _ in range(40)}
     assert len(worlds) > 1
-    assert bot.choose(view, game.legal_moves()) in game.legal_moves()
+    assert bot.choose(view, game.legal_moves) in game.legal_moves
 
 
 OPTIONS_MARKER = "<!-- search options:"
@@ -313,7 +313,7 @@ def positions(count: int, seed: int) -> list[tuple[View, list[Move]]]:
         while not game.is_over() and len(found) < count:
             seat = game.to_move
             assert seat is not None
-            legal = game.legal_moves()
+            legal = game.legal_moves
             if len(legal) > 1 and rng.random() < 0.2:
                 found.append((game.view(seat), list(legal)))
             game.push(bots[seat].choose(game.view(seat), legal))
@@ -378,7 +378,7 @@ def test_a_colder_weakened_bot_beats_a_hotter_one() -> None:
 def test_search_obeys_a_fixed_iteration_count() -> None:
     game = Game(seed=12)
     bot = ISMCTSBot(seed=1, budget=60.0, iterations=25)
-    bot.choose(game.view(0), game.legal_moves())
+    bot.choose(game.view(0), game.legal_moves)
     assert bot.stats.iterations == 25
 
 
@@ -386,18 +386,18 @@ def test_search_compares_its_root_candidates_on_the_same_worlds() -> None:
     game = Game(seed=12)
     three = replace(DEFAULT_CONFIG, candidates=3)
     bot = ISMCTSBot(seed=1, budget=60.0, iterations=30, config=three)
-    values = bot.evaluate(game.view(0), game.legal_moves())
+    values = bot.evaluate(game.view(0), game.legal_moves)
     assert len(values) == 3
     # Each sampled world is played once under every candidate.
     assert [visits for visits, _ in values.values()] == [10, 10, 10]
     best = max(values, key=lambda move: values[move][1])
     again = ISMCTSBot(seed=1, budget=60.0, iterations=30, config=three)
-    assert again.choose(game.view(0), game.legal_moves()) == best
+    assert again.choose(game.view(0), game.legal_moves) == best
 
 
 def test_the_expert_root_searches_the_judges_best_and_then_the_networks_best() -> None:
     game = Game(seed=12)
-    view, legal = game.view(0), game.legal_moves()
+    view, legal = game.view(0), game.legal_moves
     for width in (3, 6):
         config = replace(EXPERT_CONFIG, root_candidates=width)
         expert = ExpertBot(seed=1, budget=60.0, iterations=4 * (width + 2), config=config)
@@ -412,7 +412,7 @@ def test_the_expert_root_searches_the_judges_best_and_then_the_networks_best() -
 
 def test_the_opponent_model_mixes_the_judges_softmax_with_a_uniform_share() -> None:
     game = Game(seed=12)
-    view, legal = game.view(0), game.legal_moves()
+    view, legal = game.view(0), game.legal_moves
     scores = GreedyBot(seed=1).scores(view, legal)
     best = max(legal, key=scores.__getitem__)
     for surprise in (0.05, 0.1, 0.5):
@@ -431,7 +431,7 @@ def test_the_opponent_model_mixes_the_judges_softmax_with_a_uniform_share() -> N
 
 def test_the_searching_model_softens_a_fixed_search_over_what_it_searched() -> None:
     game = Game(seed=12)
-    view, legal = game.view(0), game.legal_moves()
+    view, legal = game.view(0), game.legal_moves
     values = {m: value for m, (_, value) in fixed_search(60, seed=5).evaluate(view, legal).items()}
     model = searching_model(60, 0.05, 0.1, seed=5)(view, legal)
     assert list(model) == list(legal)
@@ -466,7 +466,7 @@ def test_the_search_tells_a_random_opponent_from_the_judge_by_their_decisions() 
             assert seat is not None
             bot = opponent if seat == 1 else player
             opponent_decisions += seat == 1
-            game.push(bot.choose(game.view(seat), game.legal_moves()))
+            game.push(bot.choose(game.view(seat), game.legal_moves))
         assert game.round == 1
         # The sampler, on purpose: how often it guesses a random opponent.
         sample = ISMCTSBot(seed=2, config=PRIOR)._sampler(game.view(0))  # noqa: SLF001
@@ -476,7 +476,7 @@ def test_the_search_tells_a_random_opponent_from_the_judge_by_their_decisions() 
     assert shares["greedy"] < 0.05 and shares["random"] > 0.5, shares
     # Searching with it: reproducible from the seed.
     first, second = (ISMCTSBot(seed=1, budget=60.0, iterations=200, config=PRIOR) for _ in range(2))
-    view, legal = game.view(0), game.legal_moves()
+    view, legal = game.view(0), game.legal_moves
     assert first.choose(view, legal) == second.choose(view, legal)
     assert first.stats.root_visits == second.stats.root_visits
 
@@ -485,7 +485,7 @@ def test_sampled_worlds_are_the_unseen_cards_in_the_places_the_view_leaves_open(
     rng = random.Random(3)
     game = Game(seed=21)
     for _ in range(7):
-        moves = game.legal_moves()
+        moves = game.legal_moves
         game.push(moves[rng.randrange(len(moves))])
     seat = game.to_move
     assert seat is not None
@@ -530,7 +530,7 @@ def test_the_round_solver_is_minimax_over_the_rest_of_the_round() -> None:
     for seed in range(6):
         game = Game("classic", seed=seed)
         while game.turn < 5:
-            moves = game.legal_moves()
+            moves = game.legal_moves
             game.push(moves[rng.randrange(len(moves))])
         before = len(game.move_stack)
         solver = RoundSolver(table_match_value)
@@ -546,7 +546,7 @@ def test_one_table_serves_the_solvers_of_many_worlds_of_a_round() -> None:
     game = Game("classic", seed=31)
     rng = random.Random(3)
     while game.turn < 7:  # the last turn: at most 4 unseen cards, so worlds repeat
-        moves = game.legal_moves()
+        moves = game.legal_moves
         game.push(moves[rng.randrange(len(moves))])
     seat = game.to_move
     assert seat is not None
@@ -568,7 +568,7 @@ def test_the_solver_stops_at_its_deadline_and_the_expert_falls_back_to_the_judge
         RoundSolver(table_match_value, deadline=0.0).value(game.copy())
     seat = game.to_move
     assert seat is not None
-    view, legal = game.view(seat), game.legal_moves()
+    view, legal = game.view(seat), game.legal_moves
     # A budget too small for one world: nothing solved, and still a legal decision.
     expert = ExpertBot(seed=1, budget=1e-9)
     assert expert.choose(view, legal) in legal
@@ -582,9 +582,9 @@ def _last_turn_with_a_competition_to_offer() -> Game:
     for seed in range(100):
         game = Game("classic", seed=seed)
         while game.round == 1 and game.turn < 7:
-            moves = game.legal_moves()
+            moves = game.legal_moves
             game.push(moves[rng.randrange(len(moves))])
-        moves = game.legal_moves()
+        moves = game.legal_moves
         if game.round == 1 and len(moves) > 1 and moves[0].kind == MoveKind.COMPETITION:
             return game
     raise AssertionError("no such position in 100 seeds")
@@ -597,7 +597,7 @@ def _minimax(game: Game, round_number: int, chance_seat: int | None = None) -> f
         return round_end_value(game, 0, table_match_value)
     values = []
     mover = game.to_move
-    for move in game.legal_moves():
+    for move in game.legal_moves:
         game.push(move)
         values.append(_minimax(game, round_number, chance_seat))
         game.pop()
@@ -611,7 +611,7 @@ def test_against_a_seat_that_chooses_at_random_the_solver_averages_its_decisions
     for seed in range(6):
         game = Game("classic", seed=seed)
         while game.turn < 6:
-            moves = game.legal_moves()
+            moves = game.legal_moves
             game.push(moves[rng.randrange(len(moves))])
         for chance_seat in (0, 1):
             value = RoundSolver(table_match_value, chance_seat=chance_seat).value(game)
@@ -639,7 +639,7 @@ def test_analysis_covers_every_decision_and_marks_forced_ones() -> None:
     assert [d.played for d in analysis.decisions] == list(game.move_stack)
     replay = Game("french", seed=31)
     for decision in analysis.decisions:
-        assert decision.forced == (len(replay.legal_moves()) == 1)
+        assert decision.forced == (len(replay.legal_moves) == 1)
         value = decision.played_value
         assert decision.forced == (value is None) and decision.cost >= 0.0
         assert value is None or 0.0 <= value <= 1.0
@@ -659,7 +659,7 @@ def test_what_a_round_says_about_a_random_opponent_is_the_next_rounds_prior() ->
             seat = game.to_move
             assert seat is not None and not game.is_over()
             bot = opponent if seat == 1 else searcher
-            game.push(bot.choose(game.view(seat), game.legal_moves()))
+            game.push(bot.choose(game.view(seat), game.legal_moves))
         # The bot's belief and prior, on purpose (SLF001 here and below): what it learnt.
         belief = searcher._random_beliefs[1]  # noqa: SLF001
         prior = searcher._random_prior(game.view(0))  # noqa: SLF001

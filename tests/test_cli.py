@@ -83,7 +83,7 @@ def first_legal_game(seed: int, first: int, variant: str = "classic") -> Game:
     """The game the scripted person (always answering ``1``) plays against itself."""
     game = Game(variant, seed=seed, first_player=first)
     while not game.is_over():
-        game.push(game.legal_moves()[0])
+        game.push(game.legal_moves[0])
     return game
 
 
@@ -119,7 +119,7 @@ def test_a_scripted_person_plays_a_whole_game_against_the_random_bot(
     replayed = Game(game.variant, seed=game.seed, first_player=game.first_player)
     for entry in game.log():
         if entry.seat == 0:
-            assert entry.move == replayed.legal_moves()[0]
+            assert entry.move == replayed.legal_moves[0]
         replayed.push(entry.move)
     played = before_game_over(output, lang)
     assert action_name(MoveKind.TRADE_OFF, lang) in played  # Discard in en-2018
@@ -159,7 +159,7 @@ def test_bot_decisions_are_announced_with_hidden_cards_face_down() -> None:
 
 def test_the_board_shows_what_the_player_may_know() -> None:
     game = Game(seed=21, first_player=0)
-    first = game.legal_moves()[0]
+    first = game.legal_moves[0]
     assert first.kind == MoveKind.SECRET
     status, output, _ = run(
         ["play", "--bot", "random", "--seed", "21", "--first", "you"], PICK_FIRST
@@ -226,7 +226,7 @@ def test_bad_input_gets_a_message_and_a_new_prompt() -> None:
 
 def test_help_moves_log_and_board_answer_and_reprompt() -> None:
     game = Game(seed=6, first_player=0)
-    legal = game.legal_moves()
+    legal = game.legal_moves
     status, output, _ = run(
         ["play", "--bot", "random", "--seed", "6", "--first", "you"],
         ["help", "moves", "log", "board", "AYUDA", str(len(legal))],
@@ -278,7 +278,7 @@ def test_answering_an_offer_through_a_pipe_each_message_answers_what_was_typed()
 
 
 def test_a_number_on_ones_turn_means_a_listed_decision_through_a_pipe() -> None:
-    legal = Game(seed=1, first_player=0).legal_moves()
+    legal = Game(seed=1, first_player=0).legal_moves
     too_far = str(len(legal) + 1)
     typed = ["1", "-1", "moves", "0", too_far, "1", "quit", "n"]
     said = play_piped(["--bot", "greedy", "--seed", "1", "--first", "you"], typed)
@@ -313,7 +313,7 @@ class OffersFirst(Bot):
 )
 def test_answers_to_an_offer_take_the_cards_alone(kind: MoveKind, answer: str) -> None:
     game = Game(seed=12, first_player=1)
-    offer = OffersFirst(kind).choose(game.view(1), game.legal_moves())
+    offer = OffersFirst(kind).choose(game.view(1), game.legal_moves)
     if kind == MoveKind.GIFT:
         typed = cards.letters(offer.cards[-1:], sort=True).lower()
         expected = Move.gift_response(offer.cards[-1])
@@ -529,7 +529,7 @@ def test_hotseat_shows_each_person_only_their_own_hand() -> None:
         seat = game.to_move
         assert seat is not None
         expected.append((seat, cards.letters(game.view(seat).hand, sort=True)))
-        game.push(game.legal_moves()[0])
+        game.push(game.legal_moves[0])
 
     screens = output.split("Pass the terminal to Player ")[1:]
     assert len(screens) >= 2

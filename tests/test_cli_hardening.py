@@ -58,7 +58,7 @@ def finished_record(seed: int = 17) -> GameRecord:
 
     game = Game(seed=seed, first_player=0)
     while not game.is_over():
-        game.push(game.legal_moves()[0])
+        game.push(game.legal_moves[0])
     return GameRecord.from_game(game)
 
 
@@ -275,7 +275,10 @@ def _files(tmp_path: Path) -> dict[str, tuple[Path, str]]:
         "binary": (tmp_path / "binary.hkr", "not a text file in UTF-8 (byte 3)"),
         "latin-1": (tmp_path / "latin.hkr", "not a text file in UTF-8 (byte 32)"),
         "huge": (tmp_path / "huge.hkr", "larger than 16 MB, not a game record"),
-        "empty": (tmp_path / "empty.hkr", "line 1, column 1: the record has no Variant tag"),
+        "empty": (
+            tmp_path / "empty.hkr",
+            "line 1, column 1: neither a text record nor a JSON record",
+        ),
         "text": (tmp_path / "broken.hkr", f"line {line}, column 4:"),
         "json": (tmp_path / "broken.json", "line 1, column 2: not JSON"),
         "json path": (tmp_path / "bad.json", "$.rounds[0].moves[0]: 'S:Q' is not a move"),
@@ -316,7 +319,7 @@ def test_analyze_refuses_an_unfinished_game(tmp_path: Path) -> None:
     from hanamikoji import Game
 
     game = Game(seed=3, first_player=0)
-    game.push(game.legal_moves()[0])
+    game.push(game.legal_moves[0])
     path = tmp_path / "unfinished.hkr"
     path.write_text(GameRecord.from_game(game).to_text(), encoding="utf-8")
     assert run(["analyze", str(path)]) == (

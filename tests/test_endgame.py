@@ -25,8 +25,8 @@ def answering_last_offer() -> Game:
     """Round 1's last turn: seat 1 has offered a Competition, seat 0 answers, and the
     round ends: the answer is the last decision of the round."""
     game = greedy_position(1, 7)
-    game.push(game.legal_moves()[0])
-    assert game.to_move == 0 and len(game.legal_moves()) == 2
+    game.push(game.legal_moves[0])
+    assert game.to_move == 0 and len(game.legal_moves) == 2
     return game
 
 
@@ -37,7 +37,7 @@ def test_with_no_decision_left_to_the_opponent_it_is_the_per_world_solvers_choic
     endgame.solve(100)
     solver = RoundSolver(table_match_value)
     means = {}
-    for move in game.legal_moves():
+    for move in game.legal_moves:
         total = 0.0
         for world in worlds:
             world.push(move)
@@ -92,7 +92,7 @@ def test_a_node_budget_takes_whole_groups_until_it_is_reached() -> None:
 
 def test_two_deals_with_the_same_view_get_the_same_decision() -> None:
     game = greedy_position(6, 5)
-    game.push(next(move for move in game.legal_moves() if move.kind >= MoveKind.GIFT))
+    game.push(next(move for move in game.legal_moves if move.kind >= MoveKind.GIFT))
     me = game.to_move
     assert me is not None
     view = game.view(me)
@@ -100,7 +100,7 @@ def test_two_deals_with_the_same_view_get_the_same_decision() -> None:
     other = replayed_world(view, sample_world(view, rng), rng)
     assert other.view(me) == view and other.hand(1 - me) != game.hand(1 - me)
     decisions = [
-        ISMCTSBot(seed=9, config=ENDGAME).choose(seen.view(me), seen.legal_moves())
+        ISMCTSBot(seed=9, config=ENDGAME).choose(seen.view(me), seen.legal_moves)
         for seen in (game, other)
     ]
     assert decisions[0] == decisions[1]
@@ -109,11 +109,11 @@ def test_two_deals_with_the_same_view_get_the_same_decision() -> None:
 def test_the_decision_is_legal_and_a_function_of_the_view_and_the_seed() -> None:
     for seed in range(4):
         game = greedy_position(seed, 6 + seed % 2)
-        while len(game.legal_moves()) == 1:
-            game.push(game.legal_moves()[0])
+        while len(game.legal_moves) == 1:
+            game.push(game.legal_moves[0])
         me = game.to_move
         assert me is not None
-        view, legal = game.view(me), game.legal_moves()
+        view, legal = game.view(me), game.legal_moves
         first = ISMCTSBot(seed=seed, config=ENDGAME).choose(view, legal)
         assert first in legal
         assert ISMCTSBot(seed=seed, config=ENDGAME).choose(view, legal) == first

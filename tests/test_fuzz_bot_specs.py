@@ -157,5 +157,5 @@ def test_a_bot_a_spec_builds_can_decide(spec: str, seed: int) -> None:
     seat = game.to_move
     assert seat is not None
     with at_most(10):
-        move = bot.choose(game.view(seat), game.legal_moves())
-    assert move in game.legal_moves()
+        move = bot.choose(game.view(seat), game.legal_moves)
+    assert move in game.legal_moves

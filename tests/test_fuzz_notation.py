@@ -55,7 +55,7 @@ def move_texts(legal: tuple[str, ...] = ()) -> st.SearchStrategy[str]:
 @st.composite
 def positions_and_texts(draw: st.DrawFn) -> tuple[Game, str]:
     game = draw(reachable_games())
-    legal = tuple(move.text() for move in game.legal_moves())
+    legal = tuple(move.text() for move in game.legal_moves)
     return game, draw(move_texts(legal))
 
 
@@ -100,12 +100,12 @@ def test_parse_move_checks_legality_without_changing_the_game(case: tuple[Game, 
         assert context_free is None, f"{text!r} reads as {context_free} out of context"
     except IllegalMoveError as error:
         _check_refusal(error)
-        assert context_free is not None and context_free not in game.legal_moves()
+        assert context_free is not None and context_free not in game.legal_moves
         assert isinstance(error, GameOverError) == game.is_over()
     else:
         event("read, legal")
         assert move == context_free
-        assert move in game.legal_moves()
+        assert move in game.legal_moves
     assert game_state(game) == before
 
 

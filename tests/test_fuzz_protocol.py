@@ -77,7 +77,7 @@ def session(variant: str, seed: int, first: int, seat: int, play_seed: int) -> S
     lines: list[str] = []
     legal: list[tuple[Move, ...]] = []
     while not game.is_over():
-        moves = game.legal_moves()
+        moves = game.legal_moves
         if game.to_move == seat:
             view = game.view(seat)
             if narrator is None:
@@ -431,7 +431,7 @@ def positions(draw: st.DrawFn) -> Game:
     or Competition."""
     game = Game(draw(st.sampled_from(VARIANT_NAMES)), seed=draw(st.integers(0, 2**64 - 1)))
     if draw(st.booleans()):
-        offers = [m for m in game.legal_moves() if m.kind.name in ("GIFT", "COMPETITION")]
+        offers = [m for m in game.legal_moves if m.kind.name in ("GIFT", "COMPETITION")]
         game.push(draw(st.sampled_from(offers)))
     return game
 
@@ -446,7 +446,7 @@ def test_the_gui_survives_what_an_engine_writes(
         handshake = b""  # it would end the handshake early
     seat = game.to_move
     assert seat is not None
-    view, legal = game.view(seat), game.legal_moves()
+    view, legal = game.view(seat), game.legal_moves
     folder = Path(tmp_path_factory.mktemp("engine"))
     (folder / "handshake").write_bytes(handshake)
     (folder / "reply").write_bytes(reply)

@@ -35,14 +35,14 @@ def scripted(the_deal: Deal, moves: Sequence[str]) -> Game:
 def greedy_choice(game: Game, seed: int = 0) -> str:
     seat = game.to_move
     assert seat is not None
-    return str(GreedyBot(seed=seed).choose(game.view(seat), game.legal_moves()))
+    return str(GreedyBot(seed=seed).choose(game.view(seat), game.legal_moves))
 
 
 def play(game: Game, bots: Sequence[Bot]) -> None:
     while not game.is_over():
         seat = game.to_move
         assert seat is not None
-        legal = game.legal_moves()
+        legal = game.legal_moves
         move = bots[seat].choose(game.view(seat), legal)
         assert move in legal, f"{bots[seat]} chose {move}, not among {legal}"
         game.push(move)
@@ -85,8 +85,8 @@ def test_the_view_alone_decides() -> None:
         seat = game.to_move
         assert seat is not None
         view = game.view(seat)
-        move = from_view[seat].choose(view, view.legal_moves())
-        assert move == from_game[seat].choose(view, game.legal_moves())
+        move = from_view[seat].choose(view, view.legal_moves)
+        assert move == from_game[seat].choose(view, game.legal_moves)
         game.push(move)
 
 
@@ -125,7 +125,7 @@ def test_the_model_places_every_unseen_card() -> None:
                 judge.draws(judge.mine_left), judge.theirs_left, view.hand_sizes[1 - seat]
             )
             assert sum(places) == sum(view.unseen())
-            game.push(bots[seat].choose(view, game.legal_moves()))
+            game.push(bots[seat].choose(view, game.legal_moves))
 
 
 # -- the tricks -----------------------------------------------------------------------------
@@ -195,7 +195,7 @@ def decided_geishas_position() -> Game:
 
 def test_trades_off_the_cards_of_decided_geishas() -> None:
     game = decided_geishas_position()
-    trade_offs = [m for m in game.legal_moves() if m.kind == MoveKind.TRADE_OFF]
+    trade_offs = [m for m in game.legal_moves if m.kind == MoveKind.TRADE_OFF]
     assert len(trade_offs) == 6
     bot = GreedyBot(seed=0)
     assert str(bot.choose(game.view(1), trade_offs)) == "T:DE"
@@ -205,7 +205,7 @@ def test_trades_off_the_cards_of_decided_geishas() -> None:
 
 def test_keeps_the_secret_for_a_contested_geisha() -> None:
     game = decided_geishas_position()
-    secrets = [m for m in game.legal_moves() if m.kind == MoveKind.SECRET]
+    secrets = [m for m in game.legal_moves if m.kind == MoveKind.SECRET]
     assert str(GreedyBot(seed=0).choose(game.view(1), secrets)) in ("S:F", "S:G")
 
 
@@ -220,7 +220,7 @@ def test_ties_are_broken_by_the_seed_only() -> None:
         while not game.is_over():
             seat = game.to_move
             assert seat is not None
-            view, legal = game.view(seat), game.legal_moves()
+            view, legal = game.view(seat), game.legal_moves
             scores = bots[seat].scores(view, legal)
             top = max(scores.values())
             best = {m for m, s in scores.items() if s >= top - 1e-9}

@@ -43,7 +43,7 @@ def test_every_refusal_carries_its_reason_with_what_is_involved(
     game = random_position(variant, seed, plies)
     move = EVERY_MOVE[index]
     if game.is_legal(move):
-        assert move in game.legal_moves()
+        assert move in game.legal_moves
         return
     error = refusal(game, move)
     if game.is_over():

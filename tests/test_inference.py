@@ -94,13 +94,13 @@ def test_the_model_sees_only_the_opponents_view_of_each_decision() -> None:
     def model(opponent_view: View, legal: Sequence[Move]) -> dict[Move, float]:
         seen.append(opponent_view)
         assert opponent_view.player == view.opponent
-        assert tuple(legal) == opponent_view.legal_moves()
+        assert tuple(legal) == opponent_view.legal_moves
         return {move: 1.0 / len(legal) for move in legal}
 
     likelihood = world_likelihood(
         view, sample_world(view, random.Random(2)), random.Random(2), model
     )
-    choices = [len(v.legal_moves()) for v in seen]
+    choices = [len(v.legal_moves) for v in seen]
     assert seen and all(count > 1 for count in choices)
     expected = 1.0
     for count in choices:
@@ -113,7 +113,7 @@ def test_resampling_favours_the_worlds_the_model_explains() -> None:
     # card of kind 0: worlds where their hand then held one weigh little.
     game = Game("classic", seed=21, first_player=1)
     opponent_gift = next(
-        m for m in game.legal_moves() if m.kind == MoveKind.GIFT and 0 not in m.cards
+        m for m in game.legal_moves if m.kind == MoveKind.GIFT and 0 not in m.cards
     )
     game.push(opponent_gift)
     view = game.view(0)

@@ -32,7 +32,7 @@ def assert_same_scores(game: Game, tuning: Tuning) -> int:
     """Both judges on the position of the player to move; returns how many were compared."""
     seat = game.to_move
     assert seat is not None
-    legal = game.legal_moves()
+    legal = game.legal_moves
     view = game.view(seat)
     expected = python_scores(view, legal, tuning)
     found = compiled_scores(view, legal, tuning)
@@ -47,7 +47,7 @@ def play_and_compare(game: Game, rng: random.Random, tuning: Tuning) -> int:
     compared = 0
     while not game.is_over():
         compared += assert_same_scores(game, tuning)
-        legal = game.legal_moves()
+        legal = game.legal_moves
         game.push(legal[rng.randrange(len(legal))])
     return compared
 
@@ -113,7 +113,7 @@ def test_same_scores_in_greedy_play(seed: int, plies: int) -> None:
             return
         seat = game.to_move
         assert seat is not None
-        game.push(bots[seat].choose(game.view(seat), game.legal_moves()))
+        game.push(bots[seat].choose(game.view(seat), game.legal_moves))
     play_and_compare(game, random.Random(seed), Tuning())
 
 
@@ -140,7 +140,7 @@ def test_greedy_plays_the_same_games_either_way() -> None:
             while not game.is_over():
                 seat = game.to_move
                 assert seat is not None
-                game.push(bots[seat].choose(game.view(seat), game.legal_moves()))
+                game.push(bots[seat].choose(game.view(seat), game.legal_moves))
             records.append(game.move_stack)
         assert records[0] == records[1]
 
@@ -170,7 +170,7 @@ def test_the_search_plays_the_same_playouts_either_way() -> None:
     for _ in range(12):
         seat = game.to_move
         assert seat is not None
-        view, legal = game.view(seat), game.legal_moves()
+        view, legal = game.view(seat), game.legal_moves
         found = []
         for compiled in (True, False):
             search = ISMCTSBot(

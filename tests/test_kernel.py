@@ -131,7 +131,7 @@ def test_the_check_notices_a_difference() -> None:
     assert _compare(batch, 0, game, mask) is None
     batch.games.favor[0, 3] = 1
     assert _compare(batch, 0, game, mask) == "markers"
-    game.push(game.legal_moves()[0])
+    game.push(game.legal_moves[0])
     assert _compare(batch, 0, game, mask) == "legal decisions"
 
 

@@ -82,7 +82,7 @@ def test_values_are_chances_and_logits_rank_each_legal_decision() -> None:
     game = random_position("classic", 3, 5)
     seat = game.to_move
     assert seat is not None
-    legal = game.legal_moves()
+    legal = game.legal_moves
     view = game.view(seat)
     logits, values = load_network().evaluate(view, legal)
     assert logits.shape == values.shape == (len(legal),)
@@ -113,7 +113,7 @@ def test_learned_bot_plays_legal_decisions_to_the_end() -> None:
     while not game.is_over():
         seat = game.to_move
         assert seat is not None
-        legal = game.legal_moves()
+        legal = game.legal_moves
         move = bots[seat].choose(game.view(seat), legal)
         assert move in legal
         game.push(move)

@@ -33,7 +33,7 @@ def _game_with_hidden_actions() -> Game:
             used = game.view(mover).used[1 - mover]
             if MoveKind.SECRET in used and MoveKind.TRADE_OFF in used and game.deck():
                 return game
-            game.push(bots[mover].choose(game.view(mover), game.legal_moves()))
+            game.push(bots[mover].choose(game.view(mover), game.legal_moves))
     raise AssertionError("no such position in 200 games")
 
 

@@ -107,7 +107,7 @@ from hanamikoji.bots.levels import make_level_bot
 game = Game(seed=5)
 for bot in (make_bot("ismcts:iterations=30,compiled=true", seed=1), make_level_bot(6, seed=1)):
     view = game.view(game.to_move)
-    print(bot.choose(view, game.legal_moves()) in game.legal_moves())
+    print(bot.choose(view, game.legal_moves) in game.legal_moves)
 """
     played = _python(code)
     assert played.returncode == 0, played.stderr

@@ -54,7 +54,7 @@ def perft_profile(game: Game, depth: int) -> list[int]:
     counts = [0] * depth
 
     def walk(level: int) -> None:
-        moves = game.legal_moves()
+        moves = game.legal_moves
         counts[level] += len(moves)
         if level + 1 < depth:
             for move in moves:
@@ -98,13 +98,13 @@ def test_line_replays_with_the_recorded_legal_counts(stem: str, line: dict[str, 
     counts = line["legal_counts"]
     assert len(counts) == len(decisions) + 1
     for index, (text, count) in enumerate(zip(decisions, counts, strict=False)):
-        moves = game.legal_moves()
+        moves = game.legal_moves
         assert len(moves) == count, f"decision {index}"
         assert len(brute_force_moves(game)) == count, f"decision {index} (brute force)"
         move = choose(index, moves)
         assert str(move) == text, f"decision {index}"
         game.push(move)
-    assert len(game.legal_moves()) == counts[-1] == 0
+    assert len(game.legal_moves) == counts[-1] == 0
     outcome = game.outcome
     assert outcome is not None
     expected = line["outcome"]

@@ -62,7 +62,7 @@ def lines(draw: st.DrawFn) -> Line:
     )
     game = Game(variant, seed=seed, first_player=first_player)
     while not game.is_over() and len(game.move_stack) < DECISION_LIMIT:
-        moves = game.legal_moves()
+        moves = game.legal_moves
         game.push(moves[rng.randrange(len(moves))])
     return Line(variant, seed, first_player, tuple(game.move_stack))
 
@@ -153,7 +153,7 @@ def test_every_card_is_accounted_for_at_every_step(line: Line) -> None:
 def test_the_generator_agrees_with_brute_force_and_is_legal(line: Line) -> None:
     game = line.new_game()
     for move in (*line.moves, None):
-        legal = game.legal_moves()
+        legal = game.legal_moves
         assert len(set(legal)) == len(legal), "legal_moves() repeats a decision"
         texts = [str(m) for m in legal]
         assert len(set(texts)) == len(texts)
@@ -163,8 +163,8 @@ def test_the_generator_agrees_with_brute_force_and_is_legal(line: Line) -> None:
             assert Move.from_text(str(m)) == m
         seat = game.to_move
         if seat is not None:
-            assert game.view(seat).legal_moves() == legal
-            assert game.view(1 - seat).legal_moves() == ()
+            assert game.view(seat).legal_moves == legal
+            assert game.view(1 - seat).legal_moves == ()
         else:
             assert legal == ()
         if move is not None:
@@ -315,5 +315,5 @@ def test_views_do_not_depend_on_cards_the_player_has_not_seen(
 
 def assert_same_knowledge(expected: View, actual: View) -> None:
     assert actual == expected
-    assert actual.legal_moves() == expected.legal_moves()
+    assert actual.legal_moves == expected.legal_moves
     assert actual.unseen() == expected.unseen()

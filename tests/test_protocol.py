@@ -75,7 +75,7 @@ def random_line(game: Game, rng: random.Random) -> Iterator[Game]:
         yield game
         if game.is_over():
             return
-        moves = game.legal_moves()
+        moves = game.legal_moves
         game.push(moves[rng.randrange(len(moves))])
 
 
@@ -101,7 +101,7 @@ def play(game: Game, bots: Sequence[Bot]) -> None:
     while not game.is_over():
         seat = game.to_move
         assert seat is not None
-        game.push(bots[seat].choose(game.view(seat), game.legal_moves()))
+        game.push(bots[seat].choose(game.view(seat), game.legal_moves))
     for seat, bot in enumerate(bots):
         if isinstance(bot, GameObserver):
             bot.game_over(game.view(seat))
@@ -211,7 +211,7 @@ def test_tracker_view_equals_the_real_view_after_every_decision(seed: int) -> No
             assert tracked == comparable(real)
             if real.my_turn:
                 assert trackers[seat].must_decide()
-                assert tracked.legal_moves() == position.legal_moves()
+                assert tracked.legal_moves == position.legal_moves
             else:
                 assert not trackers[seat].must_decide()
 
@@ -242,7 +242,7 @@ def test_a_narrator_refuses_a_view_of_another_game_or_seat() -> None:
     game = Game(seed=5, first_player=0)
     narrator = Narrator(game.view(0))
     narrator.narrate(game.view(0))
-    game.push(game.legal_moves()[0])
+    game.push(game.legal_moves[0])
     narrator.narrate(game.view(0))
     assert narrator.follows(game.view(0))
     assert not narrator.follows(game.view(1))
@@ -256,7 +256,7 @@ def test_a_narrator_needs_every_decision_of_its_seat() -> None:
     narrator = Narrator(game.view(0))
     rng = random.Random(1)
     for _ in range(4):
-        moves = game.legal_moves()
+        moves = game.legal_moves
         game.push(moves[rng.randrange(len(moves))])
     with pytest.raises(NarrationError, match="acted in round 1"):
         narrator.narrate(game.view(0))
@@ -312,7 +312,7 @@ def test_tracker_checks_the_score_against_the_round() -> None:
     while game.round == 1:
         for event in narrator.narrate(game.view(0)):
             tracker.apply(event)
-        moves = game.legal_moves()
+        moves = game.legal_moves
         game.push(moves[rng.randrange(len(moves))])
     events = narrator.narrate(game.view(0))
     score = next(event for event in events if isinstance(event, ScoreEvent))
@@ -485,7 +485,7 @@ def test_documented_example_session_is_a_legal_game() -> None:
             tracker.apply(parse_event(text))
         elif direction == "< " and word == "bestmove":
             assert tracker is not None and asked
-            assert Move.from_text(text.split()[1]) in tracker.view().legal_moves()
+            assert Move.from_text(text.split()[1]) in tracker.view().legal_moves
             asked = False
     assert tracker is not None
     assert tracker.view().outcome is not None
@@ -606,10 +606,10 @@ def test_close_kills_an_engine_that_ignores_quit() -> None:
 
 def test_the_same_decision_may_be_asked_twice() -> None:
     game = Game(seed=4, first_player=1)
-    game.push(game.legal_moves()[0])
+    game.push(game.legal_moves[0])
     with ExternalEngineBot(FIRST_LEGAL, 1.0, grace_seconds=GRACE, startup_seconds=STARTUP) as ext:
-        first = ext.choose(game.view(0), game.legal_moves())
-        again = ext.choose(game.view(0), game.legal_moves())
+        first = ext.choose(game.view(0), game.legal_moves)
+        again = ext.choose(game.view(0), game.legal_moves)
         assert first == again
         assert sum(1 for line in ext.transcript if line.startswith("> newgame")) == 1
         assert sum(1 for line in ext.transcript if line.startswith("> deal")) == 1
@@ -618,14 +618,14 @@ def test_the_same_decision_may_be_asked_twice() -> None:
 def test_a_forfeit_is_told_as_such() -> None:
     game = Game(seed=4, first_player=0)
     with ExternalEngineBot(FIRST_LEGAL, 1.0, grace_seconds=GRACE, startup_seconds=STARTUP) as ext:
-        game.push(ext.choose(game.view(0), game.legal_moves()))
+        game.push(ext.choose(game.view(0), game.legal_moves))
         with pytest.raises(ValueError, match="result"):
             ext.game_over(game.view(0))
         ext.game_over(game.view(0), result="1-0", reason="forfeit")
         assert ext.transcript[-2:] == [f"> move 1 {game.move_stack[0]}", "> gameover 1-0 forfeit"]
         # The next decision is a new game.
         fresh = Game(seed=5, first_player=0)
-        ext.choose(fresh.view(0), fresh.legal_moves())
+        ext.choose(fresh.view(0), fresh.legal_moves)
         assert ext.transcript[0].startswith("> newgame")
 
 
@@ -633,7 +633,7 @@ def test_a_missing_program_is_a_crash() -> None:
     ext = ExternalEngineBot([str(ENGINES / "no-such-engine")], 0.5)
     game = Game(seed=1)
     with pytest.raises(EngineError, match="cannot start") as caught:
-        ext.choose(game.view(game.round_starter), game.legal_moves())
+        ext.choose(game.view(game.round_starter), game.legal_moves)
     assert caught.value.failure == EngineFailure.CRASH
 
 

@@ -65,7 +65,7 @@ def play(
         stopping = stop is not None and len(game.move_stack) >= stop
         if stopping and (not until_offer or game.pending is not None):
             break
-        legal = game.legal_moves()
+        legal = game.legal_moves
         game.push(legal[rng.randrange(len(legal))])
     return game
 
@@ -77,7 +77,7 @@ def assert_same_game(replayed: Game, original: Game) -> None:
     assert replayed.view(1) == original.view(1)
     assert replayed.needs_deal == original.needs_deal
     assert replayed.deals() == original.deals()
-    assert replayed.legal_moves() == original.legal_moves()
+    assert replayed.legal_moves == original.legal_moves
 
 
 @st.composite
@@ -149,7 +149,7 @@ def test_games_between_bots_round_trip() -> None:
     while not game.is_over():
         seat = game.to_move
         assert seat is not None
-        game.push(bots[seat].choose(game.view(seat), game.legal_moves()))
+        game.push(bots[seat].choose(game.view(seat), game.legal_moves))
     record = GameRecord.from_game(game, players=("random 1", "random 2"))
     assert record.players == ("random 1", "random 2")
     assert_same_game(GameRecord.from_text(record.to_text()).replay(), game)
@@ -162,7 +162,7 @@ def test_a_record_stopping_at_an_offer_keeps_the_offer_waiting() -> None:
     assert record.to_text().endswith("Round 1\n1. G:FGG\n")
     replayed = GameRecord.from_text(record.to_text()).replay()
     assert replayed.pending == Move.from_text("G:FGG")
-    assert [str(m) for m in replayed.legal_moves()] == ["G>F", "G>G"]
+    assert [str(m) for m in replayed.legal_moves] == ["G>F", "G>G"]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -178,7 +178,7 @@ def test_decisions_walk_the_record_with_the_game_before_each(case: tuple[Game, b
         assert position.to_move == entry.seat == game.to_move
         assert position.view(0) == game.view(0)
         assert position.view(1) == game.view(1)
-        assert position.legal_moves() == game.legal_moves()
+        assert position.legal_moves == game.legal_moves
 
 
 def test_seedless_game_fed_with_game_deal() -> None:
@@ -278,7 +278,7 @@ tag_values = st.text(st.characters(exclude_characters="\r\n", codec="utf-8"), ma
 )
 def test_any_tag_values_round_trip(extra: list[tuple[str, str]], alice: str, event: str) -> None:
     game = Game(seed=1)
-    game.push_text(str(game.legal_moves()[0]))
+    game.push_text(str(game.legal_moves[0]))
     record = GameRecord.from_game(game, players=(alice, "Bob"), event=event, extra_tags=extra)
     if extra:
         assert record.tags[-len(extra) :] == tuple(extra)
@@ -707,7 +707,7 @@ def test_from_game_refuses_what_a_record_cannot_say() -> None:
 
 def test_a_forfeit_goes_in_its_own_tags_and_the_record_still_replays() -> None:
     game = Game(seed=3)
-    game.push_text(str(game.legal_moves()[0]))
+    game.push_text(str(game.legal_moves[0]))
     forfeit = Forfeit(1, "timeout", "no bestmove within  1000 ms\nand 1 s of grace")
     record = GameRecord.from_game(game, players=("Ann", "stub"), forfeit=forfeit)
     assert record.result == "*"

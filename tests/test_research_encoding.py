@@ -61,7 +61,7 @@ def random_positions(variant: str, seed: int, first_player: int) -> Iterator[Gam
     game = Game(variant, seed=seed, first_player=first_player)
     while not game.is_over():
         yield game
-        moves = game.legal_moves()
+        moves = game.legal_moves
         game.push(moves[rng.randrange(len(moves))])
 
 
@@ -157,7 +157,7 @@ def test_the_encoding_is_pinned_to_its_version() -> None:
 @given(games)
 def test_legal_decisions_map_one_to_one_onto_sorted_ids(setup: tuple[str, int, int]) -> None:
     for game in random_positions(*setup):
-        legal = game.legal_moves()
+        legal = game.legal_moves
         ids = [encode(move) for move in legal]
         assert len(set(ids)) == len(legal)
         assert [decode(i) for i in ids] == list(legal)
@@ -303,7 +303,7 @@ def test_information_state_strings_keep_the_whole_game() -> None:
     game = Game("three-rounds", seed=11)
     rng = random.Random(0)
     while game.round == 1:
-        moves = game.legal_moves()
+        moves = game.legal_moves
         game.push(moves[rng.randrange(len(moves))])
     text = information_state_string(game.view(0))
     assert "scored secrets" in text

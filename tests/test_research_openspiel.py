@@ -110,7 +110,7 @@ def test_returns_follow_the_outcome(seed: int) -> None:
     state = game.new_initial_state()
     for state in decision_states(game, seed):
         assert state.returns() == [0.0, 0.0]
-        assert state.legal_actions() == [encode(m) for m in state.game.legal_moves()]
+        assert state.legal_actions() == [encode(m) for m in state.game.legal_moves]
         assert state.current_player() == state.game.to_move
     assert state.is_terminal()
     outcome = state.game.outcome
@@ -204,8 +204,8 @@ def test_an_openspiel_bot_plays_as_our_bot() -> None:
     while not game.is_over():
         seat = game.to_move
         assert seat is not None
-        move = bot.choose(game.view(seat), game.legal_moves())
-        assert move in game.legal_moves()
+        move = bot.choose(game.view(seat), game.legal_moves)
+        assert move in game.legal_moves
         game.push(move)
     assert game.round > 1  # later rounds complete earlier ones into the state too
 
@@ -218,8 +218,8 @@ def test_openspiel_ismcts_is_a_registered_bot() -> None:
         seat = game.to_move
         assert seat is not None
         small = hanamikoji.openspiel.ismcts_bot(seed=2, simulations=8)
-        move = small.choose(game.view(seat), game.legal_moves())
-        assert move in game.legal_moves()
+        move = small.choose(game.view(seat), game.legal_moves)
+        assert move in game.legal_moves
         game.push(move)
 
 

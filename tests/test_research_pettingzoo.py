@@ -58,7 +58,7 @@ def play_aec(env: HanamikojiAEC, seed: int) -> tuple[list[int], dict[str, float]
         assert env.game.to_move == seat
         view = env.game.view(seat)
         assert np.array_equal(observation["observation"], observation_tensor(view))
-        assert sorted(legal(observation)) == sorted(encode(m) for m in env.game.legal_moves())
+        assert sorted(legal(observation)) == sorted(encode(m) for m in env.game.legal_moves)
         other = env.observe(AGENTS[1 - seat])
         assert not other["action_mask"].any()
         action = int(rng.choice(legal(observation)))

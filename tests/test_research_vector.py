@@ -229,7 +229,7 @@ def test_the_batch_plays_as_the_core_on_the_same_seeds(variant: str) -> None:
         actions = np.zeros(len(games), dtype=np.int64)
         for g, game in enumerate(games):
             if not game.is_over():
-                move = rng.choice(game.legal_moves())
+                move = rng.choice(game.legal_moves)
                 actions[g] = encode(move)
                 game.push(move)
         states.apply_actions(actions)

@@ -194,7 +194,7 @@ def play_rounds_on_seed(seed: int, rounds: int) -> Game:
     """Play the first legal move until ``rounds`` rounds have been dealt (or the end)."""
     game = Game("classic", seed=seed)
     while game.round < rounds and not game.is_over():
-        game.push(game.legal_moves()[0])
+        game.push(game.legal_moves[0])
     return game
 
 
@@ -264,7 +264,7 @@ def test_a_game_without_seed_waits_for_each_next_deal() -> None:
     play(game, scripts[1])
     assert game.needs_deal and game.round == 3
     assert game.phase == Phase.AWAITING_DEAL
-    assert game.to_move is None and game.legal_moves() == ()
+    assert game.to_move is None and game.legal_moves == ()
     with pytest.raises(IllegalMoveError, match="waiting for the next round's deal") as error:
         game.push_text("S:A")
     assert not isinstance(error.value, GameOverError)
@@ -313,7 +313,7 @@ def test_the_world_hidden_from_a_player_completes_their_view_into_the_same_posit
                 assert world.position_key() == game.position_key()
                 assert world.view(player).drawn == game.view(player).drawn
                 compared += 1
-            legal = game.legal_moves()
+            legal = game.legal_moves
             game.push(legal[rng.randrange(len(legal))])
         with pytest.raises(ValueError, match="nothing of a round is hidden"):
             worlds.hidden_from(game, 0)
@@ -466,18 +466,18 @@ def test_each_action_once_per_round_and_again_next_round() -> None:
         game.push_text(text)
         view = game.view(0)
         if game.to_move == 0 and game.phase == Phase.TURN:
-            kinds = {move.kind for move in game.legal_moves()}
+            kinds = {move.kind for move in game.legal_moves}
             assert kinds == set(MoveKind).difference(view.used[0]).intersection(
                 {MoveKind.SECRET, MoveKind.TRADE_OFF, MoveKind.GIFT, MoveKind.COMPETITION}
             )
     # Seat 1's last turn: Secret only.
     assert game.view(1).used[1] == {MoveKind.COMPETITION, MoveKind.GIFT, MoveKind.TRADE_OFF}
-    assert {move.kind for move in game.legal_moves()} == {MoveKind.SECRET}
+    assert {move.kind for move in game.legal_moves} == {MoveKind.SECRET}
     game.push_text(scripts[0][-1])
     # Round 2: seat 1 starts with every action available again.
     assert game.round == 2 and game.to_move == 1
     assert game.view(0).used == (frozenset(), frozenset())
-    assert {move.kind for move in game.legal_moves()} == {
+    assert {move.kind for move in game.legal_moves} == {
         MoveKind.SECRET,
         MoveKind.TRADE_OFF,
         MoveKind.GIFT,
@@ -509,7 +509,7 @@ def test_gift_taker_gets_the_chosen_card_and_the_offerer_the_other_two() -> None
     game.push_text("G:ACG")
     assert game.phase == Phase.GIFT_RESPONSE and game.pending == Move.from_text("G:ACG")
     assert game.view(1).pending == game.view(0).pending == Move.from_text("G:ACG")
-    assert sorted(str(m) for m in game.legal_moves()) == ["G>A", "G>C", "G>G"]
+    assert sorted(str(m) for m in game.legal_moves) == ["G>A", "G>C", "G>G"]
     game.push_text("G>G")
     placed = game.view(1).placed
     assert placed == (counts("AC"), counts("G"))
@@ -521,7 +521,7 @@ def test_competition_taker_gets_the_chosen_pair_and_the_offerer_the_other() -> N
     game = Game(deals=[OPEN_DEAL])
     game.push_text("C:GB/DA")
     assert str(game.pending) == "C:AD/BG"
-    assert sorted(str(m) for m in game.legal_moves()) == ["C>AD", "C>BG"]
+    assert sorted(str(m) for m in game.legal_moves) == ["C>AD", "C>BG"]
     game.push_text("C>AD")
     assert game.view(0).placed == (counts("BG"), counts("AD"))
     assert game.hand(0) == cards_of("CEF")
@@ -531,13 +531,13 @@ def test_identical_offers_have_one_answer() -> None:
     deal = Deal(6, ((0, 0, 1, 1, 5, 5), (2, 2, 3, 3, 4, 4)), (6, 6, 3, 4, 5, 5, 6, 6))
     game = Game(deals=[deal])
     game.push_text("C:AB/AB")
-    assert [str(m) for m in game.legal_moves()] == ["C>AB"]
+    assert [str(m) for m in game.legal_moves] == ["C>AB"]
     game.push_text("C>AB")
     assert game.view(1).placed == (counts("AB"), counts("AB"))
     # Seat 1's Gift of three copies: one distinct answer.
     game.push_text("T:CC")
     game.push_text("G:FFG")
-    assert sorted(str(m) for m in game.legal_moves()) == ["G>F", "G>G"]
+    assert sorted(str(m) for m in game.legal_moves) == ["G>F", "G>G"]
 
 
 # -- scoring and the end of the game ---------------------------------------------------------
@@ -609,7 +609,7 @@ def test_a_goal_reached_ends_the_game_at_once(
         assert (outcome.winner, outcome.termination) == (winner, termination)
         assert (outcome.charm, outcome.geishas, outcome.rounds) == (charm, geishas, 1)
         assert game.is_over() and game.phase == Phase.OVER
-        assert game.to_move is None and game.legal_moves() == ()
+        assert game.to_move is None and game.legal_moves == ()
         assert game.round == 1
 
 
@@ -858,7 +858,7 @@ def test_non_text_is_an_invalid_move() -> None:
 
 def _at_an_offer() -> Game:
     game = start_open()
-    game.push(next(m for m in game.legal_moves() if m.kind == MoveKind.GIFT))
+    game.push(next(m for m in game.legal_moves if m.kind == MoveKind.GIFT))
     return game
 
 
@@ -937,7 +937,7 @@ def test_views_show_own_hidden_cards_and_never_the_opponents() -> None:
     assert mine.unseen() == tuple(unseen[k] for k in range(7))
     # 5 in seat 1's hand, 2 traded off, 1 removed, 5 in the deck.
     assert sum(mine.unseen()) == 5 + 2 + 1 + 5
-    assert mine.legal_moves() == game.legal_moves() and theirs.legal_moves() == ()
+    assert mine.legal_moves == game.legal_moves and theirs.legal_moves == ()
 
 
 def test_the_full_reveal_comes_only_with_the_end() -> None:
@@ -1017,7 +1017,7 @@ def test_a_game_state_is_what_pop_restores_and_restores_it_too() -> None:
     before = []
     while not game.is_over():
         before.append(game.state())
-        legal = game.legal_moves()
+        legal = game.legal_moves
         game.push(legal[rng.randrange(len(legal))])
     final = game.state()
     for state in reversed(before):
@@ -1042,5 +1042,5 @@ def test_a_copy_is_independent() -> None:
 def test_seeded_games_are_reproducible() -> None:
     game = Game(seed=7)
     assert game.hand(0) == (0, 3, 4, 5, 5, 6, 6)
-    assert len(game.legal_moves()) == 76
+    assert len(game.legal_moves) == 76
     assert card_multiset(game) == FULL_DECK

@@ -224,7 +224,7 @@ def test_example_c_who_starts_each_round() -> None:
 def test_the_starter_alternates_whatever_the_rounds_gave(first_player: int) -> None:
     game = Game("classic", seed=11, first_player=first_player)
     while game.round < 6 and not game.is_over():
-        game.push(game.legal_moves()[0])
+        game.push(game.legal_moves[0])
     starters = [s.starter for s in game.summaries()]
     assert len(starters) >= 2
     assert starters == [(first_player + n) % 2 for n in range(len(starters))]
@@ -300,7 +300,7 @@ def test_the_last_action_takes_the_whole_hand(seed: int) -> None:
         if game.pending is None and len(view.used[seat]) == 3:
             (last,) = set(ACTIONS) - view.used[seat]
             assert len(view.hand) == CARDS_PER_ACTION[last]
-        game.push(game.legal_moves()[-1])
+        game.push(game.legal_moves[-1])
 
 
 def test_answers_as_the_page_describes_them() -> None:

@@ -49,7 +49,7 @@ def match_hash(first: str, second: str, games: int) -> str:
         while not game.is_over():
             seat = game.to_move
             assert seat is not None
-            move = bots[seat].choose(game.view(seat), game.legal_moves())
+            move = bots[seat].choose(game.view(seat), game.legal_moves)
             game.push(move)
             digest.update(move.text().encode() + b";")
         digest.update(b"|")

@@ -63,7 +63,7 @@ def play_out(table: Table, moves: int | None = None) -> None:
     end)."""
     played = 0
     while not table.over and (moves is None or played < moves):
-        table.play(table.game.legal_moves()[0])
+        table.play(table.game.legal_moves[0])
         played += 1
 
 
@@ -105,7 +105,7 @@ def test_in_a_hotseat_game_the_screen_is_passed_to_each_person_before_they_decid
         view = table.view()
         assert view is not None and view.player == seat
         deciders.append(seat)
-        table.play(table.game.legal_moves()[0])
+        table.play(table.game.legal_moves[0])
     # A pass before the first decision and whenever the seat to decide changes, only then.
     changes = [seat for i, seat in enumerate(deciders) if i == 0 or deciders[i - 1] != seat]
     assert passes == changes
@@ -116,16 +116,16 @@ def test_a_person_is_not_asked_as_a_bot() -> None:
     table = seated((person(0), bot(1)))
     with pytest.raises(ValueError, match="seat 0 is a person's"):
         table.ask_bot(0)
-    table.play(table.game.legal_moves()[0])
+    table.play(table.game.legal_moves[0])
     assert table.to_move == 1
-    assert table.ask_bot(1)() in table.game.legal_moves()
+    assert table.ask_bot(1)() in table.game.legal_moves
 
 
 def test_without_a_hotseat_the_screen_is_never_passed() -> None:
     table = seated((person(0), person(1)))
     while not table.over:
         assert not table.needs_pass()
-        table.play(table.game.legal_moves()[0])
+        table.play(table.game.legal_moves[0])
 
 
 # -- whose turn, bots' decisions -----------------------------------------------------------
@@ -146,9 +146,9 @@ def test_the_bot_to_move_is_the_seat_to_moves_bot_until_the_end(
         assert seat is not None and seat == table.game.to_move
         made = table.bot_to_move()
         assert made is players[seat].bot
-        legal = table.game.legal_moves()
+        legal = table.game.legal_moves
         move = legal[-1] if made is None else table.ask_bot(seat)()
-        assert move in table.game.legal_moves()
+        assert move in table.game.legal_moves
         table.play(move)
     assert table.to_move is None and table.bot_to_move() is None
     assert table.game.is_over()

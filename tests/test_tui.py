@@ -128,7 +128,7 @@ def keys_for(move: Move, view: View) -> list[str]:
     """The keys that play ``move`` from ``view``: the answer's number, or the action's
     letter and its cards' numbers (a Competition's first pair first), then Enter."""
     if move.is_response:
-        return [str(view.legal_moves().index(move) + 1), "enter"]
+        return [str(view.legal_moves.index(move) + 1), "enter"]
     letter = {
         MoveKind.SECRET: "s",
         MoveKind.TRADE_OFF: "t",
@@ -177,7 +177,7 @@ async def play_to_the_end(
             break
         seen.append(screen_text(app))
         view = draft.view
-        move = rng.choice(view.legal_moves())
+        move = rng.choice(view.legal_moves)
         before = len(table.game.move_stack)
         await pilot.press(*keys_for(move, view))
         assert table.game.move_stack[before] == move
@@ -255,7 +255,7 @@ def test_the_opponent_s_hidden_cards_never_reach_the_screen_before_the_end() -> 
             top = plain(screen.query_one("#top-markers"))
             if MoveKind.SECRET in view.used[view.opponent] and "▒" not in top:
                 leaks.append(top)
-            move = rng.choice(view.legal_moves())
+            move = rng.choice(view.legal_moves)
             await pilot.press(*keys_for(move, view))
 
     run(play_app(table), script, SIZE)
@@ -528,7 +528,7 @@ def test_card_table_faces_never_read_as_keys_and_markers_stay_whole(lang: Lang) 
                 draft = screen.draft
                 assert draft is not None
             check(screen)
-            move = next(m for m in draft.view.legal_moves() if m.kind == kind)
+            move = next(m for m in draft.view.legal_moves if m.kind == kind)
             action, *cards = keys_for(move, draft.view)
             await pilot.press(action)
             check(screen)
@@ -602,7 +602,7 @@ def finished_game(seed: int = 3) -> Game:
     while not game.is_over():
         seat = game.to_move
         assert seat is not None
-        game.push(bots[seat].choose(game.view(seat), game.legal_moves()))
+        game.push(bots[seat].choose(game.view(seat), game.legal_moves))
     return game
 
 

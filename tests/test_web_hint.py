@@ -155,7 +155,7 @@ def test_a_hint_comes_from_the_seats_view_only() -> None:
     finally:
         bots.close()
     assert given[0] == given[1]
-    assert given[0]["move"]["text"] in [move.text() for move in pair[0].legal_moves()]
+    assert given[0]["move"]["text"] in [move.text() for move in pair[0].legal_moves]
 
 
 # -- in the browser -------------------------------------------------------------------------

@@ -67,7 +67,7 @@ def test_the_two_players_of_a_game_on_two_instances_play_it_to_the_end(schema: s
                 if states[0]["outcome"] is not None:
                     return states[0], states[1]
                 seat = states[0]["to_move"]
-                choice = rng.choice(lives[seat].game.legal_moves()).text()
+                choice = rng.choice(lives[seat].game.legal_moves).text()
                 await hubs[seat].play(lives[seat], seat, choice, ply)
                 ply += 1
 

@@ -113,7 +113,7 @@ def played() -> Played:
     game = Game("classic", seed=11, first_player=0)
     rng = random.Random(3)
     while not game.is_over():
-        game.push(rng.choice(game.legal_moves()))
+        game.push(rng.choice(game.legal_moves))
     return Played(game, analyze_game(game, AnalysisSettings(worlds=1)).to_json())
 
 

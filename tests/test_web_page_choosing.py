@@ -128,7 +128,7 @@ def offer_of(wanted: Callable[[Move], bool]) -> Game:
     for seed in range(400):
         game = Game("classic", seed=seed, first_player=THEM)
         offer = next(
-            (m for m in game.legal_moves() if m.kind == MoveKind.COMPETITION and wanted(m)), None
+            (m for m in game.legal_moves if m.kind == MoveKind.COMPETITION and wanted(m)), None
         )
         if offer is not None:
             game.push(offer)

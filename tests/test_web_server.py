@@ -617,7 +617,7 @@ def test_the_audit_catches_a_leaked_card() -> None:
     game = Game("classic", seed=12, first_player=0)
     rng = random.Random(4)
     while not (MoveKind.SECRET in game.view(0).used[1] and game.to_move == 0):
-        game.push(rng.choice(game.legal_moves()))
+        game.push(rng.choice(game.legal_moves))
     decisions = tuple(move.text() for move in game.move_stack)
     public = PublicGame("g", ("human", "human"), (None, None), len(decisions))
     honest = to_plain(seat_state(game.view(0), public))
@@ -671,7 +671,7 @@ def test_a_rebuilt_game_equals_the_played_one() -> None:
     game = Game("classic", seed=99, first_player=1)
     rng = random.Random(1)
     while not game.is_over():
-        game.push(rng.choice(game.legal_moves()))
+        game.push(rng.choice(game.legal_moves))
     store = GameStore(Store("sqlite://"))
 
     row = store.create_game(new_game_row("classic", 99, 1, ("h", None), None, None))

@@ -263,7 +263,7 @@ def test_the_spectator_audit_catches_a_leaked_card() -> None:
     game = Game("classic", seed=12, first_player=0)
     rng = random.Random(4)
     while not (MoveKind.SECRET in game.view(0).used[1] and game.to_move == 0):
-        game.push(rng.choice(game.legal_moves()))
+        game.push(rng.choice(game.legal_moves))
     decisions = tuple(move.text() for move in game.move_stack)
     public = PublicGame("g", ("human", "human"), (None, None), len(decisions))
     honest = to_plain(spectator_state(game.view(1), public))

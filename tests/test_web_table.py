@@ -70,7 +70,7 @@ def reach(wanted: Callable[[Game], bool], variant: str = "classic") -> Game:
         game = Game(variant, seed=seed, first_player=ME)
         draws = random.Random(seed)
         while not wanted(game) and not game.is_over():
-            game.push(draws.choice(game.legal_moves()))
+            game.push(draws.choice(game.legal_moves))
         if wanted(game):
             return game
     raise AssertionError("no game reached the position")

@@ -80,7 +80,7 @@ def test_every_decision_of_the_script_is_legal_for_its_seat() -> None:
     seen = 0
     for _, game, text, seat in played_script():
         assert game.to_move == seat, text
-        assert Move.from_text(text) in game.legal_moves(), text
+        assert Move.from_text(text) in game.legal_moves, text
         seen += 1
     assert seen == sum(len(step.decisions()) for step in SCRIPT) == 12
 

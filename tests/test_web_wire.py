@@ -50,7 +50,7 @@ def positions(count: int = POSITIONS) -> Iterator[tuple[Game, PublicGame]]:
         game = Game(rng.choice(variants), seed=rng.randrange(2**32), first_player=rng.randrange(2))
         stop = rng.randrange(0, 90)
         while not game.is_over() and len(game.move_stack) < stop:
-            game.push(rng.choice(game.legal_moves()))
+            game.push(rng.choice(game.legal_moves))
         control = TimeControl.parse(rng.choice(controls))
         clock = None
         if control.timed:

@@ -59,7 +59,7 @@ def watched_game() -> Game:
                 favor = game.favor()
                 if 0 in favor and 1 in favor:
                     return game
-            game.push(draws.choice(game.legal_moves()))
+            game.push(draws.choice(game.legal_moves))
     raise AssertionError("no game reached the position")
 
 

@@ -258,7 +258,7 @@ def play_game(
             assert to_move is not None, "a seeded game never waits for a deal"
             seat: int = to_move
             bot = bots[seat]
-            legal = game.legal_moves()
+            legal = game.generate_legal_moves()
             view = game.view(seat)
             searched_before = _search_stats(bot)
             start = time.perf_counter()

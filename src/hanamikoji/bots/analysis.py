@@ -37,6 +37,7 @@ from hanamikoji.bots.ismcts import DEFAULT_CONFIG, ISMCTSBot
 from hanamikoji.bots.judge import best_first
 from hanamikoji.core.game import Game
 from hanamikoji.core.moves import Move
+from hanamikoji.core.seats import seat_number
 from hanamikoji.core.view import LogEntry, View
 from hanamikoji.notation.outcomes import seat_name
 from hanamikoji.notation.records import GameRecord
@@ -303,7 +304,7 @@ def _decision_json(d: DecisionAnalysis, players: tuple[str, str]) -> dict[str, o
         "ply": d.ply,
         "round": d.round,
         "turn": d.turn,
-        "seat": d.seat + 1,
+        "seat": seat_number(d.seat),
         "player": players[d.seat],
         "viewpoint": VIEWPOINT.format(player=seat_name(d.seat)),
         "played": str(d.played),
@@ -330,7 +331,7 @@ def _decision_json(d: DecisionAnalysis, players: tuple[str, str]) -> dict[str, o
 
 def _summary_json(s: PlayerSummary) -> dict[str, object]:
     return {
-        "seat": s.seat + 1,
+        "seat": seat_number(s.seat),
         "decisions": s.decisions,
         "mean_cost": round(s.mean_cost, 4),
         "inaccuracies": s.inaccuracies,
@@ -423,7 +424,7 @@ def forced_decisions(record: GameRecord) -> list[DecisionAnalysis | None]:
     """Per decision of ``record``: its analysis if only one decision was legal (nothing to
     judge), else ``None`` (to be analysed, by :func:`analyse_decision`)."""
     return [
-        _forced(index, entry) if len(game.legal_moves()) == 1 else None
+        _forced(index, entry) if len(game.generate_legal_moves()) == 1 else None
         for index, (game, entry) in enumerate(record.decisions())
     ]
 
@@ -439,7 +440,7 @@ def _analysed(
 ) -> DecisionAnalysis:
     """The decision ``entry`` in ``game``, which has a choice."""
     view = game.view(entry.seat)
-    legal = game.legal_moves()
+    legal = game.generate_legal_moves()
     if view.deck_size < settings.exact_turns:
         solution = exact_values(view, legal, _opponent(settings.inference), settings.exact_limit)
         if solution is not None:

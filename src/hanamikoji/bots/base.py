@@ -3,8 +3,8 @@
 >>> from hanamikoji import Game
 >>> game = Game(seed=3)
 >>> bot = make_bot("random", seed=1)
->>> move = bot.choose(game.view(0), game.legal_moves())
->>> move in game.legal_moves()
+>>> move = bot.choose(game.view(0), game.legal_moves)
+>>> move in game.legal_moves
 True
 
 A bot's constructor options, and the fields of a configuration it takes (such as
@@ -38,16 +38,19 @@ __all__ = [
     "BOTS",
     "MAX_BUDGET",
     "OPTION_MEANINGS",
+    "SPEC_ALIASES",
     "Bot",
     "BotSpecError",
     "NumberRange",
     "Option",
     "RandomBot",
+    "SpecAlias",
     "bot_option_defaults",
     "bot_options",
     "make_bot",
     "parse_bot_spec",
     "register",
+    "register_alias",
 ]
 
 
@@ -101,6 +104,49 @@ BOTS: dict[str, BotFactory] = {}
 def register(name: str, factory: BotFactory) -> None:
     """Make a bot available to :func:`make_bot` and the command line under ``name``."""
     BOTS[name] = factory
+
+
+@dataclass(frozen=True, slots=True)
+class SpecAlias:
+    """A spec ``NAME:ARGUMENT`` that stands for another spec, such as ``level:3`` for the
+    bot of difficulty level 3: ``expand`` turns the argument into that spec (raising
+    :class:`BotSpecError` naming the arguments it takes), and ``accepted`` says which
+    specs the alias takes, for error messages (``level:1`` to ``level:8``)."""
+
+    expand: Callable[[str], str]
+    accepted: str
+
+
+SPEC_ALIASES: dict[str, SpecAlias] = {}
+"""The aliases :func:`parse_bot_spec` and :func:`make_bot` read, by name
+(:mod:`hanamikoji.bots.levels` registers ``level``)."""
+
+
+def register_alias(name: str, alias: SpecAlias) -> None:
+    """Make ``NAME:ARGUMENT`` stand for the spec ``alias.expand(ARGUMENT)``."""
+    SPEC_ALIASES[name] = alias
+
+
+def _expanded(spec: str) -> str:
+    """``spec`` with an alias replaced by the spec it stands for."""
+    name, _, argument = spec.partition(":")
+    alias = SPEC_ALIASES.get(name.strip())
+    return spec if alias is None else alias.expand(argument.strip())
+
+
+def _unknown(name: str) -> BotSpecError:
+    """The error for a spec naming no bot: every name a spec may start with, and the
+    alias meant when ``name`` is one run into its argument (``level3``)."""
+    meant = [
+        f"{alias}:{name[len(alias) :].lstrip(' -_=')}"
+        for alias in SPEC_ALIASES
+        if name.startswith(alias) and name != alias
+    ]
+    aliases = [alias.accepted for alias in SPEC_ALIASES.values()]
+    hint = f" ({meant[0]}?)" if meant else ""
+    return BotSpecError(
+        f"unknown bot {name!r}{hint}; known: {', '.join([*sorted(BOTS), *aliases])}"
+    )
 
 
 Option = int | float | bool | None
@@ -331,11 +377,11 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Option]]:
     ...
     hanamikoji.bots.base.BotSpecError: option 'iterations' of ... is from 1 to 1000000000, not '0'
     """
-    name, colon, rest = spec.partition(":")
+    name, colon, rest = _expanded(spec).partition(":")
     name = name.strip()
     factory = BOTS.get(name)
     if factory is None:
-        raise BotSpecError(f"unknown bot {name!r}; known: {', '.join(sorted(BOTS))}")
+        raise _unknown(name)
     options: dict[str, Option] = {}
     if not colon:
         return name, options
@@ -366,10 +412,21 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Option]]:
 
 
 def make_bot(spec: str, seed: int | None = None, budget: float | None = None) -> Bot:
-    """A bot by name, or by a spec ``NAME:OPTION=VALUE,...`` that also sets options of
-    its constructor (:func:`parse_bot_spec`); a ``budget`` option (seconds) takes
-    precedence over ``budget``. Raises :class:`BotSpecError` (a ``ValueError``) naming
-    what is wrong."""
+    """A bot by name (``random``, ``greedy``, ``weakened``, ``ismcts``, ``learned``,
+    ``expert``), by a spec ``NAME:OPTION=VALUE,...`` that also sets options of its
+    constructor (:func:`parse_bot_spec`), or by difficulty level, ``level:1`` (random
+    play) to ``level:8`` (the expert), the bot, options and budget of
+    :data:`hanamikoji.bots.levels.LEVELS`. A ``budget`` option (seconds), and a level's
+    own budget, take precedence over ``budget``. Raises :class:`BotSpecError` (a
+    ``ValueError``) naming what is wrong, and the names it knows for an unknown one.
+
+    >>> make_bot("level:3", seed=1)
+    <WeakenedBot seed=1 play_temperature=0.2 blunders=0>
+    >>> make_bot("level3")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    hanamikoji.bots.base.BotSpecError: unknown bot 'level3' (level:3?); known: ..., level:1 to ...
+    """
     name, options = parse_bot_spec(spec)
     options.setdefault("budget", budget)
     factory = BOTS[name]

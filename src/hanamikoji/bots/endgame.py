@@ -139,11 +139,11 @@ class _Builder:
     def add(self, game: Game, round_number: int) -> int:
         """The node of ``game`` (restored to where it was), its subtree added."""
         forced = 0
-        legal = game.legal_moves() if not round_over(game, round_number) else ()
+        legal = game.generate_legal_moves() if not round_over(game, round_number) else ()
         while len(legal) == 1:
             game.push(legal[0])
             forced += 1
-            legal = game.legal_moves() if not round_over(game, round_number) else ()
+            legal = game.generate_legal_moves() if not round_over(game, round_number) else ()
         node = len(self.node_info)
         self.node_first.append(len(self.children))
         if not legal:

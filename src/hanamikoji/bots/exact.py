@@ -228,7 +228,7 @@ def mean_likelihood(view: View, world: World, model: DecisionModel) -> float:
 
     def chance(decision: _Decision, hand: int) -> float:
         seen = replace(decision.view, hand=items(hand), drawn=None)
-        legal = seen.legal_moves()
+        legal = seen.generate_legal_moves()
         return 1.0 if len(legal) <= 1 else model(seen, legal).get(decision.move, 0.0)
 
     def before(index: int, hand: int) -> float:
@@ -335,7 +335,7 @@ class _Values:
         chosen = self._answers.get(key)
         if chosen is None:
             seen = game.view(answerer)
-            legal = seen.legal_moves()
+            legal = seen.generate_legal_moves()
             info = InformationSet(seen, self.model)
             values = {move: self._last_turn(seen, info, move).value for move in legal}
             best = max(values.values())

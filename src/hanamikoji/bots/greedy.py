@@ -8,7 +8,7 @@ bot plays the decision it values most, ties broken by its seeded generator.
 >>> from hanamikoji import Game
 >>> game = Game(seed=3)
 >>> bot = GreedyBot(seed=1)
->>> bot.choose(game.view(0), game.legal_moves()) in game.legal_moves()
+>>> bot.choose(game.view(0), game.legal_moves) in game.legal_moves
 True
 """
 

@@ -149,7 +149,7 @@ def world_likelihoods(
     game, moves = replay_round(view, world, rng)
     for move in moves:
         if game.to_move == them:
-            legal = game.legal_moves()
+            legal = game.generate_legal_moves()
             if len(legal) > 1:
                 # Built at most once per decision, and only if a model is asked.
                 key: tuple[object, ...] | None = None

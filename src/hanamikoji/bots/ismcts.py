@@ -473,7 +473,7 @@ class ISMCTSBot(Bot):
     def _playout_move(self, game: Game, mover: int, me: int) -> Move:
         """``mover``'s decision in a playout: the judge's choice, or drawn uniformly for
         an opponent who plays at random in this world."""
-        legal = game.legal_moves()
+        legal = game.generate_legal_moves()
         if mover != me and self._random_opponent:
             return legal[self.rng.randrange(len(legal))]
         return legal[0] if len(legal) == 1 else self._ranked(game, mover, legal)[0]
@@ -482,7 +482,7 @@ class ISMCTSBot(Bot):
         """The decisions searched at ``node`` in this world: this player's best-ranked
         (progressive widening), the opponent's best-ranked ``replies``, or the one reply
         drawn anew in each world from an opponent who plays at random."""
-        legal: Sequence[Move] = game.legal_moves()
+        legal: Sequence[Move] = game.generate_legal_moves()
         if mover != me and self._random_opponent:
             return [legal[self.rng.randrange(len(legal))]]
         if mover == me:

@@ -33,9 +33,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hanamikoji.bots.base import BOTS, Bot, make_bot
+from hanamikoji.bots.base import BOTS, Bot, BotSpecError, SpecAlias, make_bot, register_alias
 
-__all__ = ["LEVELS", "Level", "describe_level", "make_level_bot"]
+__all__ = ["LEVELS", "Level", "describe_level", "level_spec", "make_level_bot"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,9 +91,30 @@ def _level(number: int) -> Level:
 
 
 def make_level_bot(number: int, seed: int | None = None) -> Bot:
-    """The bot of difficulty level ``number`` (1 = easiest)."""
-    level = _level(number)
-    return make_bot(level.spec(), seed=seed, budget=level.budget)
+    """The bot of difficulty level ``number`` (1 = easiest); ``make_bot("level:3")``
+    is the same bot."""
+    return make_bot(_level(number).budgeted_spec(), seed=seed)
+
+
+def level_spec(argument: str) -> str:
+    """The bot spec ``level:ARGUMENT`` stands for in :func:`~hanamikoji.bots.make_bot`:
+    the level's bot, options and budget (:meth:`Level.budgeted_spec`).
+
+    >>> level_spec("7")
+    'ismcts:iterations=200,compiled=true,budget=1'
+    >>> level_spec("9")
+    Traceback (most recent call last):
+    ...
+    hanamikoji.bots.base.BotSpecError: 'level:9' is no level: the levels are level:1 to level:8
+    """
+    level = LEVELS.get(int(argument)) if argument.isdecimal() else None
+    if level is None:
+        raise BotSpecError(f"{'level:' + argument!r} is no level: the levels are {_ACCEPTED}")
+    return level.budgeted_spec()
+
+
+_ACCEPTED = f"level:{min(LEVELS)} to level:{max(LEVELS)}"
+register_alias("level", SpecAlias(level_spec, _ACCEPTED))
 
 
 def describe_level(number: int) -> str:

@@ -81,7 +81,7 @@ class RoundSolver:
         maximize = mover == 0
         best = -1.0 if maximize else 2.0
         total = 0.0
-        legal = game.legal_moves()
+        legal = game.generate_legal_moves()
         for move in legal:
             game.push(move)
             result = self._value(game, round_number)

@@ -17,7 +17,7 @@ It is reproducible: the draw comes from the bot's seeded rng.
 >>> from hanamikoji import Game
 >>> game = Game(seed=3)
 >>> bot = WeakenedBot(seed=1, play_temperature=0.1, blunders=0.05)
->>> bot.choose(game.view(0), game.legal_moves()) in game.legal_moves()
+>>> bot.choose(game.view(0), game.legal_moves) in game.legal_moves
 True
 """
 

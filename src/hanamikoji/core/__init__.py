@@ -1,6 +1,6 @@
 """The rules engine. Imports nothing outside the standard library and this package."""
 
-from hanamikoji.core.cards import GEISHAS, ITEM_LETTERS, Geisha
+from hanamikoji.core.cards import GEISHAS, ITEM_LETTERS, Card, Cards, Geisha
 from hanamikoji.core.errors import (
     DealError,
     GameOverError,
@@ -9,9 +9,17 @@ from hanamikoji.core.errors import (
     UnknownVariantError,
 )
 from hanamikoji.core.game import Game
-from hanamikoji.core.moves import ACTIONS, Move, MoveKind, response_moves, turn_moves
+from hanamikoji.core.moves import (
+    ACTIONS,
+    LegalMoves,
+    Move,
+    MoveKind,
+    response_moves,
+    turn_moves,
+)
 from hanamikoji.core.outcome import Outcome, RoundSummary, Termination
 from hanamikoji.core.rng import Deal, deal_for_round
+from hanamikoji.core.seats import SEATS, seat_from_number, seat_number
 from hanamikoji.core.variants import CLASSIC, FRENCH, THREE_ROUNDS, VARIANTS, Tiebreak, Variant
 from hanamikoji.core.view import LogEntry, Phase, Reveal, RoundReveal, View
 
@@ -21,8 +29,11 @@ __all__ = [
     "FRENCH",
     "GEISHAS",
     "ITEM_LETTERS",
+    "SEATS",
     "THREE_ROUNDS",
     "VARIANTS",
+    "Card",
+    "Cards",
     "Deal",
     "DealError",
     "Game",
@@ -30,6 +41,7 @@ __all__ = [
     "Geisha",
     "IllegalMoveError",
     "InvalidMoveError",
+    "LegalMoves",
     "LogEntry",
     "Move",
     "MoveKind",
@@ -45,5 +57,7 @@ __all__ = [
     "View",
     "deal_for_round",
     "response_moves",
+    "seat_from_number",
+    "seat_number",
     "turn_moves",
 ]

@@ -9,6 +9,7 @@ every nibble is free to serve as the guard.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -19,6 +20,8 @@ __all__ = [
     "ITEM_LETTERS",
     "TOTAL_CARDS",
     "TOTAL_CHARM",
+    "Card",
+    "Cards",
     "Geisha",
     "count_of",
     "counts",
@@ -55,6 +58,84 @@ GEISHAS: tuple[Geisha, ...] = (
 
 ITEM_COUNT = len(GEISHAS)
 ITEM_LETTERS = "".join(g.letter for g in GEISHAS)
+
+
+class Card(enum.IntEnum):
+    """An item card, named by its geisha's letter in the row: ``Card.A`` (Ayane's flute)
+    to ``Card.G`` (Ruri's flower). It is the item index everywhere an ``int`` is (hands,
+    moves, counts), and prints as its letter.
+
+    >>> card = Card(6)
+    >>> print(card)
+    G
+    >>> card == 6, card.geisha.name, card.item, card.charm
+    (True, 'Ruri', 'flower', 5)
+    """
+
+    A = 0
+    B = 1
+    C = 2
+    D = 3
+    E = 4
+    F = 5
+    G = 6
+
+    @property
+    def geisha(self) -> Geisha:
+        """The geisha this card counts for."""
+        return GEISHAS[self]
+
+    @property
+    def item(self) -> str:
+        """The item it shows, in English (``flute`` ... ``flower``)."""
+        return GEISHAS[self].item
+
+    @property
+    def charm(self) -> int:
+        """Its geisha's charm: how many cards of this item there are."""
+        return GEISHAS[self].charm
+
+    def __str__(self) -> str:
+        return self.name
+
+    def __repr__(self) -> str:
+        return f"Card.{self.name}"
+
+
+class Cards(tuple[Card, ...]):
+    """Cards (item indices, or their letters) as a tuple of :class:`Card`, printed as
+    their letters in the notation's form.
+
+    >>> hand = Cards((0, 3, 4, 5, 5, 6, 6))
+    >>> print(hand)
+    ADEFFGG
+    >>> hand[0].geisha.name, hand.count(Card.F), hand == (0, 3, 4, 5, 5, 6, 6)
+    ('Ayane', 2, True)
+    >>> Cards("gad"), Cards(())
+    (Cards('GAD'), Cards(''))
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, cards: Iterable[int] | str = ()) -> Cards:
+        if isinstance(cards, str):
+            return super().__new__(cls, map(_card_of_letter, cards))
+        return super().__new__(cls, map(Card, cards))
+
+    def __str__(self) -> str:
+        return "".join(card.name for card in self)
+
+    def __repr__(self) -> str:
+        return f"Cards({str(self)!r})"
+
+
+def _card_of_letter(letter: str) -> Card:
+    try:
+        return Card[letter.upper()]
+    except KeyError:
+        raise ValueError(f"{letter!r} is not a card (cards are the letters A-G)") from None
+
+
 CHARMS: tuple[int, ...] = tuple(g.charm for g in GEISHAS)
 TOTAL_CARDS = sum(CHARMS)
 TOTAL_CHARM = sum(CHARMS)

@@ -3,7 +3,7 @@
 >>> game = Game(seed=7)
 >>> game.hand(0)
 (0, 3, 4, 5, 5, 6, 6)
->>> len(game.legal_moves())
+>>> len(game.legal_moves)
 76
 >>> game.push_text("S:G")
 Move.from_text('S:G')
@@ -24,6 +24,7 @@ from hanamikoji.core.cards import (
     GEISHAS,
     ITEM_COUNT,
     UNIT,
+    Cards,
     count_of,
     counts,
     is_subset,
@@ -34,6 +35,7 @@ from hanamikoji.core.cards import (
 from hanamikoji.core.errors import DealError, GameOverError, Illegality, IllegalMoveError
 from hanamikoji.core.moves import (
     CARDS_PER_ACTION,
+    LegalMoves,
     Move,
     MoveKind,
     require_move,
@@ -49,8 +51,9 @@ from hanamikoji.core.outcome import (
     Termination,
 )
 from hanamikoji.core.rng import DECK_SIZE, MAX_SEED, Deal, deal_for_round
+from hanamikoji.core.seats import seat_number
 from hanamikoji.core.variants import CLASSIC, Tiebreak, Variant
-from hanamikoji.core.view import LogEntry, Phase, Reveal, RoundReveal, View
+from hanamikoji.core.view import LogEntry, Phase, Reveal, RoundReveal, View, draw_table
 
 __all__ = ["Game", "GameState"]
 
@@ -165,8 +168,9 @@ class Game:
         external_deals: no seed at all: every round not in ``deals`` waits for
             :meth:`deal` (chance nodes for research APIs, a game on a real table).
 
-    Seats are 0 and 1 (shown as Player 1 and Player 2). Each turn's draw happens by
-    itself: when a player must act, the top card is already in their hand.
+    Seats are 0 and 1, shown as Player 1 and Player 2 (:mod:`hanamikoji.core.seats`).
+    Each turn's draw happens by itself: when a player must act, the top card is already
+    in their hand.
     """
 
     __slots__ = (
@@ -375,9 +379,18 @@ class Game:
 
     # -- decisions ----------------------------------------------------------------
 
-    def legal_moves(self) -> tuple[Move, ...]:
+    @property
+    def legal_moves(self) -> LegalMoves:
         """The distinct legal decisions of the player to move (empty once the game is
-        over or while it waits for a deal)."""
+        over or while it waits for a deal), as a :class:`LegalMoves` collection:
+        ``len(game.legal_moves)``, ``move in game.legal_moves``, iteration, indexing.
+        Calling it, ``game.legal_moves()``, is deprecated."""
+        return LegalMoves(self.generate_legal_moves())
+
+    def generate_legal_moves(self) -> tuple[Move, ...]:
+        """The distinct legal decisions of the player to move as a plain tuple (the
+        generator's shared one): :attr:`legal_moves` without the collection, for loops
+        that play millions of decisions."""
         pending = self._pending
         if pending is not None:
             return response_moves(pending)
@@ -399,7 +412,7 @@ class Game:
             why = "the game is waiting for the next round's deal"
             return _illegal(move, Illegality.AWAITING_DEAL, why)
         p = self._to_move
-        who = f"Player {p + 1}"  # exception messages stay in English
+        who = f"Player {seat_number(p)}"  # exception messages stay in English
         pending = self._pending
         kind = move.kind
         if pending is not None:
@@ -715,10 +728,41 @@ class Game:
         return other
 
     def __repr__(self) -> str:
-        return (
-            f"<Game variant={self.variant.name} seed={self.seed} round={self._round} "
-            f"turn={self._turn} phase={self.phase.value} moves={len(self._moves)}>"
-        )
+        seed = "" if self.seed is None else f" seed={self.seed}"
+        outcome = self._outcome
+        if outcome is not None:
+            where = f"over after round {outcome.rounds} ({outcome.result()})"
+        elif self._needs_deal:
+            where = f"round {self._round}, awaiting a deal"
+        else:
+            where = f"round {self._round}, seat {self._to_move} to move"
+        moves = len(self._moves)
+        return f"<Game {self.variant.name}{seed} {where}, {moves} move{'s' * (moves != 1)}>"
+
+    def __str__(self) -> str:
+        """The public table, what both players see (:func:`~hanamikoji.core.view.draw_table`):
+        no hand, Secret or Trade-off; :meth:`full_board` draws those too."""
+        return draw_table(self.view(self._to_move if self._to_move in (0, 1) else 0))
+
+    def full_board(self) -> str:
+        """The table with everything hidden (full information: not for players): the
+        public table, both hands, Secrets and Trade-offs, the deck top first and the
+        removed card.
+
+        >>> for line in Game(seed=7).full_board().splitlines()[-3:]:
+        ...     print(line)
+        Player 1 (seat 0) holds: hand ADEFFGG, drew G
+        Player 2 (seat 1) holds: hand BCDFFG
+        deck, top first: CGEGABE; removed: D
+        """
+        views = (self.view(0), self.view(1))
+        lines = [draw_table(views[self._to_move if self._to_move in (0, 1) else 0], views)]
+        removed = self.removed()
+        if removed is not None:
+            lines.append(
+                f"deck, top first: {Cards(self.deck()) or '-'}; removed: {Cards((removed,))}"
+            )
+        return "\n".join(lines)
 
     # -- knowledge ----------------------------------------------------------------
 

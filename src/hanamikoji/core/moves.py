@@ -30,6 +30,7 @@ Move.from_text('C:AB/FG')
 from __future__ import annotations
 
 import enum
+import warnings
 from functools import cache
 from itertools import combinations
 
@@ -39,6 +40,7 @@ from hanamikoji.core.errors import InvalidMoveError
 __all__ = [
     "ACTIONS",
     "Action",
+    "LegalMoves",
     "Move",
     "MoveKind",
     "require_move",
@@ -391,3 +393,39 @@ def response_moves(offer: Move) -> tuple[Move, ...]:
     if offer.kind == MoveKind.COMPETITION and not offer.hidden:
         return tuple(Move.competition_response(pair) for pair in sorted(set(offer.pairs)))
     raise ValueError(f"{offer} is not a Gift or Competition")
+
+
+class LegalMoves(tuple[Move, ...]):
+    """The legal decisions of a position, as ``game.legal_moves`` and ``view.legal_moves``
+    give them: a tuple of :class:`Move`, so sized, iterable, indexable and
+    containment-testing, as python-chess's ``board.legal_moves``.
+
+    >>> from hanamikoji import Game
+    >>> game = Game(seed=7)
+    >>> game.push_text("G:FGG")
+    Move.from_text('G:FGG')
+    >>> moves = game.legal_moves
+    >>> len(moves), Move.from_text("G>F") in moves, [str(move) for move in moves]
+    (2, True, ['G>F', 'G>G'])
+    >>> moves
+    <LegalMoves (2): G>F, G>G>
+
+    ``legal_moves`` used to be a method: calling the collection, ``game.legal_moves()``,
+    still returns the plain tuple, with a ``DeprecationWarning``.
+    """
+
+    __slots__ = ()
+
+    def __call__(self) -> tuple[Move, ...]:
+        """The decisions as a plain tuple, for code written when ``legal_moves`` was a
+        method. Deprecated: use the collection itself, or ``generate_legal_moves()``."""
+        warnings.warn(
+            "legal_moves is a collection now: use game.legal_moves (or view.legal_moves) "
+            "without the call, or generate_legal_moves() for a plain tuple",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return tuple(self)
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves ({len(self)}): {', '.join(move.text() for move in self)}>"

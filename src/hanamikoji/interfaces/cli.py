@@ -21,7 +21,6 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from hanamikoji import __version__
@@ -275,8 +274,8 @@ class RecordFileError(Exception):
 
 
 def load_record(path: str | os.PathLike[str]) -> GameRecord:
-    """Read and check the game record in the file ``path`` (JSON when its name ends in
-    ``.json``, else the text form), for every subcommand that reads one. Raises
+    """Read and check the game record in the file ``path`` (either form, whatever its
+    name: :meth:`GameRecord.parse`), for every subcommand that reads one. Raises
     :class:`RecordFileError`, whatever is wrong with the file."""
     from hanamikoji.notation.records import GameRecord, RecordError
 
@@ -298,9 +297,7 @@ def load_record(path: str | os.PathLike[str]) -> GameRecord:
     if bad >= 0:
         raise RecordFileError(f"{name}: not a text file in UTF-8 (byte {bad + 1})")
     try:
-        if Path(name).suffix.lower() == ".json":
-            return GameRecord.from_json(text)
-        return GameRecord.from_text(text)
+        return GameRecord.parse(text)
     except RecordError as error:
         raise RecordFileError(f"{name}: {error}") from None
 

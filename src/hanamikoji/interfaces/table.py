@@ -176,7 +176,7 @@ class Table:
         bot = self.players[seat].bot
         if bot is None:
             raise ValueError(f"seat {seat} is a person's, not a bot's")
-        return partial(bot.choose, self.game.view(seat), self.game.legal_moves())
+        return partial(bot.choose, self.game.view(seat), self.game.generate_legal_moves())
 
     def engine_failed(self, seat: int, error: EngineError) -> Forfeit:
         """The engine of ``seat`` failed (timeout, crash, illegal answer): the seat

@@ -2,7 +2,7 @@
 
 >>> batch = Batch("classic", seeds=[7, 8], first_player=[0, 1])
 >>> from hanamikoji import Game
->>> int(batch.legal_counts()[0]) == len(Game(seed=7).legal_moves())
+>>> int(batch.legal_counts()[0]) == len(Game(seed=7).legal_moves)
 True
 >>> batch.play(("greedy", "random"), seed=1)
 >>> bool(batch.done.all())

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 
 from hanamikoji.core.outcome import Outcome, Termination
+from hanamikoji.core.seats import seat_number
 
 __all__ = ["describe_outcome", "level_bot_name", "level_of_bot_name", "seat_name"]
 
@@ -33,7 +34,7 @@ _LEVEL_BOT = re.compile(r"Bot level ([1-9][0-9]{0,2})")
 
 def seat_name(seat: int) -> str:
     """``Player 1`` for seat 0, ``Player 2`` for seat 1."""
-    return f"Player {seat + 1}"
+    return f"Player {seat_number(seat)}"
 
 
 def level_bot_name(level: int) -> str:

@@ -67,6 +67,7 @@ from hanamikoji.core.game import TURNS_PER_ROUND, Game
 from hanamikoji.core.moves import CARDS_PER_ACTION, Move, MoveKind
 from hanamikoji.core.outcome import Termination
 from hanamikoji.core.rng import DECK_SIZE, HAND_SIZE, MAX_SEED, Deal, deal_for_round
+from hanamikoji.core.seats import seat_from_number, seat_number
 from hanamikoji.core.variants import Variant
 from hanamikoji.core.view import LogEntry
 from hanamikoji.notation.outcomes import describe_outcome, seat_name
@@ -271,7 +272,7 @@ class GameRecord:
     @property
     def first_player(self) -> int:
         """The seat (0 or 1) that starts round 1."""
-        return int(self._required("FirstPlayer")) - 1
+        return seat_from_number(self._required("FirstPlayer"))
 
     @property
     def players(self) -> tuple[str, str]:
@@ -337,7 +338,7 @@ class GameRecord:
         seed = game.seed
         if seed is not None:
             tags.append(("Seed", str(seed)))
-        tags.append(("FirstPlayer", str(game.first_player + 1)))
+        tags.append(("FirstPlayer", str(seat_number(game.first_player))))
         tags.append(("Player1", players[0]))
         tags.append(("Player2", players[1]))
         outcome = game.outcome
@@ -520,9 +521,46 @@ class GameRecord:
         line and column when the text is not JSON). ``check`` as for :meth:`from_text`."""
         return _JsonReader(text).read(check)
 
+    @classmethod
+    def parse(cls, text: str, *, check: bool = True) -> GameRecord:
+        """Read either form, told apart by the content: JSON when it starts with ``{``,
+        the text form when its first line that is not blank or a comment starts with
+        ``[`` (a tag). Anything else is read as both, and refused with both reasons.
+        ``check`` as for :meth:`from_text`.
+
+        >>> record = GameRecord.from_game(Game(seed=7))
+        >>> GameRecord.parse(record.to_json()) == GameRecord.parse(record.to_text()) == record
+        True
+        >>> try:
+        ...     GameRecord.parse("hello")
+        ... except RecordError as error:
+        ...     print(error)
+        line 1, column 1: neither a text record nor a JSON record (as text: line 1, column 1:
+        expected a tag, 'Round N', a Deal line or a numbered turn such as '1. S:D'; as JSON:
+        line 1, column 1: not JSON: Expecting value)
+        """
+        if not isinstance(text, str):
+            raise RecordError(f"a record is text, not {type(text).__name__}")
+        form = _form_of(text)
+        if form == "json":
+            return cls.from_json(text, check=check)
+        if form == "text":
+            return cls.from_text(text, check=check)
+        try:
+            return cls.from_text(text, check=check)
+        except RecordError as as_text:
+            try:
+                return cls.from_json(text, check=check)
+            except RecordError as as_json:
+                reason = f"neither a text record nor a JSON record (as text: {as_text}; "
+                raise RecordError(
+                    f"{reason}as JSON: {as_json})", line=as_text.line, column=as_text.column
+                ) from None
+
 
 def read_record(path: str | os.PathLike[str], *, check: bool = True) -> GameRecord:
-    """Read a record file: JSON when its name ends in ``.json``, else the text form."""
+    """Read a record file in either form, whatever its name (:meth:`GameRecord.parse`).
+    Raises :class:`RecordError`."""
     file = Path(path)
     data = file.read_bytes()
     try:
@@ -535,9 +573,19 @@ def read_record(path: str | os.PathLike[str], *, check: bool = True) -> GameReco
             column=start - read.rfind(b"\n", 0, start),
         ) from None
     text = text.replace("\r\n", "\n").replace("\r", "\n")  # as read_text() reads lines
-    if file.suffix.lower() == ".json":
-        return GameRecord.from_json(text, check=check)
-    return GameRecord.from_text(text, check=check)
+    return GameRecord.parse(text, check=check)
+
+
+def _form_of(text: str) -> str:
+    """``json`` or ``text`` when the start of ``text`` says which form it is, else ``""``."""
+    for line in text.lstrip("\ufeff").splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        if stripped.startswith("{"):
+            return "json"
+        return "text" if stripped.startswith("[") else ""
+    return ""
 
 
 def write_record(path: str | os.PathLike[str], record: GameRecord) -> None:

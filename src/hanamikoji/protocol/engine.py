@@ -126,7 +126,7 @@ def _serve(bot: Bot, stdin: TextIO, send: Callable[[str], None], name: str, auth
                     budget = allowed if budget is None else min(budget, allowed)
                 bot.budget = budget
                 view = tracker.view()
-                send(f"bestmove {bot.choose(view, view.legal_moves())}")
+                send(f"bestmove {bot.choose(view, view.generate_legal_moves())}")
             else:
                 send(f"info string unknown command: {line}")
         except (ProtocolError, UnknownVariantError) as error:

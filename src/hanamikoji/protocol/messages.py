@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from hanamikoji.core.cards import ITEM_COUNT, ITEM_LETTERS, letters
 from hanamikoji.core.errors import InvalidMoveError
 from hanamikoji.core.moves import Move
+from hanamikoji.core.seats import seat_from_number, seat_number
 
 __all__ = [
     "PROTOCOL_VERSION",
@@ -56,13 +57,14 @@ class ProtocolError(ValueError):
 
 def format_seat(seat: int) -> str:
     """Seat 0 is ``1`` on the wire, seat 1 is ``2``."""
-    return str(seat + 1)
+    return str(seat_number(seat))
 
 
 def parse_seat(token: str) -> int:
+    """Seat ``1`` on the wire is seat 0, ``2`` is seat 1."""
     if token not in ("1", "2"):
         raise ProtocolError(f"a seat is 1 or 2, not {token!r}")
-    return int(token) - 1
+    return seat_from_number(token)
 
 
 def parse_cards(token: str) -> tuple[int, ...]:

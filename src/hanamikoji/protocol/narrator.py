@@ -20,6 +20,7 @@ one), because a seat's own draws show only in the view of its turn.
 from __future__ import annotations
 
 from hanamikoji.core.cards import items, pack
+from hanamikoji.core.seats import seat_number
 from hanamikoji.core.view import LogEntry, Phase, View
 from hanamikoji.protocol.messages import (
     DealEvent,
@@ -123,7 +124,8 @@ class Narrator:
         self._score_up_to(number - 1, view, events)
         playing = view.phase not in (Phase.OVER, Phase.AWAITING_DEAL)
         if not playing or number != view.round:
-            raise NarrationError(f"no view of seat {self.seat + 1} was narrated in round {number}")
+            seat = seat_number(self.seat)
+            raise NarrationError(f"no view of seat {seat} was narrated in round {number}")
         # The first view of a round comes before any action of this seat in it (a seat
         # acts on its own turn, and every turn is a decision it is asked for), so the
         # dealt hand is the hand now without this turn's draw.
@@ -134,7 +136,8 @@ class Narrator:
         ]
         if acted:
             raise NarrationError(
-                f"seat {self.seat + 1} acted in round {number} before its first narrated view"
+                f"seat {seat_number(self.seat)} acted in round {number} "
+                "before its first narrated view"
             )
         hand = pack(view.hand)
         if view.drawn is not None:

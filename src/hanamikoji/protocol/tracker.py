@@ -22,6 +22,7 @@ from hanamikoji.core.cards import CHARMS, ITEM_COUNT, count_of, counts, from_cou
 from hanamikoji.core.moves import CARDS_PER_ACTION, Move, MoveKind, response_moves
 from hanamikoji.core.outcome import Outcome, RoundSummary, Termination, favor_tally
 from hanamikoji.core.rng import DECK_SIZE, HAND_SIZE
+from hanamikoji.core.seats import seat_number
 from hanamikoji.core.variants import Variant
 from hanamikoji.core.view import LogEntry, Phase, View
 from hanamikoji.protocol.messages import (
@@ -206,7 +207,8 @@ class KnowledgeTracker:
         if not self._in_round:
             raise ProtocolError("no round is being played")
         if seat != self._to_move:
-            raise ProtocolError(f"seat {self._to_move + 1} decides now, not seat {seat + 1}")
+            deciding, asked = seat_number(self._to_move), seat_number(seat)
+            raise ProtocolError(f"seat {deciding} decides now, not seat {asked}")
         if self._awaiting_draw:
             raise ProtocolError("this seat's draw must come before its decision")
         turn = self._turn + 1
@@ -230,7 +232,7 @@ class KnowledgeTracker:
         self._end_turn(1 - seat)
 
     def _own_action(self, move: Move) -> None:
-        if move not in self.view().legal_moves():
+        if move not in self.view().generate_legal_moves():
             raise ProtocolError(f"{move} is not a legal decision of this seat now")
         self._hand -= move.packed
         self._drawn = None
@@ -252,10 +254,10 @@ class KnowledgeTracker:
         kind = move.kind
         seat = 1 - self.seat
         if kind in self._used[seat]:
-            raise ProtocolError(f"seat {seat + 1} has already used {kind.label}")
+            raise ProtocolError(f"seat {seat_number(seat)} has already used {kind.label}")
         size = CARDS_PER_ACTION[kind]
         if size > self._opponent_hand:
-            raise ProtocolError(f"seat {seat + 1} holds fewer than {size} cards")
+            raise ProtocolError(f"seat {seat_number(seat)} holds fewer than {size} cards")
         hidden = kind in (MoveKind.SECRET, MoveKind.TRADE_OFF)
         # Every check before any change: a refused event leaves the knowledge as it was.
         if not hidden and not _fits(move.packed, self._unseen()):

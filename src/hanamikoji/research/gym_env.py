@@ -116,7 +116,7 @@ class HanamikojiSingleAgentEnv(gymnasium.Env[Observation, np.int64]):
         game = self.game
         other = 1 - self.seat
         while game.to_move == other:
-            game.push(self.opponent.choose(game.view(other), game.legal_moves()))
+            game.push(self.opponent.choose(game.view(other), game.generate_legal_moves()))
 
     def _reward(self) -> float:
         outcome = self.game.outcome

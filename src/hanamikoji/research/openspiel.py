@@ -468,7 +468,7 @@ class OpenSpielBot(Bot):
     ...     return UniformRandomBot(player, np.random.RandomState(seed))
     >>> bot = OpenSpielBot(make, seed=3)
     >>> game = Game("three-rounds", seed=1)
-    >>> bot.choose(game.view(0), game.legal_moves()) in game.legal_moves()
+    >>> bot.choose(game.view(0), game.legal_moves) in game.legal_moves
     True
     """
 

@@ -40,7 +40,7 @@ def sample_round_results(bot: str, rounds: int, seed: int) -> Counter[tuple[int,
         while game.round == 1 and not game.is_over():
             mover = game.to_move
             assert mover is not None
-            game.push(players[mover].choose(game.view(mover), game.legal_moves()))
+            game.push(players[mover].choose(game.view(mover), game.generate_legal_moves()))
         summary = game.summaries()[0]
         starter = summary.starter
         mine, theirs = summary.sides[starter], summary.sides[1 - starter]

@@ -44,7 +44,7 @@ def play_pairs(first: int, count: int, weights: bytes, other: bytes | None) -> l
             while not game.is_over():
                 mover = game.to_move
                 assert mover is not None
-                legal = game.legal_moves()
+                legal = game.generate_legal_moves()
                 game.push(
                     legal[0] if len(legal) == 1 else players[mover].choose(game.view(mover), legal)
                 )

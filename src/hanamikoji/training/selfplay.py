@@ -139,7 +139,7 @@ def search_games(
         while not game.is_over():
             seat = game.to_move
             assert seat is not None
-            legal = game.legal_moves()
+            legal = game.generate_legal_moves()
             if len(legal) == 1:
                 game.push(legal[0])
                 continue

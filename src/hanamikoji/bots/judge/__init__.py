@@ -13,8 +13,8 @@ judge's own, never a private name.
 >>> from hanamikoji import Game
 >>> game = Game(seed=3)
 >>> judge = ReferenceJudge(game.view(0), Tuning())
->>> best = max(game.legal_moves(), key=lambda move: judge.score(move, None))
->>> best in game.legal_moves()
+>>> best = max(game.legal_moves, key=lambda move: judge.score(move, None))
+>>> best in game.legal_moves
 True
 """
 

@@ -78,4 +78,4 @@ def compiled_scores(view: View, legal: Sequence[Move], tuning: Tuning) -> list[f
 def warm_up() -> None:
     """Compile the judge (or load it compiled) once: it takes seconds at first."""
     game = Game(seed=0)
-    compiled_scores(game.view(0), game.legal_moves(), Tuning())
+    compiled_scores(game.view(0), game.generate_legal_moves(), Tuning())

@@ -122,7 +122,7 @@ def _used_actions(view: View, seat: int, label: str, lang: Lang, deck: Deck) -> 
 def response_options(view: View, lang: Lang, *, deck: Deck = "boxed") -> list[Text]:
     """The numbered answers to the pending Gift or Competition."""
     lines = []
-    for number, move in enumerate(view.legal_moves(), start=1):
+    for number, move in enumerate(view.generate_legal_moves(), start=1):
         words = move_words(move, lang, deck, view.player)
         lines.append(Text(f"  {number}) {move}   {words}"))
     return lines
@@ -333,7 +333,7 @@ def render_reveal(
 
 def render_help(view: View, lang: Lang, *, deck: Deck = "boxed") -> RenderableType:
     """The notation, the commands, and examples taken from this player's legal decisions."""
-    legal = view.legal_moves()
+    legal = view.generate_legal_moves()
     examples: dict[MoveKind, Move] = {}
     for move in legal:
         examples.setdefault(move.kind, move)
@@ -374,7 +374,7 @@ def render_rules(variant: Variant, lang: Lang) -> RenderableType:
 def render_moves(view: View, lang: Lang, *, deck: Deck = "boxed") -> RenderableType:
     """This player's legal decisions, numbered; a number at the prompt picks one."""
     lines: list[RenderableType] = [Text(message("moves_title", lang), style="bold")]
-    for number, move in enumerate(view.legal_moves(), start=1):
+    for number, move in enumerate(view.generate_legal_moves(), start=1):
         words = move_words(move, lang, deck, view.player)
         lines.append(Text(f"  {number:>3}. {move!s:<9} {words}"))
     return Group(*lines)

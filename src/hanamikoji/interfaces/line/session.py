@@ -250,7 +250,7 @@ class PlaySession:
         view = self.game.view(seat)
         self._show_news(seat, view.log, view.rounds)
         self.terminal.show(render_board(view, self.labels, self.lang, deck=self.deck))
-        legal = view.legal_moves()
+        legal = view.generate_legal_moves()
         # The board lists the answers to an offer with their numbers; a turn's decisions
         # are numbered only once 'moves' lists them.
         self._numbered = view.pending is not None

@@ -60,7 +60,7 @@ class Draft:
 
     def options(self) -> tuple[Move, ...]:
         """The answers to the offer (empty when this is a turn)."""
-        return self.view.legal_moves() if self.answering else ()
+        return self.view.generate_legal_moves() if self.answering else ()
 
     def actions_left(self) -> tuple[MoveKind, ...]:
         used = self.view.used[self.view.player]

@@ -110,7 +110,7 @@ class Hints:
     async def compute(self, game_id: str, game: Game, seat: int) -> Hint | ForcedHint:
         """The hint for ``seat``'s decision (which must be now) in ``game`` of id
         ``game_id``; ``game`` is moved on (pass a copy)."""
-        legal = game.legal_moves()
+        legal = game.generate_legal_moves()
         ply = len(game.move_stack)
         if len(legal) == 1:
             return ForcedHint(ply=ply, move=move_json(legal[0]))

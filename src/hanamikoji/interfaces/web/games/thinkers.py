@@ -29,7 +29,7 @@ def choose_move(level: int, seed: int, view: View, memory: object = None) -> tup
     infers now (:meth:`Bot.memory`: the bot is built anew for each decision)."""
     bot = make_level_bot(level, seed=seed)
     bot.recall(memory)
-    decision = bot.choose(view, view.legal_moves()).text()
+    decision = bot.choose(view, view.generate_legal_moves()).text()
     return decision, bot.memory()
 
 
