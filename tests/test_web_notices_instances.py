@@ -82,7 +82,7 @@ async def waiting_game(hub: GameHub, notices: Notices, name: str) -> tuple[str, 
     assert players.take_seat(created.id, 0, account.id) == "taken"
     live = await hub.get(created.id)
     assert live is not None
-    await hub.play(live, 1, live.game.legal_moves()[0].text(), 0)
+    await hub.play(live, 1, live.game.legal_moves[0].text(), 0)
     return account.id, created.id
 
 
