@@ -278,5 +278,17 @@ SITE = sentences(
         "outcome_unstarted",
         "The game was aborted: a player made no first decision in time. It counts for nobody.",
     ),
+    # -- names at the table, resign and abort (people.js, table_end.js)
+    sentence("outcome_resigned", "{loser} resigned: {winner} wins."),
+    sentence(
+        "err_abort_late",
+        "Too late to abort: each player has made a decision. You can resign instead.",
+    ),
+    sentence("resign_button", "Resign"),
+    sentence("abort_button", "Abort"),
+    sentence("resign_confirm", "Resign this game? {opponent} wins it."),
+    sentence("abort_confirm", "Abort this game? It counts for nobody."),
+    sentence("concede_cancel", "Keep playing"),
+    sentence("seat_players", "Players"),
 )
 """The site's sentences by key, in English; fields in braces."""

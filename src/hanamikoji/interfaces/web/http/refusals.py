@@ -92,6 +92,7 @@ STATUS = {
     "err_storage": 409,
     "err_not_over": 409,
     "err_game_over": 409,
+    "err_abort_late": 409,
 }
 """The HTTP status of each refusal a route can raise (docs/web.md's error table)."""
 
