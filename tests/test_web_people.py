@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from serving import app_client
+from serving import Server, app_client, free_port
 from starlette.testclient import TestClient
 from test_web_ratings import create_game, friend_game, log_in, made
 from web_support import (
@@ -29,6 +29,21 @@ from web_support import (
 from hanamikoji.interfaces.web.games.people import record_name
 from hanamikoji.interfaces.web.wire.outgoing import SeatPlayer
 from hanamikoji.notation.records import RESIGNED, GameRecord
+
+try:
+    from browser_support import (
+        CHROMIUM,
+        DESKTOP,
+        browser,  # noqa: F401  (a fixture)
+        close_summaries,
+        decide,
+        game_data,
+        sign_up,
+    )
+
+    BROWSER = CHROMIUM.exists()
+except pytest.skip.Exception:  # no Playwright: the browser test is skipped
+    BROWSER = False
 
 JSONDict = dict[str, Any]
 
@@ -50,7 +65,7 @@ def send(ws: Any, **message: Any) -> None:
     ws.send_text(json.dumps(message))
 
 
-def decide(ws: Any, state: JSONDict, rng: random.Random) -> None:
+def decide_on(ws: Any, state: JSONDict, rng: random.Random) -> None:
     send(ws, type="move", move=rng.choice(legal_texts(state)), ply=state["ply"])
 
 
@@ -110,7 +125,7 @@ def test_a_rated_game_names_ratings_after_a_resignation_out_of_turn(
         states = [hello(ws0, game["token"]), hello(ws1, game["friend_token"])]
         for _ in range(3):
             seat = states[0]["to_move"]
-            decide(sockets[seat], states[seat], rng)
+            decide_on(sockets[seat], states[seat], rng)
             states = [receive_state(ws, states[0]["ply"] + 1) for ws in sockets]
         loser = 1 - states[0]["to_move"]  # the seat NOT to decide resigns
         send(sockets[loser], type="resign")
@@ -154,7 +169,7 @@ def test_abort_before_each_side_decided_and_not_after(client: TestClient) -> Non
         send(watcher, type="resign")
         assert receive_error(watcher)["code"] == "err_spectator"
         seat = states[0]["to_move"]
-        decide((ws0, ws1)[seat], states[seat], random.Random(1))
+        decide_on((ws0, ws1)[seat], states[seat], random.Random(1))
         receive_state(ws0, 1)
         send(ws1, type="abort")  # one side has decided: still in time
         end = until_over(ws0)
@@ -176,7 +191,7 @@ def test_abort_is_refused_once_each_side_has_decided(client: TestClient) -> None
         states = [hello(ws0, game["token"]), hello(ws1, game["friend_token"])]
         while len({0, 1} - decided(states[0])) > 0:
             seat = states[0]["to_move"]
-            decide(sockets[seat], states[seat], rng)
+            decide_on(sockets[seat], states[seat], rng)
             states = [receive_state(ws, states[0]["ply"] + 1) for ws in sockets]
         send(ws0, type="abort")
         assert receive_error(ws0)["code"] == "err_abort_late"
@@ -222,3 +237,77 @@ def assert_no_cards_in_people(tap: Tap) -> None:
                 assert isinstance(person["rating"], int | None)
                 seen += 1
     assert seen > 0
+
+
+# -- in Chromium ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def people_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    options = ("--bot-delay", "0", "--bot-processes", "0", "--login-rate", "off")
+    folder = tmp_path_factory.mktemp("people")
+    with Server(folder / "games.sqlite3", free_port(), *options) as server:
+        yield server
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(not BROWSER, reason="needs Playwright and Debian's chromium")
+def test_two_accounts_see_each_other_and_one_resigns(browser: Any, people_server: Server) -> None:
+    contexts = [browser.new_context(viewport=DESKTOP, locale="en-GB") for _ in range(3)]
+    host, friend, watcher = (context.new_page() for context in contexts)
+    errors: list[str] = []
+    for one in (host, friend, watcher):
+        one.on("pageerror", lambda error: errors.append(str(error)))
+    try:
+        sign_up(host, people_server, "Hana")
+        sign_up(friend, people_server, "Kaze")
+        host.check("input[name=opponent][value=friend]")
+        host.check("#rated")
+        host.click("#start-button")
+        host.wait_for_selector(".game")
+        game_id = host.url.split("/g/")[1].split("#")[0]
+        friend.goto(host.locator("#invite-link").input_value())
+        friend.wait_for_selector(".game")
+        pages = [host, friend]
+        while int(game_data(host)["ply"]) < 2:  # each side decides: an abort is too late
+            for one in pages:
+                close_summaries(one)
+                if game_data(one)["mine"] == "yes" and game_data(one)["busy"] == "no":
+                    decide(one, by_mouse=False)
+            host.wait_for_timeout(30)
+        for one in pages:
+            one.wait_for_function(
+                "() => document.querySelectorAll('[data-testid=seat-names] a').length === 2"
+            )
+            names = one.locator("[data-testid=seat-names]").inner_text()
+            assert "Hana" in names and "Kaze" in names and "1500?" in names
+            assert one.locator("#abort").count() == 0 and one.locator("#resign").count() == 1
+        watcher.goto(people_server.url + f"/w/{game_id}")
+        watcher.wait_for_selector("[data-testid=seat-names] a")
+        assert "Hana" in watcher.locator("[data-testid=seat-names]").inner_text()
+        assert watcher.locator("#resign").count() == 0
+        # Kaze resigns, out of turn or not, with the keyboard in the confirm dialog.
+        friend.click("#resign")
+        friend.wait_for_selector("dialog.concede-confirm[open]")
+        friend.keyboard.press("Escape")  # asked again: nothing sent
+        assert friend.locator("dialog.concede-confirm").count() == 0
+        friend.click("#resign")
+        friend.keyboard.press("Tab")
+        friend.keyboard.press("Enter")
+        for one in (host, friend, watcher):
+            one.wait_for_selector("[data-testid=end] .why")
+            assert one.locator("[data-testid=end] .why").inner_text() == (
+                "Kaze resigned: Hana wins."
+            )
+        for one, other in zip(pages, ("Kaze", "Hana"), strict=True):
+            one.wait_for_selector("[data-testid=end-ratings]:not([hidden])")
+            block = one.locator("[data-testid=end-ratings]").inner_text()
+            assert f"{other}: " in block and "You: " in block
+            deltas = one.locator("[data-testid=rating-delta]").all_inner_texts()
+            assert sorted(d.strip()[0] for d in deltas) == ["+", "\u2212"]
+            assert one.locator("#rematch").count() == 1
+        assert "Kaze" in host.locator("[data-testid=end] .why").inner_text()
+        assert errors == []
+    finally:
+        for context in contexts:
+            context.close()

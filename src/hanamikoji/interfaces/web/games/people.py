@@ -1,6 +1,7 @@
 """Who sits at each seat of a game, as the table, the spectators, the games to watch and
 the records name them: an account (its name and its current rating in the game's
-variant), a guest (its nickname), a bot (its level and fixed rating), or nobody named.
+variant, a new player's while it has none), a guest (its nickname), a bot (its level and
+fixed rating), or nobody named.
 
 The seats' players come from ``game_seats`` (``players/store.py``), read when a game is
 loaded or read again and when a seat is claimed; nothing here touches a card.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from hanamikoji.arena.glicko2 import Rating
 from hanamikoji.interfaces.web.db.games import StoredGame
 from hanamikoji.interfaces.web.players.store import Player, PlayerStore
 from hanamikoji.interfaces.web.ratings.model import PlayerRating, bot_fixed_rating
@@ -76,10 +78,8 @@ def _named(
 ) -> SeatPlayer:
     if player.kind == "guest":
         return SeatPlayer(kind="guest", name=player.name)
-    rating = current.get((player.id, variant))
-    if rating is None:
-        return SeatPlayer(kind="account", name=player.name)
-    line = rating.wire()
+    # An account not yet rated in the variant shows a new player's rating (1500?).
+    line = current.get((player.id, variant), PlayerRating(variant, Rating(), 0)).wire()
     return SeatPlayer(
         kind="account", name=player.name, rating=line.rating, provisional=line.provisional
     )
