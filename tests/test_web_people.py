@@ -5,9 +5,11 @@ decided (not rated), and what is refused."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,6 +28,7 @@ from web_support import (
     register,
 )
 
+from hanamikoji.interfaces.cli import Streams, run_command
 from hanamikoji.interfaces.web.games.people import record_name
 from hanamikoji.interfaces.web.wire.outgoing import SeatPlayer
 from hanamikoji.notation.records import RESIGNED, GameRecord
@@ -113,7 +116,7 @@ def test_a_guest_is_its_nickname_marked_guest_and_a_bot_its_level(client: TestCl
 
 
 def test_a_rated_game_names_ratings_after_a_resignation_out_of_turn(
-    client: TestClient, tap: Tap
+    client: TestClient, tap: Tap, tmp_path: Path
 ) -> None:
     game, _, _ = friend_game(client)
     rng = random.Random(3)
@@ -147,6 +150,15 @@ def test_a_rated_game_names_ratings_after_a_resignation_out_of_turn(
     assert parsed.players == ("Ann", "Bob") and parsed.result == "*"
     assert parsed.forfeit is not None and parsed.forfeit.kind == RESIGNED
     assert parsed.forfeit.seat == loser and parsed.tag("WebTermination") == "resigned"
+    # ``hanamikoji replay`` names both players and says who resigned.
+    path = tmp_path / "resigned.hkr"
+    path.write_text(record.text, encoding="utf-8")
+    out, err = io.StringIO(), io.StringIO()
+    assert run_command(["replay", str(path)], Streams(io.StringIO(), out, err)) == 0
+    labels = ("Ann (Player 1)", "Bob (Player 2)")
+    said = " ".join(out.getvalue().split())
+    assert "Ann (Player 1) vs Bob (Player 2)" in said
+    assert f"{labels[loser]} resigned: {labels[1 - loser]} wins." in said
     # The next states name the new ratings.
     with client.websocket_connect(f"/ws/{game['id']}/watch") as watcher:
         watched = receive_state(watcher)
