@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from serving import Server, app_client, free_port, served
 from starlette.testclient import TestClient
+from web_support import legal_texts
 
 from hanamikoji.interfaces.messages import MESSAGES
 from hanamikoji.interfaces.web.catalog.lookup import UI
@@ -57,7 +58,9 @@ json_values = st.recursive(
     max_leaves=12,
 )
 objects = st.dictionaries(st.sampled_from(FIELDS) | st.text(max_size=8), json_values, max_size=6)
-message_types = st.sampled_from(["hello", "move", "lang", "ping", "state", "", "MOVE"])
+message_types = st.sampled_from(
+    ["hello", "move", "lang", "ping", "state", "", "MOVE", "resign", "abort", "RESIGN"]
+)
 
 
 @st.composite
@@ -200,6 +203,86 @@ def test_any_socket_message_gets_a_documented_answer(
         stored = store.load(created["id"])
         assert stored is not None
         rebuild(stored)  # every stored decision is legal, in order
+
+
+ENDS = ("resign", "abort")
+
+
+@st.composite
+def end_messages(draw: st.DrawFn) -> tuple[bool, str]:
+    """A resignation or an abort from a seat or a spectator, as sent or with fields of
+    any kind added (refused), or a legal decision's slot (``move``)."""
+    spectator = draw(st.booleans())
+    kind = draw(st.sampled_from((*ENDS, "move")))
+    if kind == "move":
+        return spectator, kind
+    keys = st.sampled_from(FIELDS) | st.text(max_size=8)
+    extra = draw(st.dictionaries(keys, json_values, max_size=3))
+    extra.pop("type", None)
+    return spectator, json.dumps({"type": kind, **draw(st.sampled_from([{}, extra]))})
+
+
+@FUZZ
+@given(messages=st.lists(end_messages(), min_size=1, max_size=6))
+def test_any_resignation_or_abort_ends_the_game_once_or_is_refused(
+    client: TestClient, messages: list[tuple[bool, str]]
+) -> None:
+    created = client.post("/api/games", json={"opponent": "friend", "first": "me"}).json()
+    store = store_of(client)
+    rng = random.Random(len(messages))
+    with (
+        client.websocket_connect(f"/ws/{created['id']}") as ws,
+        client.websocket_connect(f"/ws/{created['id']}/watch") as watcher,
+    ):
+        ws.send_text(json.dumps({"type": "hello", "token": created["token"]}))
+        state = json.loads(ws.receive_text())
+        json.loads(watcher.receive_text())
+        for spectator, message in messages:
+            before = store.load(created["id"])
+            assert before is not None
+            socket = watcher if spectator else ws
+            if message == "move":  # the seat's legal decision when it is its turn
+                if state["to_move"] != state["seat"] or state["outcome"]:
+                    continue
+                message = json.dumps({"type": "move", "move": rng.choice(legal_texts(state))})
+            socket.send_text(message)
+            answers = answers_until_pong(socket)
+            errors = [answer for answer in answers if answer["type"] == "error"]
+            for error in errors:
+                assert_documented_error(error)
+            after = store.load(created["id"])
+            assert after is not None and after.decisions[: len(before.decisions)] == (
+                before.decisions
+            )
+            if spectator or errors:
+                assert (after.status, after.termination) == (before.status, before.termination)
+            if spectator:
+                assert {error["code"] for error in errors} <= {"err_spectator", *BAD_INPUT}
+            ended = after.termination != before.termination
+            assert not ended or (
+                before.status == "playing"
+                and after.termination in ("resigned", "aborted")
+                and after.result == ("0-1" if after.termination == "resigned" else "*")
+            )
+            states = [answer for answer in answers if answer["type"] == "state"]
+            state = states[-1] if states else answers_state(ws, state)
+
+
+BAD_INPUT = {
+    "err_not_json",
+    "err_not_object",
+    "err_unknown_type",
+    "err_bad_field",
+    "err_bad_lang",
+    "err_too_long",
+}
+
+
+def answers_state(ws: Any, state: dict[str, Any]) -> dict[str, Any]:
+    """The seat's latest state: the one it had, or a newer one if the game changed."""
+    answers = answers_until_pong(ws)
+    states = [answer for answer in answers if answer["type"] == "state"]
+    return states[-1] if states else state
 
 
 SOCKET_TYPES = ("hello", "move", "lang", "ping", "seek", "cancel", "accept", "quick", "")

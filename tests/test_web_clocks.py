@@ -431,7 +431,7 @@ def test_the_database_keeps_what_the_clocks_need(kind: str, tmp_path: Path) -> N
         assert (ended.status, ended.result, ended.termination) == ("finished", "1-0", "time")
         assert row.id not in store.timed_games_in_play()
         with pytest.raises(ValueError, match="termination"):
-            store.end_outside_rules(row.id, 1, "1-0", "resigned")
+            store.end_outside_rules(row.id, 1, "1-0", "conceded")
         untimed = store.create_game(new_game_row("classic", 8, 0, ("h", None), 1, 1))
         again = store.load(untimed.id)
         assert again is not None and again.clock == UNTIMED and again.termination is None

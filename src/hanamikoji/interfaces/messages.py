@@ -178,6 +178,7 @@ MESSAGES = sentences(
     sentence("unfinished", "The record stops after {moves} decisions: the game was not finished."),
     sentence("replay_players", "{first} vs {second}"),
     sentence("replay_variant", "Variant {variant} · seed {seed}"),
+    sentence("replay_resigned", "{player} resigned: {winner} wins."),
     # -- listings and errors of the command line
     sentence("variants_title", "Variants"),
     sentence("bots_title", "Bots"),

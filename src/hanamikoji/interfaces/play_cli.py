@@ -44,6 +44,7 @@ from hanamikoji.interfaces.table import Player
 from hanamikoji.interfaces.words import player_label
 from hanamikoji.notation.names import Lang, check_lang
 from hanamikoji.notation.outcomes import level_bot_name, seat_name
+from hanamikoji.notation.records import RESIGNED
 from hanamikoji.protocol import EngineError, ExternalEngineBot
 
 __all__ = ["ENGINE_BUDGET", "PLAY_EPILOG", "default_bot"]
@@ -293,6 +294,14 @@ def _run_replay(args: argparse.Namespace, streams: Streams) -> int:
         message("replay_variant", lang, variant=record.variant, seed=record.seed),
     ]
     header.extend(value for value in (record.event, record.date) if value)
+    forfeit = record.forfeit  # a game a player lost outside the rules (a resignation)
+    if forfeit is not None:
+        loser, winner = labels[forfeit.seat], labels[1 - forfeit.seat]
+        header.append(
+            message("replay_resigned", lang, player=loser, winner=winner)
+            if forfeit.kind == RESIGNED
+            else message("forfeit_win", lang, player=winner, result=forfeit.result)
+        )
     if full_screen(args, streams):
         from hanamikoji.interfaces.tui import replay_in_app
 

@@ -77,6 +77,7 @@ __all__ = [
     "JSON_FORMAT",
     "JSON_VERSION",
     "RECORD_SUFFIX",
+    "RESIGNED",
     "RESULTS",
     "STANDARD_TAGS",
     "Forfeit",
@@ -114,6 +115,9 @@ REQUIRED_TAGS = ("Variant", "FirstPlayer", "Result")
 FORFEIT_TAGS = ("ForfeitResult", "Forfeit")
 """The tags of a game a player lost by forfeit, after the standard ones: the result the
 forfeit gives and who forfeited how and why (:class:`Forfeit`)."""
+
+RESIGNED = "resigned"
+"""The :class:`Forfeit` kind of a player who gave the game up (the web's Resign)."""
 
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _SEED = re.compile(r"(?:0|[1-9][0-9]*)")
@@ -169,13 +173,17 @@ class RecordError(ValueError):
 class Forfeit:
     """Why ``seat`` lost a game outside the rules: ``kind`` is one word (``error``: the
     player raised; ``illegal``: it chose a decision that is not legal; ``timeout``; an
-    engine's ``crash`` or ``malformed`` answer), ``reason`` says what happened.
+    engine's ``crash`` or ``malformed`` answer; ``resigned``: the player gave the game
+    up, :data:`RESIGNED`), ``reason`` says what happened (empty when the kind says it all).
 
     The game under the rules is unfinished, so its record says ``Result "*"`` and still
-    replays; the forfeit goes in the :data:`FORFEIT_TAGS` (:meth:`GameRecord.from_game`):
+    replays; the forfeit goes in the :data:`FORFEIT_TAGS` (:meth:`GameRecord.from_game`),
+    and :attr:`GameRecord.forfeit` reads it back:
 
     >>> Forfeit(1, "crash", "the engine exited").tags(("Ann", "stub"))
     [('ForfeitResult', '1-0'), ('Forfeit', 'Player 2 (stub) crash: the engine exited')]
+    >>> Forfeit(0, RESIGNED, "").tags(("Ann", "Bob"))
+    [('ForfeitResult', '0-1'), ('Forfeit', 'Player 1 (Ann) resigned')]
     """
 
     seat: int
@@ -189,12 +197,29 @@ class Forfeit:
 
     def tags(self, players: tuple[str, str]) -> list[tuple[str, str]]:
         """The record's tags of this forfeit, the loser named by seat and name."""
-        name = players[self.seat]
-        loser = seat_name(self.seat)
-        if name != loser:
-            loser = f"{loser} ({name})"
-        said = " ".join(f"{loser} {self.kind}: {self.reason}".split())
-        return [(FORFEIT_TAGS[0], self.result), (FORFEIT_TAGS[1], said)]
+        loser = _loser(players, self.seat)
+        said = f"{loser} {self.kind}: {self.reason}" if self.reason else f"{loser} {self.kind}"
+        return [(FORFEIT_TAGS[0], self.result), (FORFEIT_TAGS[1], " ".join(said.split()))]
+
+    @classmethod
+    def from_tags(cls, players: tuple[str, str], result: str, said: str) -> Forfeit | None:
+        """The forfeit the tags :meth:`tags` wrote say (``None``: not in that form)."""
+        if result not in ("1-0", "0-1"):
+            return None
+        seat = 0 if result == "0-1" else 1
+        prefix = " ".join(f"{_loser(players, seat)} ".split()) + " "
+        if not said.startswith(prefix):
+            return None
+        kind, _, reason = said[len(prefix) :].partition(": ")
+        if not kind or " " in kind:
+            return None
+        return cls(seat, kind, reason)
+
+
+def _loser(players: tuple[str, str], seat: int) -> str:
+    """A forfeit's loser: the seat, and its name when it has one."""
+    name, loser = players[seat], seat_name(seat)
+    return loser if name == loser else f"{loser} ({name})"
 
 
 @dataclass(frozen=True)
@@ -292,6 +317,15 @@ class GameRecord:
     def termination(self) -> str | None:
         """Why the game ended (a :class:`Termination` value), when the record says."""
         return self.tag("Termination")
+
+    @property
+    def forfeit(self) -> Forfeit | None:
+        """How a player lost the game outside the rules (the :data:`FORFEIT_TAGS`: a
+        resignation, an engine's crash, ...), when the record says."""
+        result, said = (self.tag(name) for name in FORFEIT_TAGS)
+        if result is None or said is None:
+            return None
+        return Forfeit.from_tags(self.players, result, said)
 
     @property
     def date(self) -> str | None:
@@ -690,6 +724,9 @@ def _standard_value_problem(name: str, value: str) -> str | None:
     elif name == "Result":
         if value not in RESULTS:
             return f"the Result is 1-0, 0-1, 1/2-1/2 or * (unfinished), not {value!r}"
+    elif name == FORFEIT_TAGS[0]:
+        if value not in ("1-0", "0-1"):
+            return f"the {name} is 1-0 or 0-1 (the other player won), not {value!r}"
     elif name == "Termination":
         known = [t.value for t in Termination]
         if value not in known:

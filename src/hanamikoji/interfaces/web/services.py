@@ -260,7 +260,16 @@ async def running_games(
     analysis = AnalysisSettings(worlds=settings.analysis_worlds)
     analyses = Analyses(store, writer, bots, analysis, settings.analysis_limit)
     hub = GameHub(
-        HubServices(store, writer, GameStore(store), RatingStore(store), analyses, bots, listener),
+        HubServices(
+            store,
+            writer,
+            GameStore(store),
+            RatingStore(store),
+            analyses,
+            bots,
+            listener,
+            PlayerStore(store),
+        ),
         bot_delay=settings.bot_delay,
         tap=tap,
         now=now,
@@ -323,6 +332,7 @@ async def open_lobby(
         assert created.friend_token is not None, "a game between people has two tokens"
         for seat, player in enumerate((pairing.seeker, pairing.opponent)):
             await accounts.writer.call(functools.partial(take_seat, created.id, seat, player))
+        await hub.seats_changed(created.id)  # loaded already if it has an owner
         return Seat(created.id, 0, created.token), Seat(created.id, 1, created.friend_token)
 
     lobby = Lobby(make_game, store, now=now, run=accounts.writer.call, listener=listener)

@@ -326,5 +326,17 @@ SITE = sentences(
         "email_page_unsubscribed",
         "You will get no more e-mails about your turn; you can turn them on again on My games.",
     ),
+    # -- names at the table, resign and abort (people.js, table_end.js)
+    sentence("outcome_resigned", "{loser} resigned: {winner} wins."),
+    sentence(
+        "err_abort_late",
+        "Too late to abort: each player has made a decision. You can resign instead.",
+    ),
+    sentence("resign_button", "Resign"),
+    sentence("abort_button", "Abort"),
+    sentence("resign_confirm", "Resign this game? {opponent} wins it."),
+    sentence("abort_confirm", "Abort this game? It counts for nobody."),
+    sentence("concede_cancel", "Keep playing"),
+    sentence("seat_players", "Players"),
 )
 """The site's sentences by key, in English; fields in braces."""

@@ -238,8 +238,7 @@ TABLE = sentences(
     sentence("outcome_time", "{winner} wins on time: the other player's clock ran out."),
     sentence(
         "outcome_aborted",
-        "The game was aborted: a clock ran out before each player had made a decision."
-        " It counts for nobody.",
+        "The game was aborted before each player had made a decision. It counts for nobody.",
     ),
     sentence("waiting_title", "Waiting for you"),
     sentence("waiting_item", "Against {opponent}: {time} left to decide"),

@@ -38,8 +38,10 @@ from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.tables import decisions, games, private_games
 
 __all__ = [
+    "ABORTED",
     "FINISHED",
     "PLAYING",
+    "RESIGNED",
     "TERMINATIONS",
     "Append",
     "GameStore",
@@ -52,12 +54,16 @@ __all__ = [
 PLAYING = "playing"
 FINISHED = "finished"
 
-TERMINATIONS = ("time", "aborted", "abandoned", "unstarted")
+RESIGNED = "resigned"
+ABORTED = "aborted"
+
+TERMINATIONS = ("time", ABORTED, "abandoned", "unstarted", RESIGNED)
 """Why a game ended when its decisions do not: lost on time (``result`` names the
-winner), or aborted (a clock ran out before each side had decided: not rated, ``*``);
-in an untimed rated game (``ratings/forfeits.py``), abandoned (a player gone past the timeout
-after each side had decided: ``result`` names the other) or unstarted (a side did not
-decide within the timeout before each side had: not rated, ``*``)."""
+winner), or aborted (a clock ran out, or a seat asked, before each side had decided: not
+rated, ``*``); in an untimed rated game (``ratings/forfeits.py``), abandoned (a player
+gone past the timeout after each side had decided: ``result`` names the other) or
+unstarted (a side did not decide within the timeout before each side had: not rated,
+``*``); resigned (a seat gave the game up: ``result`` names the other side)."""
 
 
 class PlyTakenError(Exception):

@@ -1,6 +1,11 @@
 """The end of a game and the work after it: an end outside the rules (on time, aborted,
-forfeited) stored, the rating of a rated game, and what a finished game offers its
-seats (the record, the replay, the analysis, the rematch)."""
+forfeited, resigned) stored, the rating of a rated game, and what a finished game offers
+its seats (the record, the replay, the analysis, the rematch).
+
+A seat may **resign** at any moment of its game, whoever is to decide: the other side
+wins (``resigned``, rated as any end of a rated game). Before each side has made a
+decision either seat may **abort** it instead (``aborted``: no result, not rated), as a
+clock does."""
 
 from __future__ import annotations
 
@@ -13,7 +18,7 @@ from dataclasses import replace
 
 from hanamikoji.core.game import Game
 from hanamikoji.interfaces.clocks import ms_to_datetime
-from hanamikoji.interfaces.web.db.games import GameStore, new_game_row
+from hanamikoji.interfaces.web.db.games import ABORTED, RESIGNED, GameStore, new_game_row
 from hanamikoji.interfaces.web.db.writer import DecisionWriter
 from hanamikoji.interfaces.web.games.analyses import Analyses
 from hanamikoji.interfaces.web.games.live import SEED_LIMIT, LiveGame, clock_tags
@@ -23,11 +28,18 @@ from hanamikoji.interfaces.web.ratings.store import RatingStore
 from hanamikoji.interfaces.web.wire.answers import AnalysisState
 from hanamikoji.interfaces.web.wire.outgoing import Replay
 from hanamikoji.interfaces.web.wire.refused import Refused
-from hanamikoji.notation.records import GameRecord
+from hanamikoji.notation.records import RESIGNED as RESIGNED_KIND
+from hanamikoji.notation.records import Forfeit, GameRecord
 
-__all__ = ["Finishing"]
+__all__ = ["Finishing", "both_decided"]
 
 log = logging.getLogger("hanamikoji.web")
+
+
+def both_decided(live: LiveGame) -> bool:
+    """Whether each side of the game has made a decision (it can no longer be
+    aborted)."""
+    return {entry.seat for entry in live.game.log()} == {0, 1}
 
 
 class Finishing:
@@ -77,6 +89,33 @@ class Finishing:
         )
         return True
 
+    # -- ends a seat asks for ----------------------------------------------------------
+
+    async def resign(self, live: LiveGame, seat: int) -> None:
+        """``seat`` resigns: the other side wins, the game is rated if rated, and every
+        page is told. Raises :class:`Refused` (``err_game_over``) once it is over."""
+        await self._concede(live, seat, resign=True)
+
+    async def abort(self, live: LiveGame, seat: int) -> None:
+        """``seat`` aborts the game before each side has decided: no result, not rated.
+        Raises :class:`Refused`: ``err_game_over`` once it is over, ``err_abort_late``
+        once each side has made a decision."""
+        await self._concede(live, seat, resign=False)
+
+    async def _concede(self, live: LiveGame, seat: int, *, resign: bool) -> None:
+        async with live.lock:
+            while True:  # a decision stored first by another server: look again
+                if live.ended:
+                    raise Refused("err_game_over")
+                if not resign and both_decided(live):
+                    raise Refused("err_abort_late")
+                result = ("0-1" if seat == 0 else "1-0") if resign else "*"
+                if await self.store_end(live, result, RESIGNED if resign else ABORTED):
+                    break
+            log.info("game %s: seat %d %s", live.id, seat, "resigned" if resign else "aborted")
+            await self.rate(live)
+            self.announce(live)
+
     # -- ratings (ratings/) -----------------------------------------------------------
 
     async def rate(self, live: LiveGame) -> None:
@@ -119,12 +158,17 @@ class Finishing:
         # A game a clock ended is unfinished under the rules (Result "*", so the record
         # still replays); how it ended goes in tags of its own, as the arena's forfeits.
         extra = [] if stored.termination is None else clock_tags(stored)
+        # A resignation is the record's forfeit of kind "resigned" (its loser named).
+        forfeit = None
+        if stored.termination == RESIGNED:
+            forfeit = Forfeit(0 if stored.result == "0-1" else 1, RESIGNED_KIND, "")
         return GameRecord.from_game(
             live.game,
             players=live.player_names(),
             date=live.stored.created.strftime("%Y-%m-%d"),
             event="Hanamikoji web",
             extra_tags=extra,
+            forfeit=forfeit,
         )
 
     async def start_analysis(self, live: LiveGame) -> AnalysisState:

@@ -34,7 +34,7 @@ from hanamikoji.interfaces.clocks import (
 from hanamikoji.interfaces.web.cluster.events import Listener
 from hanamikoji.interfaces.web.cluster.instances import Cluster
 from hanamikoji.interfaces.web.db.database import Store
-from hanamikoji.interfaces.web.db.games import GameStore, new_game_row
+from hanamikoji.interfaces.web.db.games import GameStore, StoredGame, new_game_row
 from hanamikoji.interfaces.web.db.tokens import hash_token, new_token, token_matches
 from hanamikoji.interfaces.web.db.writer import DecisionWriter
 from hanamikoji.interfaces.web.games.analyses import Analyses
@@ -55,10 +55,12 @@ from hanamikoji.interfaces.web.games.live import (
 )
 from hanamikoji.interfaces.web.games.memory import LiveGames
 from hanamikoji.interfaces.web.games.pages import Pages
+from hanamikoji.interfaces.web.games.people import People, people_of
 from hanamikoji.interfaces.web.games.presence import Presence
 from hanamikoji.interfaces.web.games.states import GameStates
 from hanamikoji.interfaces.web.games.sync import InstanceSync
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
+from hanamikoji.interfaces.web.players.store import PlayerStore
 from hanamikoji.interfaces.web.ratings.forfeits import (
     DEFAULT_ABANDON_SECONDS,
     DEFAULT_ABORT_SECONDS,
@@ -84,6 +86,7 @@ class HubServices:
         bots: where bots think.
         listener: the other instances' events (PostgreSQL), or ``None`` (SQLite); the
             hub subscribes before it is started.
+        players: the players' rows (who sits at each seat: names on the table).
     """
 
     store: Store
@@ -93,6 +96,7 @@ class HubServices:
     analyses: Analyses
     bots: BotRunner
     listener: Listener | None
+    players: PlayerStore
 
 
 class GameHub:
@@ -126,6 +130,7 @@ class GameHub:
         self.ratings = services.ratings
         self.analyses = services.analyses
         self.listener = services.listener
+        self.players = services.players
         self.now = now
         self.me = store.instance
         self.chores = Chores(now)
@@ -259,8 +264,13 @@ class GameHub:
         if unowned and self.cluster.db.claim_unowned(game_id):
             stored = replace(stored, owner=self.me)
         live = LiveGame(stored, game, timeline=timeline(stored), loaded_at=self.now())
+        live.people = self._people(stored)
         self.presence.set(live, self.cluster.db.presence(game_id))
         return live
+
+    def _people(self, stored: StoredGame) -> People:
+        """Who sits at each seat of a game (blocking)."""
+        return people_of(self.players, self.ratings, [stored])[stored.id]
 
     async def _opened(self, live: LiveGame) -> None:
         """A game just loaded: its clock checked, its timers set, its bot woken."""
@@ -286,7 +296,20 @@ class GameHub:
             live.stored = stored
             live.game = rebuild(stored)
             live.timeline = timeline(stored)
+            live.people = await asyncio.to_thread(self._people, stored)
         self._changed(live)
+
+    async def seats_changed(self, game_id: str) -> None:
+        """A seat of the game was just claimed here: if the game is in memory, its seats'
+        players are read again and every page told (the other instances hear of it
+        from the claim's event, and read the game again)."""
+        live = self.memory.find(game_id)
+        if live is None:
+            return
+        people = await asyncio.to_thread(self._people, live.stored)
+        async with live.lock:
+            live.people = people
+            self.states.announce(live)
 
     def _changed(self, live: LiveGame) -> None:
         """After a change: set (or drop) the game's timers, and tell every page."""

@@ -26,6 +26,7 @@ from hanamikoji.interfaces.clocks import (
 from hanamikoji.interfaces.web.cluster.instances import PresenceRow
 from hanamikoji.interfaces.web.db.games import StoredGame
 from hanamikoji.interfaces.web.games.payload import PublicGame
+from hanamikoji.interfaces.web.games.people import People, record_name, unnamed
 from hanamikoji.interfaces.web.wire.outgoing import ClockState
 from hanamikoji.notation.names import Lang
 
@@ -126,6 +127,9 @@ class LiveGame:
     presence: list[PresenceRow] = field(default_factory=list)
     loaded_at: int = 0
     presence_timer: asyncio.TimerHandle | None = None
+    # Who sits at each seat (games/people.py): read with the game, and again when a
+    # seat is claimed; ``None`` until read (its bot and nobody named).
+    people: People | None = None
 
     @property
     def ended(self) -> bool:
@@ -160,15 +164,17 @@ class LiveGame:
             connected=(self.absent_since[0] is None, self.absent_since[1] is None),
             rematch=stored.rematch_id,
             rated=stored.rated,
+            people=self.seated(),
         )
 
+    def seated(self) -> People:
+        """Who sits at each seat, as far as known."""
+        return unnamed(self.stored) if self.people is None else self.people
+
     def player_names(self) -> tuple[str, str]:
-        """The names written into records."""
-        stored = self.stored
-        return (
-            f"Bot level {stored.bot_level}" if stored.bot_seat == 0 else "Player 1",
-            f"Bot level {stored.bot_level}" if stored.bot_seat == 1 else "Player 2",
-        )
+        """The names written into records (``Player1``, ``Player2``)."""
+        people = self.seated()
+        return (record_name(people[0], 0), record_name(people[1], 1))
 
 
 @dataclass(frozen=True, slots=True)

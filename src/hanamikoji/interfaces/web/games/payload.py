@@ -36,6 +36,7 @@ from hanamikoji.interfaces.web.wire.outgoing import (
     Reveal,
     RevealedRound,
     ScoredRound,
+    SeatPlayer,
     SeatState,
     SpectatorState,
     TableState,
@@ -82,6 +83,18 @@ class PublicGame:
     """How a clock ended the game: (``time`` or ``aborted``, the result)."""
     rated: bool = False
     """Whether the game is rated (``ratings/``): the page then offers no hints."""
+    people: tuple[SeatPlayer, SeatPlayer] | None = None
+    """Who sits at each seat (``people.py``); ``None``: a bot is a bot of its level, a
+    person is nobody named."""
+
+    def seat_players(self) -> tuple[SeatPlayer, SeatPlayer]:
+        if self.people is not None:
+            return self.people
+        named = [
+            SeatPlayer(kind="bot", level=level) if kind == "bot" else SeatPlayer(kind="anonymous")
+            for kind, level in zip(self.players, self.levels, strict=True)
+        ]
+        return (named[0], named[1])
 
 
 @functools.cache
@@ -201,6 +214,7 @@ def _table(kind: type[_State], view: View, public: PublicGame, **own: Any) -> _S
         ply=public.ply,
         players=public.players,
         levels=public.levels,
+        people=public.seat_players(),
         connected=public.connected,
         rematch=public.rematch,
         variant=view.variant.name,

@@ -15,6 +15,7 @@ from starlette.routing import BaseRoute, Route
 
 from hanamikoji.interfaces.clocks import TimeControl
 from hanamikoji.interfaces.web.games.live import LiveGame
+from hanamikoji.interfaces.web.games.people import people_of
 from hanamikoji.interfaces.web.http.guards import read_body
 from hanamikoji.interfaces.web.players.sessions import (
     acting_session,
@@ -124,10 +125,17 @@ async def _watch_list(request: Request) -> Response:
     """The newest ongoing games between people that anyone may watch."""
     if request.query_params.get("watch") != "1":
         raise Refused("err_bad_field", field="watch")
-    rows = await asyncio.to_thread(services(request).hub.games.watchable_games, WATCH_LIST_LIMIT)
+    hub = services(request).hub
+    rows = await asyncio.to_thread(hub.games.watchable_games, WATCH_LIST_LIMIT)
+    seated = await asyncio.to_thread(people_of, hub.players, hub.ratings, rows)
     games = WatchList(
         games=tuple(
-            WatchableGame(id=row.id, variant=row.variant, created=row.created.isoformat())
+            WatchableGame(
+                id=row.id,
+                variant=row.variant,
+                created=row.created.isoformat(),
+                players=seated[row.id],
+            )
             for row in rows
         )
     )
@@ -186,6 +194,7 @@ async def _replay(request: Request, live: LiveGame, seat: int) -> Response:
 async def _rematch(request: Request, live: LiveGame, seat: int) -> Response:
     new_id = await services(request).hub.finishing.rematch(live)
     await copy_seats(request, live.id, new_id)
+    await services(request).hub.seats_changed(new_id)
     return WireResponse(Rematch(id=new_id))
 
 

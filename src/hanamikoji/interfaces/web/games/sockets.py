@@ -22,7 +22,14 @@ from hanamikoji.interfaces.web.http.refusals import (
 )
 from hanamikoji.interfaces.web.players.sessions import session_seat
 from hanamikoji.interfaces.web.services import services
-from hanamikoji.interfaces.web.wire.incoming import Hello, LangMessage, Ping, decode_client_message
+from hanamikoji.interfaces.web.wire.incoming import (
+    AbortMessage,
+    Hello,
+    LangMessage,
+    Ping,
+    ResignMessage,
+    decode_client_message,
+)
 from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage, Pong, encode
 from hanamikoji.interfaces.web.wire.refused import Refused, parse_lang
 from hanamikoji.notation.names import LANGUAGES, Lang
@@ -136,6 +143,10 @@ async def _serve_seat(
                 connection.lang = message.lang
             elif isinstance(message, Hello):
                 raise Refused("err_hello_again")
+            elif isinstance(message, ResignMessage):
+                await hub.finishing.resign(live, seat)
+            elif isinstance(message, AbortMessage):
+                await hub.finishing.abort(live, seat)
             else:
                 await hub.play(live, seat, message.move, message.ply)
         except Refused as refusal:

@@ -102,6 +102,7 @@ STATUS = {
     "err_email_expired": 410,
     "err_email_rate": 429,
     "err_email_send": 503,
+    "err_abort_late": 409,
 }
 """The HTTP status of each refusal a route can raise (docs/web.md's error table)."""
 

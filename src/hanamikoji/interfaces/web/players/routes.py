@@ -204,6 +204,8 @@ async def _claim(request: Request) -> Response:
         raise Refused("err_seat_taken")
     if claim == "both":
         raise Refused("err_claim_both")
+    if claim == "taken":
+        await services(request).hub.seats_changed(live.id)  # the table shows the name
     return WireResponse(SeatClaimed(seat=seat, player=_player_info(session.player)))
 
 

@@ -11,7 +11,8 @@ The tables are in ``db/tables.py`` with the others (migration ``r0002_players.py
 them); this module holds their statements. Every write runs on the server's writer
 thread (``db/writer.py``). The same code runs on SQLite and PostgreSQL.
 
->>> from hanamikoji.interfaces.web.db.database import Store
+>>> from hanamikoji.interfaces.web.cluster.events import Event, notify
+from hanamikoji.interfaces.web.db.database import Store
 >>> store = PlayerStore(Store("sqlite://"))
 >>> ann = store.create_player(new_player("account", "Ann"), "$argon2id$...")
 >>> store.create_player(new_player("account", "ANN"), "$argon2id$...")
@@ -32,6 +33,7 @@ from typing import Any, Literal
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from hanamikoji.interfaces.web.cluster.events import Event, notify
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import FINISHED, PLAYING
 from hanamikoji.interfaces.web.db.tables import game_seats, games, players, server_secrets, sessions
@@ -258,6 +260,8 @@ class PlayerStore:
                             claimed=datetime.now(UTC),
                         )
                     )
+                    # The other instances showing the game read its seats again.
+                    notify(connection, Event("game", game_id, self.store.instance))
             except IntegrityError:
                 continue  # taken at this moment by another request: say by whom
             return "taken"
@@ -280,6 +284,22 @@ class PlayerStore:
             ).all()
         held: dict[int, str] = {int(seat): str(player) for seat, player in rows}
         return held.get(0), held.get(1)
+
+    def seated(self, game_ids: list[str]) -> dict[str, dict[int, Player]]:
+        """The players named at the seats of these games: by game id, then seat."""
+        if not game_ids:
+            return {}
+        query = (
+            select(game_seats.c.game_id, game_seats.c.seat, players)
+            .join(players, players.c.id == game_seats.c.player_id)
+            .where(game_seats.c.game_id.in_(game_ids))
+        )
+        with self.store.connection() as connection:
+            rows = connection.execute(query).all()
+        found: dict[str, dict[int, Player]] = {}
+        for row in rows:
+            found.setdefault(str(row.game_id), {})[int(row.seat)] = _player(row._mapping)
+        return found
 
     def seat_of(self, game_id: str, player_id: str) -> int | None:
         """The seat ``player_id`` holds in the game, or ``None``."""

@@ -13,6 +13,7 @@ from starlette.responses import Response
 from hanamikoji.interfaces.web.wire.outgoing import (
     MoveInfo,
     Replay,
+    SeatPlayer,
     SeatState,
     WireStruct,
     encode_bytes,
@@ -58,11 +59,13 @@ class GameCreated(WireStruct, frozen=True, kw_only=True, gc=False):
 
 
 class WatchableGame(WireStruct, frozen=True, kw_only=True, gc=False):
-    """An ongoing game anyone may watch; ``created`` in ISO 8601."""
+    """An ongoing game anyone may watch; ``created`` in ISO 8601; who sits at each seat
+    (names and ratings, nothing of the cards)."""
 
     id: str
     variant: str
     created: str
+    players: tuple[SeatPlayer, SeatPlayer]
 
 
 class WatchList(WireStruct, frozen=True, kw_only=True, gc=False):

@@ -44,6 +44,7 @@ from hanamikoji.notation.names import LANGUAGES, Lang
 __all__ = [
     "MAX_BODY_BYTES",
     "MAX_MESSAGE_CHARS",
+    "AbortMessage",
     "ClientMessage",
     "Credentials",
     "EmailNotifyRequest",
@@ -54,6 +55,7 @@ __all__ = [
     "MoveMessage",
     "NewGameRequest",
     "Ping",
+    "ResignMessage",
     "decode_client_message",
     "decode_credentials",
     "decode_email",
@@ -149,7 +151,17 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True, frozen=True):
     """Are you there? (answered by ``pong``)."""
 
 
-ClientMessage = Hello | MoveMessage | LangMessage | Ping
+class ResignMessage(msgspec.Struct, tag="resign", forbid_unknown_fields=True, frozen=True):
+    """The seat gives the game up, whoever is to decide (refused with ``err_game_over``
+    once it is over, ``err_spectator`` from a spectator's socket)."""
+
+
+class AbortMessage(msgspec.Struct, tag="abort", forbid_unknown_fields=True, frozen=True):
+    """The seat calls the game off before each side has decided (refused with
+    ``err_abort_late`` after, ``err_game_over`` once it is over)."""
+
+
+ClientMessage = Hello | MoveMessage | LangMessage | Ping | ResignMessage | AbortMessage
 
 _T = TypeVar("_T")
 

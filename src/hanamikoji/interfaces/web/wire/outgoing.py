@@ -34,6 +34,7 @@ __all__ = [
     "Reveal",
     "RevealedRound",
     "ScoredRound",
+    "SeatPlayer",
     "SeatState",
     "SpectatorState",
     "TableState",
@@ -147,6 +148,20 @@ class ClockState(WireStruct, frozen=True, kw_only=True, gc=False):
     running: int | None
 
 
+class SeatPlayer(WireStruct, frozen=True, kw_only=True, gc=False):
+    """Who sits at a seat, as anyone at the table or watching may know: an account
+    (``name``, its player page at ``/@/{name}``, its current ``rating`` in the game's
+    variant and whether it is ``provisional``, when it has one), a guest (its nickname),
+    a bot (its ``level``), or nobody named (``anonymous``: a seat opened by its link).
+    Nothing here comes from the cards."""
+
+    kind: Literal["account", "guest", "bot", "anonymous"]
+    name: str | None = None
+    level: int | None = None
+    rating: int | None = None
+    provisional: bool = False
+
+
 class TableState(WireStruct, tag="state", frozen=True, kw_only=True, gc=False):
     """Everything a page at the table shows (``{"type": "state", ...}``): the seat's
     (:class:`SeatState`) or a spectator's (:class:`SpectatorState`). ``placed`` and
@@ -157,6 +172,9 @@ class TableState(WireStruct, tag="state", frozen=True, kw_only=True, gc=False):
     ply: int
     players: tuple[str, str]
     levels: tuple[int | None, int | None]
+    people: tuple[SeatPlayer, SeatPlayer]
+    """Who sits at each seat (names, ratings); ``players`` and ``levels`` say only
+    person or bot."""
     connected: tuple[bool, bool]
     rematch: str | None
     variant: str

@@ -238,7 +238,8 @@ export function cardsInWords(list) {
   return joinList(runs.map(({ card, n }) => (n > 1 ? `${itemName(card)} ×${n}` : itemName(card))));
 }
 
-// "You", "Player 2", "Bot (level 3)": how a seat is named on this page.
+// "You", "Ann", "Kim (guest)", "Bot (level 3)", "Player 2": how a seat is named on this
+// page, from who sits there (the state's `people`).
 /**
  * @param {GameState} state
  * @param {Seat | null} seat
@@ -247,8 +248,23 @@ export function cardsInWords(list) {
  */
 export function seatName(state, seat, { you = true } = {}) {
   if (you && seat === state.seat) return t("you");
+  if (seat !== null && state.people) return personName(state.people[seat], seat);
   if (seat !== null && state.players[seat] === "bot") return t("bot_name", { level: state.levels[seat] });
   return t("player", { number: Number(seat) + 1 });
+}
+
+// A seat's player by name: an account's, a guest's nickname marked as such, a bot's
+// level, or "Player N" for a seat nobody is named at.
+/**
+ * @param {import("./wire").SeatPlayer} person
+ * @param {number} seat
+ * @returns {string}
+ */
+export function personName(person, seat) {
+  if (person.kind === "bot") return t("bot_name", { level: person.level ?? "?" });
+  if (person.kind === "guest" && person.name) return t("account_guest_name", { name: person.name });
+  if (person.kind === "account" && person.name) return person.name;
+  return t("player", { number: seat + 1 });
 }
 
 // Who won and why: the sentence the server chose (`reason`, the terminal's too).
@@ -260,5 +276,6 @@ export function outcomeSentence(state) {
   const outcome = /** @type {import("./wire").GameOutcome} */ (state.outcome);
   // The outcome sentences speak of the winner in the third person: "Player 1 wins ...".
   const winner = outcome.winner === null ? "" : seatName(state, outcome.winner, { you: false });
-  return t(outcome.reason, { winner, charm_term: term("charm") });
+  const loser = outcome.winner === null ? "" : seatName(state, 1 - outcome.winner, { you: false });
+  return t(outcome.reason, { winner, loser, charm_term: term("charm") });
 }

@@ -27,7 +27,9 @@ export type GameRequest =
   | { type: "hello"; token?: string; lang: string }
   | { type: "move"; move: string; ply: number }
   | { type: "lang"; lang: string }
-  | { type: "ping" };
+  | { type: "ping" }
+  | { type: "resign" }
+  | { type: "abort" };
 
 // -- the lobby's socket --------------------------------------------------------------------
 

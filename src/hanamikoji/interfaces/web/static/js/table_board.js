@@ -14,6 +14,7 @@ import { renderSide } from "./table_sides.js";
 import { renderRow } from "./table_row.js";
 import { renderComposer } from "./table_choosing.js";
 import { renderEnd } from "./table_end.js";
+import { concedeButtons, seatNames } from "./people.js";
 
 /** @typedef {import("./table.js").TableController} TableController */
 /** @typedef {import("./messages").ActionKind} ActionKind */
@@ -123,8 +124,10 @@ export function renderStatus(table) {
       h("span", { "data-testid": "variant" }, variantName(s.variant)),
       h("span", { class: "deck", "data-testid": "deck" }, tCount("deck_cards", s.deck)),
       h("span", {}, table.watching() ? t("watch_title") : t("you_are", { player: t("player", { number: table.viewer() + 1 }) }))),
+    seatNames(s),
     h("p", { class: `turn${table.myTurn() ? " mine" : ""}`, role: "status", "aria-live": "polite", id: "status-text" }, statusText(table)),
-    away ? h("p", { class: "away" }, t("opponent_away")) : null);
+    away ? h("p", { class: "away" }, t("opponent_away")) : null,
+    concedeButtons(table));
 }
 
 /** @param {TableController} table */

@@ -3,6 +3,7 @@
 
 import { h, messageOf, toast } from "./dom.js";
 import { t, variantName } from "./i18n.js";
+import { personTag } from "./people.js";
 import { GameSocket, api } from "./net.js";
 
 /** @typedef {import("./net.js").SocketHandlers} SocketHandlers */
@@ -42,6 +43,8 @@ export async function renderWatchList({ navigate }) {
   }
   section.append(h("ul", { class: "game-list" }, body.games.map((game) => h("li", { class: "game-entry" },
     h("span", { class: "entry-title" }, variantName(game.variant)),
+    " ",
+    h("span", { class: "entry-players", "data-testid": "watch-players" }, personTag(game.players[0], 0), " · ", personTag(game.players[1], 1)),
     " ",
     h("a", {
       href: `/w/${game.id}`,

@@ -409,6 +409,15 @@ export interface SeatClaimed {
   player: PlayerInfo;
 }
 
+/** Who sits at a seat, as anyone at the table or watching may know: an account (`name`, its player page at `/@/{name}`, its current `rating` in the game's variant and whether it is `provisional`, when it has one), a guest (its nickname), a bot (its `level`), or nobody named (`anonymous`: a seat opened by its link). Nothing here comes from the cards. */
+export interface SeatPlayer {
+  kind: "account" | "anonymous" | "bot" | "guest";
+  name: string | null;
+  level: number | null;
+  rating: number | null;
+  provisional: boolean;
+}
+
 /** A seat's state: its own hand, drawn card, Secret and Trade-off; of the other seat's hand only its size (`hand_sizes`): there is no field for those cards. */
 export interface SeatState {
   type: "state";
@@ -417,6 +426,7 @@ export interface SeatState {
   ply: number;
   players: [string, string];
   levels: [number | null, number | null];
+  people: [SeatPlayer, SeatPlayer];
   connected: [boolean, boolean];
   rematch: string | null;
   variant: string;
@@ -491,6 +501,7 @@ export interface SpectatorState {
   ply: number;
   players: [string, string];
   levels: [number | null, number | null];
+  people: [SeatPlayer, SeatPlayer];
   connected: [boolean, boolean];
   rematch: string | null;
   variant: string;
@@ -581,11 +592,12 @@ export interface WatchList {
   games: WatchableGame[];
 }
 
-/** An ongoing game anyone may watch; `created` in ISO 8601. */
+/** An ongoing game anyone may watch; `created` in ISO 8601; who sits at each seat (names and ratings, nothing of the cards). */
 export interface WatchableGame {
   id: string;
   variant: string;
   created: string;
+  players: [SeatPlayer, SeatPlayer];
 }
 
 export type SeatMessage = SeatState | ErrorMessage | Pong;
