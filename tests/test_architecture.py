@@ -163,7 +163,16 @@ def test_the_cycle_finder_finds_lazy_and_relative_cycles(tmp_path: Path) -> None
 WEB = PACKAGE / "interfaces" / "web"
 WEB_SHARED = ("wire", "db", "cluster", "http", "catalog")
 """The web server's folders that every feature shares (docs/architecture.md)."""
-WEB_ABOVE_SHARED = ("games", "lobby", "players", "ratings", "pages", "services", "app")
+WEB_ABOVE_SHARED = (
+    "games",
+    "lobby",
+    "players",
+    "ratings",
+    "social",
+    "pages",
+    "services",
+    "app",
+)
 """The web server's features, its composition root and its assembly."""
 
 

@@ -61,7 +61,7 @@ BEFORE_MIGRATIONS_BLOB = "9a0760077415205cfdd083a0fc3f9fa6e6611af8"
 """``git rev-parse d52489d:src/hanamikoji/interfaces/web/storage.py``."""
 
 MIGRATIONS_DIR = Path(database.__file__).parent / "migrations"
-HEAD = "0009"
+HEAD = "0010_social"
 """The newest revision in ``migrations/versions/``."""
 
 POSTGRES = URL
@@ -343,8 +343,8 @@ SECOND_REVISION = '''"""A test's revision: a column and an index on games."""
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0010"
-down_revision = "0009"
+revision = "9999_test"
+down_revision = "0010_social"
 branch_labels = None
 depends_on = None
 
@@ -367,7 +367,7 @@ def test_an_older_revision_is_upgraded_in_place_without_losing_a_row(
     will add one: a database at the first revision gets the second and keeps its rows."""
     migrations = tmp_path / "migrations"
     shutil.copytree(MIGRATIONS_DIR, migrations, ignore=shutil.ignore_patterns("__pycache__"))
-    (migrations / "versions" / "r0010_test_note.py").write_text(SECOND_REVISION)
+    (migrations / "versions" / "r9999_test_note.py").write_text(SECOND_REVISION)
     url = new_database()
     old = fill_before_migrations(url, played)
     Store(url).close()
@@ -377,7 +377,7 @@ def test_an_older_revision_is_upgraded_in_place_without_losing_a_row(
     with opened(url) as engine:
         upgrade_schema(engine, str(migrations))
 
-    assert revisions(url) == ["0010"]
+    assert revisions(url) == ["9999_test"]
     assert _rows(url) == before
     with opened(url) as engine, engine.connect() as connection:
         found = inspect(connection)

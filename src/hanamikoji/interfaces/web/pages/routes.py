@@ -47,6 +47,8 @@ PAGE_PATHS = (
     "/w/{game_id}",
     "/lobby",
     "/leaderboard",
+    "/friends",
+    "/challenge/{challenge_id}",
 )
 """The addresses the page answers (it routes among them itself)."""
 

@@ -40,6 +40,7 @@ from hanamikoji.interfaces.web.wire.outgoing import (
     SpectatorState,
 )
 from hanamikoji.interfaces.web.wire.player_answers import PLAYER_ANSWERS
+from hanamikoji.interfaces.web.wire.social_messages import SOCIAL_ANSWERS, SocialServerMessage
 
 __all__ = ["ALIASES", "TARGET", "UNIONS", "declaration", "generate", "main", "typescript"]
 
@@ -50,8 +51,10 @@ UNIONS: dict[str, Any] = {
     "SeatMessage": SeatState | ErrorMessage | Pong,
     "WatchMessage": SpectatorState | ErrorMessage | Pong,
     "LobbyServerMessage": LobbyServerMessage,
+    "SocialServerMessage": SocialServerMessage,
 }
-"""What each socket sends: the game's seat socket, its watch socket, the lobby's."""
+"""What each socket sends: the game's seat socket, its watch socket, the lobby's, the
+site socket."""
 
 ALIASES: dict[str, Any] = {"MoveKindName": MoveKindName, "PhaseName": PhaseName}
 """Literal types written once as a ``type`` and named wherever they are used."""
@@ -169,7 +172,7 @@ def _children(info: mi.Type) -> tuple[mi.Type, ...]:
 
 def generate() -> str:
     """The whole ``wire.d.ts``: every answer and message Struct, then the unions."""
-    roots: list[Any] = [*ANSWERS, *PLAYER_ANSWERS, *UNIONS.values()]
+    roots: list[Any] = [*ANSWERS, *PLAYER_ANSWERS, *SOCIAL_ANSWERS, *UNIONS.values()]
     infos = mi.multi_type_info(roots)
     parts = [HEADER]
     for name, alias in ALIASES.items():
