@@ -382,3 +382,41 @@ def test_the_site_socket_needs_a_session_and_refuses_garbage(client: TestClient)
             }
         ws.send_text('{"type": "ping"}')
         assert receive(ws, "pong") == {"type": "pong"}
+
+
+def test_a_blocked_players_seeks_are_hidden_in_the_lobby_both_ways(client: TestClient) -> None:
+    ann, bob, cyd = person(client, "Ann"), person(client, "Bob"), person(client, "Cyd")
+    post(client, ann, "/api/players/Bob/block")
+    with (
+        client.websocket_connect("/lobby/ws", headers=ann.headers) as ws_ann,
+        client.websocket_connect("/lobby/ws", headers=bob.headers) as ws_bob,
+        client.websocket_connect("/lobby/ws", headers=cyd.headers) as ws_cyd,
+    ):
+        for ws in (ws_ann, ws_bob, ws_cyd):
+            receive(ws, "lobby")
+        ws_bob.send_text(json.dumps({"type": "seek"}))
+        bobs = receive(ws_cyd, "seek")["seek"]["id"]
+        assert receive(ws_bob, "seek")["seek"]["mine"]
+        ws_ann.send_text(json.dumps({"type": "seek"}))
+        anns = receive(ws_cyd, "seek")["seek"]["id"]
+        ws_ann.send_text(json.dumps({"type": "accept", "seek": bobs}))
+        assert receive(ws_ann, "error")["code"] == "err_blocked"  # never shown to her
+        ws_bob.send_text(json.dumps({"type": "accept", "seek": anns}))
+        assert receive(ws_bob, "error")["code"] == "err_blocked"
+        # Neither page was sent the other's seek; Cyd sees both and plays Bob.
+        ws_ann.send_text(json.dumps({"type": "ping"}))
+        ws_bob.send_text(json.dumps({"type": "ping"}))
+        seen_by_ann = [m for m in until_pong(ws_ann) if m["type"] == "seek"]
+        seen_by_bob = [m for m in until_pong(ws_bob) if m["type"] == "seek"]
+        assert seen_by_ann == [] and seen_by_bob == []
+        ws_cyd.send_text(json.dumps({"type": "accept", "seek": bobs}))
+        assert receive(ws_bob, "paired")["seat"] == 0
+
+
+def until_pong(ws: Any) -> list[JSONDict]:
+    seen: list[JSONDict] = []
+    while True:
+        message: JSONDict = json.loads(ws.receive_text())
+        if message["type"] == "pong":
+            return seen
+        seen.append(message)
