@@ -9,6 +9,7 @@ import { api } from "./net.js";
 import { currentPlayer, openAccount } from "./account.js";
 import { formatClock } from "./clock.js";
 import { ratingBadge, ratingDelta, ratingSection } from "./ratings.js";
+import { playerActions } from "./social.js";
 
 /** @typedef {import("./messages").GameEntry} GameEntry */
 /** @typedef {import("./messages").MyGames} MyGames */
@@ -76,6 +77,7 @@ export async function renderPlayer(root, name) {
   document.title = `Hanamikoji · ${body.player.name}`;
   root.replaceChildren(h("section", { class: "player-page", "data-testid": "player-page" },
     h("h1", {}, body.player.name),
+    playerActions(body.player.name),
     h("p", { class: "muted" }, t("player_since", { date: shownDate(body.since) })),
     h("h2", {}, t("rating_title")),
     ratingSection(body),
