@@ -19,6 +19,7 @@ import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import httpx2 as httpx
 import pytest
@@ -512,3 +513,110 @@ def test_any_link_token_is_refused_with_a_page_and_changes_nothing(
     assert response.status_code in (400, 410), response.text
     assert response.headers["content-type"].startswith("text/html")
     assert "<script" not in response.text
+
+
+# -- friends and challenges (social/) -------------------------------------------------------
+
+CHALLENGE_FIELDS = ("opponent", "variant", "time_control", "rated", "first", "type")
+challenge_values = json_values | st.sampled_from(
+    ["Target", "Fuzzer", "nobody", "none", "3+2", "1d", "them", "random", "french", True]
+)
+challenge_bodies = st.dictionaries(
+    st.sampled_from(CHALLENGE_FIELDS) | st.text(max_size=8), challenge_values, max_size=5
+)
+
+
+@pytest.fixture(scope="module")
+def social_people(client: TestClient) -> dict[str, dict[str, str]]:
+    """Two accounts' headers (session cookie and CSRF token): a fuzzer and its target."""
+    people = {}
+    for name in ("Fuzzer", "Target"):
+        client.cookies.clear()
+        response = client.post("/api/me/register", json={"name": name, "password": "x" * 12})
+        assert response.status_code == 201, response.text
+        cookie = client.cookies.get("hanamikoji_session")
+        client.cookies.clear()
+        people[name] = {
+            "cookie": f"hanamikoji_session={cookie}",
+            "X-CSRF-Token": response.json()["csrf"],
+        }
+    return people
+
+
+@FUZZ
+@given(body=challenge_bodies | json_values.map(lambda value: {"value": value}))
+def test_any_challenge_body_is_made_or_refused_with_a_code(
+    client: TestClient, social_people: dict[str, dict[str, str]], body: dict[str, Any]
+) -> None:
+    fuzzer = social_people["Fuzzer"]
+    headers = {**fuzzer, **JSON_TYPE}
+    before = client.get("/api/challenges", headers=fuzzer).json()["outgoing"]
+    response = client.post("/api/challenges", content=json.dumps(body).encode(), headers=headers)
+    after = client.get("/api/challenges", headers=fuzzer).json()["outgoing"]
+    if response.status_code == 201:
+        made = response.json()
+        assert [c["id"] for c in after] == [*(c["id"] for c in before), made["id"]]
+        cancel = client.post(f"/api/challenges/{made['id']}/cancel", headers=fuzzer)
+        assert cancel.status_code == 204
+    else:
+        assert response.status_code in (400, 403, 404, 409, 413), response.text
+        assert_documented_error(response.json())
+        assert after == before
+
+
+@FUZZ
+@given(
+    action=st.sampled_from(["relation", "follow", "unfollow", "block", "unblock"]),
+    name=st.text(max_size=60) | st.sampled_from(["Target", "Fuzzer", "target", "x" * 41]),
+    signed_in=st.booleans(),
+)
+def test_any_name_in_a_relation_route_gets_a_documented_answer(
+    client: TestClient,
+    social_people: dict[str, dict[str, str]],
+    action: str,
+    name: str,
+    signed_in: bool,
+) -> None:
+    headers = social_people["Fuzzer"] if signed_in else {}
+    path = f"/api/players/{quote(name, safe='')}/{action}"
+    if action == "relation":
+        response = client.get(path, headers=headers)
+    else:
+        response = client.post(path, headers=headers)
+    if response.status_code == 200:
+        assert set(response.json()) == {"name", "online", "following", "blocking"}
+        return
+    assert response.status_code in (400, 401, 403, 404, 405), response.text
+    if response.status_code != 405 and response.headers["content-type"].startswith(
+        "application/json"
+    ):
+        assert_documented_error(response.json())
+
+
+@FUZZ
+@given(
+    action=st.sampled_from(["accept", "decline", "cancel", ""]),
+    challenge=st.text(max_size=40) | st.sampled_from(["", "x" * 17]),
+)
+def test_any_challenge_id_gets_a_documented_answer(
+    client: TestClient, social_people: dict[str, dict[str, str]], action: str, challenge: str
+) -> None:
+    headers = social_people["Target"]
+    path = f"/api/challenges/{quote(challenge, safe='')}" + (f"/{action}" if action else "")
+    response = client.post(path, headers=headers) if action else client.get(path, headers=headers)
+    assert response.status_code in (400, 401, 403, 404, 405, 409), response.text
+    if response.headers.get("content-type", "").startswith("application/json"):
+        assert_documented_error(response.json())
+
+
+@FUZZ
+@given(messages=st.lists(client_messages() | st.text(max_size=80), min_size=1, max_size=6))
+def test_any_site_socket_message_gets_a_documented_answer(
+    client: TestClient, social_people: dict[str, dict[str, str]], messages: list[str]
+) -> None:
+    with client.websocket_connect("/social/ws", headers=social_people["Target"]) as ws:
+        assert json.loads(ws.receive_text())["type"] == "social"
+        for message in messages:
+            ws.send_text(message)
+            for answer in answers_until_pong(ws):
+                assert_documented_error(answer)

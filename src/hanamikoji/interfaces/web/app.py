@@ -6,8 +6,8 @@ The games' routes and WebSockets are in :mod:`~hanamikoji.interfaces.web.games.r
 and :mod:`~hanamikoji.interfaces.web.games.sockets`; the page's (``/``, ``/learn``,
 ``/rules/...``, ``/api/i18n/...``, ...) in :mod:`~hanamikoji.interfaces.web.pages.routes`;
 the players' (``/api/me...``, ``/api/players/{name}``, ``/api/games/{id}/claim``) in
-:mod:`~hanamikoji.interfaces.web.players.routes`; the ratings' and the lobby's in their
-folders.
+:mod:`~hanamikoji.interfaces.web.players.routes`; the ratings', the lobby's and friends
+and challenges' (``social/``) in their folders.
 """
 
 from __future__ import annotations
@@ -56,6 +56,8 @@ from hanamikoji.interfaces.web.services import (
     running_services,
     services,
 )
+from hanamikoji.interfaces.web.social.routes import social_routes
+from hanamikoji.interfaces.web.social.sockets import social_sockets
 from hanamikoji.interfaces.web.wire.answers import Health, WireResponse
 from hanamikoji.interfaces.web.wire.outgoing import encode
 from hanamikoji.interfaces.web.wire.refused import Refused, parse_lang
@@ -88,6 +90,8 @@ def create_app(config: ServerConfig) -> Starlette:
         *notice_routes(),
         *rating_routes(),
         *lobby_routes(),
+        *social_routes(),
+        *social_sockets(),
         *game_routes(),
         Route("/healthz", _health),
         *game_sockets(),

@@ -12,7 +12,8 @@ starts (:func:`guards_of`).
 Built here, in order: the database (:class:`~.db.database.Store`), the bot workers,
 the writer thread, the other instances' listener (PostgreSQL), the analyses, the live
 games (:class:`~.games.hub.GameHub`, handed all of these), the accounts, the lobby and
-its pairings, the hints, and the collector's keeper; closed in the reverse order.
+its pairings, friends and challenges (:class:`~.social.service.Social`), the hints, and
+the collector's keeper; closed in the reverse order.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import functools
 import gc
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, TypedDict, cast
@@ -55,6 +56,7 @@ from hanamikoji.interfaces.web.players.cookies import CookieSettings, SessionKey
 from hanamikoji.interfaces.web.players.passwords import Passwords
 from hanamikoji.interfaces.web.players.store import PlayerStore
 from hanamikoji.interfaces.web.ratings.store import RatingStore
+from hanamikoji.interfaces.web.social.service import Social
 from hanamikoji.interfaces.web_settings import ServeSettings
 
 if TYPE_CHECKING:
@@ -72,6 +74,8 @@ __all__ = [
     "open_accounts",
     "open_lobby",
     "open_notices",
+    "open_social",
+    "people_game",
     "run_pairings",
     "running_games",
     "running_services",
@@ -158,6 +162,7 @@ class Services:
         ratings: the players' ratings.
         accounts: the players' accounts and sessions.
         lobby: seeks and quick pairing.
+        social: friends, who is online, challenges.
         hints: the hints' workers.
         notices: the e-mails about correspondence games (``notices/``).
         guards: rates, cookies, origins, seat sockets (:class:`Guards`).
@@ -172,6 +177,7 @@ class Services:
     ratings: RatingStore
     accounts: Accounts
     lobby: Lobby
+    social: Social
     hints: Hints
     notices: Notices
     guards: Guards
@@ -210,6 +216,7 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
         async with running_games(store, bots, settings, tap=config.tap, now=now) as hub:
             accounts = await open_accounts(store, hub.writer, guards.cookies.lifetime)
             lobby = await open_lobby(hub, accounts, store, hub.listener, now)
+            social = await open_social(hub, accounts, store, hub.listener, now)
             pairings = asyncio.create_task(run_pairings(lobby))
             hints = Hints(bots, settings.analysis_worlds)
             notices = await open_notices(hub, accounts, settings, now)
@@ -224,6 +231,7 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
                     hub.ratings,
                     accounts,
                     lobby,
+                    social,
                     hints,
                     notices,
                     guards,
@@ -235,6 +243,7 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
+                await social.close()
                 await lobby.close()
                 await hints.close()
     finally:
@@ -310,6 +319,31 @@ async def open_notices(
     return Notices(hub.games, players, hub.writer.call, mail, LinkKeys(secret), now)
 
 
+PeopleGame = Callable[[tuple[str, str], str, str, bool, int], Awaitable[tuple[Seat, Seat]]]
+"""Makes a game between two players: their ids at seats 0 and 1, the variant, the time
+control's name, rated, the seat that starts; each seat with its token."""
+
+
+def people_game(hub: GameHub, accounts: Accounts) -> PeopleGame:
+    """How a game between two players is made, for the lobby's pairings and for
+    challenges alike: the game with its time control, then both seats named for their
+    players (so My games lists it and each seat opens by its player's session)."""
+    take_seat = accounts.store.take_seat
+
+    async def make(
+        players: tuple[str, str], variant: str, time_control: str, rated: bool, first: int
+    ) -> tuple[Seat, Seat]:
+        clock = TimeControl.parse(time_control)
+        created = await hub.create(variant, first, None, clock=clock, rated=rated)
+        assert created.friend_token is not None, "a game between people has two tokens"
+        for seat, player in enumerate(players):
+            await accounts.writer.call(functools.partial(take_seat, created.id, seat, player))
+        await hub.seats_changed(created.id)  # loaded already if it has an owner
+        return Seat(created.id, 0, created.token), Seat(created.id, 1, created.friend_token)
+
+    return make
+
+
 async def open_lobby(
     hub: GameHub,
     accounts: Accounts,
@@ -321,23 +355,47 @@ async def open_lobby(
     stops): a pairing's game, with its time control, has the seeker at seat 0 and the
     other player at seat 1, both seats named for their players; who starts is drawn.
     ``listener`` carries the other instances' lobby events (PostgreSQL)."""
-
-    take_seat = accounts.store.take_seat
+    make = people_game(hub, accounts)
 
     async def make_game(pairing: Pairing) -> tuple[Seat, Seat]:
-        clock = TimeControl.parse(pairing.time_control)
-        created = await hub.create(
-            pairing.variant, secrets.randbelow(2), None, clock=clock, rated=pairing.rated
-        )
-        assert created.friend_token is not None, "a game between people has two tokens"
-        for seat, player in enumerate((pairing.seeker, pairing.opponent)):
-            await accounts.writer.call(functools.partial(take_seat, created.id, seat, player))
-        await hub.seats_changed(created.id)  # loaded already if it has an owner
-        return Seat(created.id, 0, created.token), Seat(created.id, 1, created.friend_token)
+        players = (pairing.seeker, pairing.opponent)
+        first = secrets.randbelow(2)
+        return await make(players, pairing.variant, pairing.time_control, pairing.rated, first)
 
     lobby = Lobby(make_game, store, now=now, run=accounts.writer.call, listener=listener)
     await lobby.start()
     return lobby
+
+
+async def open_social(
+    hub: GameHub,
+    accounts: Accounts,
+    store: Store,
+    listener: Listener | None,
+    now: Callable[[], int],
+) -> Social:
+    """Friends and challenges, started (``Social.start``; ``Social.close`` when the
+    server stops): an accepted challenge's game has the challenger at seat 0 and the
+    acceptor at seat 1, both seats named, who starts as the challenger chose."""
+    make = people_game(hub, accounts)
+
+    async def make_game(
+        players: tuple[str, str], variant: str, time_control: str, rated: bool, first: int
+    ) -> str:
+        seats = await make(players, variant, time_control, rated, first)
+        return seats[0].game
+
+    social = Social(
+        store,
+        accounts.store,
+        hub.ratings,
+        make_game,
+        now=now,
+        run=accounts.writer.call,
+        listener=listener,
+    )
+    await social.start()
+    return social
 
 
 async def run_pairings(lobby: Lobby, interval: float = PAIRING_INTERVAL) -> None:

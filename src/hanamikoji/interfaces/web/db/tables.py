@@ -5,8 +5,8 @@ which :func:`~hanamikoji.interfaces.web.db.database.upgrade_schema` runs wheneve
 :class:`~hanamikoji.interfaces.web.db.database.Store` opens a database
 (``tests/test_web_migrations.py`` checks that the two agree). The queries are beside
 their feature: the games' in ``games.py``, the players' in ``players/store.py``, the
-ratings' in ``ratings/store.py``, the lobby's in ``lobby/store.py``, the instances' in
-``cluster/instances.py``.
+ratings' in ``ratings/store.py``, the lobby's in ``lobby/store.py``, friends' and
+challenges' in ``social/``, the instances' in ``cluster/instances.py``.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from sqlalchemy import (
 __all__ = [
     "analyses",
     "analysis_runs",
+    "challenges",
     "decisions",
     "game_seats",
     "games",
@@ -37,10 +38,12 @@ __all__ = [
     "mail_batches",
     "metadata",
     "player_emails",
+    "player_presence",
     "players",
     "private_games",
     "rating_history",
     "ratings",
+    "relations",
     "seat_presence",
     "server_secrets",
     "sessions",
@@ -302,6 +305,51 @@ mail_batches = Table(
 """When a player was last sent their games waiting (ms), and by which instance: an
 instance claims a batch by moving ``sent_ms`` from the value it read to now, so of two
 instances looking at once one sends it."""
+# -- friends and challenges (revision 0012_social, social/) ------------------------------
+
+relations = Table(
+    "relations",
+    metadata,
+    Column("owner_id", String(16), primary_key=True),
+    Column("other_id", String(16), primary_key=True),
+    Column("kind", String(8), nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    Index("ix_relations_other", "other_id"),
+)
+"""Who follows or blocks whom: one row per (owner, other), ``follow`` or ``block``."""
+
+player_presence = Table(
+    "player_presence",
+    metadata,
+    Column("player_id", String(16), primary_key=True),
+    Column("instance_id", String(32), primary_key=True),
+    Column("seen_ms", BigInteger, nullable=False),
+    Index("ix_player_presence_instance", "instance_id"),
+)
+"""A player's pages open on an instance, touched while they are (online: a fresh row)."""
+
+challenges = Table(
+    "challenges",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("challenger_id", String(16), nullable=False),
+    Column("opponent_id", String(16), nullable=True),
+    Column("variant", String(40), nullable=False),
+    Column("time_control", String(16), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("first", String(8), nullable=False),
+    Column("status", String(12), nullable=False),
+    Column("game_id", String(32), nullable=True),
+    Column("acceptor_id", String(16), nullable=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("expires_ms", BigInteger, nullable=False),
+    Index("ix_challenges_opponent", "opponent_id", "status"),
+    Index("ix_challenges_challenger", "challenger_id", "status"),
+    Index("ix_challenges_status", "status", "expires_ms"),
+)
+"""Challenges: a named opponent (``NULL``: open, through its link), the settings, the
+status (``open``, ``accepted``, ``declined``, ``cancelled``, ``expired``), the game an
+acceptance made."""
 
 server_secrets = Table(
     "server_secrets",

@@ -103,6 +103,17 @@ STATUS = {
     "err_email_rate": 429,
     "err_email_send": 503,
     "err_abort_late": 409,
+    # friends and challenges (social/)
+    "err_account_only": 403,
+    "err_relation_self": 400,
+    "err_too_many_relations": 409,
+    "err_blocked": 403,
+    "err_challenge_self": 400,
+    "err_challenge_gone": 409,
+    "err_challenge_not_yours": 403,
+    "err_no_challenge": 404,
+    "err_too_many_challenges": 409,
+    "err_pairing": 503,
 }
 """The HTTP status of each refusal a route can raise (docs/web.md's error table)."""
 

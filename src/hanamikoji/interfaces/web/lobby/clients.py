@@ -1,9 +1,11 @@
 """Who is in the lobby: a page (:class:`LobbyClient`) and its player (:class:`LobbyPlayer`:
 the session's guest or account, or nobody), who may see a seek, and who may seek.
 
-A rated game needs an account on both sides. Ratings are per variant: a seek's range,
-and the quick-pairing gap, use the ratings in the game's variant; a player with no
-rating in it counts as Glicko-2's new player: 1500, provisional.
+A rated game needs an account on both sides. Two players of whom one blocked the other
+(``social/relations.py``) never see each other's seeks nor accept them. Ratings are per
+variant: a seek's range, and the quick-pairing gap, use the ratings in the game's
+variant; a player with no rating in it counts as Glicko-2's new player: 1500,
+provisional.
 """
 
 from __future__ import annotations
@@ -23,13 +25,15 @@ __all__ = ["LobbyClient", "LobbyPlayer", "player_of", "visible_to"]
 
 @dataclass(frozen=True, slots=True)
 class LobbyPlayer:
-    """Who is in the lobby: the session's player (``account`` or a guest) and their
-    rating in each variant they have one in."""
+    """Who is in the lobby: the session's player (``account`` or a guest), their
+    rating in each variant they have one in, and the players they blocked or were
+    blocked by (``avoids``, read as the page opens)."""
 
     id: str
     name: str
     account: bool
     ratings: Mapping[str, Rating] = field(default_factory=dict)
+    avoids: frozenset[str] = frozenset()
 
     def rating(self, variant: str) -> Rating:
         """The rating in ``variant``; a new player's (1500, provisional) without one."""
@@ -62,10 +66,14 @@ class LobbyClient:
 
 
 def visible_to(seek: Seek, client: LobbyClient) -> bool:
-    """Whether the page ``client`` may see ``seek``: its own, or its player is in range."""
+    """Whether the page ``client`` may see ``seek``: its own, or its player is in range
+    and neither blocked the other."""
     if client.key == seek.client:
         return True
-    return client.player is not None and seek.admits(client.player.rating(seek.variant).rating)
+    player = client.player
+    if player is None or seek.player.id in player.avoids:
+        return False
+    return seek.admits(player.rating(seek.variant).rating)
 
 
 def player_of(client: LobbyClient, *, rated: bool) -> LobbyPlayer:

@@ -61,14 +61,16 @@ def _lobby(connection: HTTPConnection) -> Lobby:
 
 async def _lobby_player(connection: HTTPConnection) -> LobbyPlayer | None:
     """The session's player as the lobby knows it, with their rating in each variant they
-    have one in (``ratings/``; a new player's elsewhere)."""
+    have one in (``ratings/``; a new player's elsewhere) and the players they blocked or
+    were blocked by (``social/``)."""
     session = await current_session(connection)
     if session is None:
         return None
     player = session.player
     stored = await asyncio.to_thread(services(connection).ratings.ratings_of, player.id)
     ratings = {rating.variant: rating.rating for rating in stored}
-    return LobbyPlayer(player.id, player.name, player.kind == "account", ratings)
+    avoids = await asyncio.to_thread(services(connection).social.relations.avoided, player.id)
+    return LobbyPlayer(player.id, player.name, player.kind == "account", ratings, avoids)
 
 
 async def _lobby_socket(websocket: WebSocket) -> None:

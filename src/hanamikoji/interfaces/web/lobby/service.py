@@ -196,14 +196,16 @@ class Lobby:
     async def accept(self, client: LobbyClient, seek_id: str) -> None:
         """Accept a seek: the game is made and both sides sent their seats. Raises
         :class:`Refused` when the seek is gone (another took it first), is the page's
-        own, or does not admit the page's player (out of range, or rated without an
-        account)."""
+        own, or does not admit the page's player (one of the two blocked the other, out
+        of range, or rated without an account)."""
         seek = self.board.seeks.get(seek_id)
         if seek is None:
             raise Refused("err_seek_gone")
         player = player_of(client, rated=seek.rated)
         if seek.client == client.key or seek.player.id == player.id:
             raise Refused("err_seek_own")
+        if seek.player.id in player.avoids:
+            raise Refused("err_blocked")
         if not seek.admits(player.rating(seek.variant).rating):
             raise Refused("err_seek_range")
         taken = await self._run(lambda: self.db.take_seek(seek_id, client.key))

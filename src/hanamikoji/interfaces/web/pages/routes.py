@@ -49,6 +49,8 @@ PAGE_PATHS = (
     "/lobby",
     "/leaderboard",
     "/games",
+    "/friends",
+    "/challenge/{challenge_id}",
 )
 """The addresses the page answers (it routes among them itself)."""
 

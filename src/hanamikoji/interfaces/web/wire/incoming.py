@@ -45,6 +45,7 @@ __all__ = [
     "MAX_BODY_BYTES",
     "MAX_MESSAGE_CHARS",
     "AbortMessage",
+    "ChallengeRequest",
     "ClientMessage",
     "Credentials",
     "EmailNotifyRequest",
@@ -56,12 +57,15 @@ __all__ = [
     "NewGameRequest",
     "Ping",
     "ResignMessage",
+    "SocialMessage",
+    "decode_challenge",
     "decode_client_message",
     "decode_credentials",
     "decode_email",
     "decode_email_notify",
     "decode_guest",
     "decode_new_game",
+    "decode_social_message",
 ]
 
 MAX_MESSAGE_CHARS = 2048
@@ -314,3 +318,41 @@ def decode_lobby_message(data: str | bytes) -> LobbyMessage:
         if not RATING_BOUNDS[0] <= low <= high <= RATING_BOUNDS[1]:
             raise Refused("err_bad_field", field="range")
     return message
+
+
+# -- friends and challenges (social/) ---------------------------------------------------
+
+PlayerName = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+
+
+class ChallengeRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """``POST /api/challenges``: challenge the account ``opponent`` (``None``: an open
+    challenge, for whoever opens its link) to a game of these settings; ``first`` is
+    who starts, from the challenger's side."""
+
+    opponent: PlayerName | None = None
+    variant: str = "classic"
+    time_control: TimeControlName = "none"
+    rated: bool = False
+    first: Literal["me", "them", "random"] = "random"
+
+
+SocialMessage = LangMessage | Ping
+"""What a page may send on the site socket (``WS /social/ws``)."""
+
+_CHALLENGE = msgspec.json.Decoder(ChallengeRequest)
+_SOCIAL_MESSAGE: msgspec.json.Decoder[SocialMessage] = msgspec.json.Decoder(SocialMessage)
+
+
+def decode_challenge(body: bytes) -> ChallengeRequest:
+    """A challenge's settings (an empty body: an open casual game of the defaults); a
+    variant the server does not know is refused (``err_bad_field`` naming ``variant``)."""
+    request = _decode(_CHALLENGE, body or b"{}", tagged=False)
+    if request.variant not in VARIANTS:
+        raise Refused("err_bad_field", field="variant")
+    return request
+
+
+def decode_social_message(data: str | bytes) -> SocialMessage:
+    """One message from a page on the site socket (a text or binary frame)."""
+    return _decode(_SOCIAL_MESSAGE, _within_limit(data), tagged=True)

@@ -42,6 +42,7 @@ from hanamikoji.interfaces.web.wire.outgoing import (
     SpectatorState,
 )
 from hanamikoji.interfaces.web.wire.player_answers import PLAYER_ANSWERS
+from hanamikoji.interfaces.web.wire.social_messages import SOCIAL_ANSWERS, SocialServerMessage
 
 __all__ = ["ALIASES", "TARGET", "UNIONS", "declaration", "generate", "main", "typescript"]
 
@@ -52,14 +53,17 @@ UNIONS: dict[str, Any] = {
     "SeatMessage": SeatState | ErrorMessage | Pong,
     "WatchMessage": SpectatorState | ErrorMessage | Pong,
     "LobbyServerMessage": LobbyServerMessage,
+    "SocialServerMessage": SocialServerMessage,
 }
-"""What each socket sends: the game's seat socket, its watch socket, the lobby's."""
+"""What each socket sends: the game's seat socket, its watch socket, the lobby's, the
+site socket."""
 
 ANSWER_GROUPS: tuple[tuple[Any, ...], ...] = (
     ANSWERS,
     PLAYER_ANSWERS,
     BROWSER_ANSWERS,
     NOTICE_ANSWERS,
+    SOCIAL_ANSWERS,
 )
 """The routes' answers, a group per module of ``wire/`` (one line each)."""
 

@@ -157,6 +157,7 @@ function signedInView(dialog, me) {
   if (me.kind === "account") {
     const page = `/@/${encodeURIComponent(me.name)}`;
     links.push(h("a", { href: page, id: "account-page", class: "button", onclick: go(page) }, me.name));
+    links.push(h("a", { href: "/friends", id: "account-friends", class: "button", onclick: go("/friends") }, t("friends_title")));
   }
   const signOut = h("button", { type: "button", id: "account-sign-out", onclick: () => logOut(dialog) }, t("account_sign_out"));
   return [

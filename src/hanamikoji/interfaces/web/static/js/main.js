@@ -1,7 +1,8 @@
 // The page: a start screen at "/", the lesson at "/learn", a game table at "/g/ID#t=TOKEN". The seat token stays
 // in the address's fragment, which browsers never send to a server, so a reload (or a
 // bookmark) opens the same seat. A signed-in player's own seats open without a token
-// ("/g/ID", from My games at "/me"); a player's page is at "/@/NAME".
+// ("/g/ID", from My games at "/me"); a player's page is at "/@/NAME", the friends list
+// at "/friends", a challenge's link at "/challenge/ID".
 
 import { claimSeat, currentPlayer, initAccount, onPlayerChange, renderAccountButton } from "./account.js";
 import { byId, h, messageOf, store, toast } from "./dom.js";
@@ -17,6 +18,7 @@ import { TutorialView } from "./tutorial.js";
 import { renderLobby } from "./lobby.js";
 import { renderLeaderboard } from "./ratings.js";
 import { renderGames } from "./games.js";
+import { renderChallenge, renderFriends, startSocial } from "./social.js";
 import { watchTransport } from "./watch.js";
 
 /**
@@ -83,6 +85,17 @@ function route() {
     renderGames(root, { navigate });
     return;
   }
+  if (/^\/friends\/?$/.test(location.pathname)) {
+    document.title = `Hanamikoji · ${t("friends_title")}`;
+    renderFriends(root, { navigate });
+    return;
+  }
+  const challenge = location.pathname.match(/^\/challenge\/([A-Za-z0-9_-]{1,16})\/?$/);
+  if (challenge) {
+    document.title = `Hanamikoji · ${t("social_challenge")}`;
+    renderChallenge(root, challenge[1]);
+    return;
+  }
   const player = location.pathname.match(/^\/@\/([A-Za-z0-9_-]{1,40})\/?$/);
   if (player) {
     document.title = "Hanamikoji";
@@ -113,8 +126,9 @@ function route() {
 // Someone signed in or out: pages that show the player's games are drawn again, and a
 // seat opened by its link becomes the player's.
 function playerChanged() {
+  startSocial({ navigate });
   if (table instanceof TableController && table.token) claimSeat(table.gameId, table.token);
-  else if (/^\/($|me\/?$|@\/|g\/|lobby)/.test(location.pathname)) route();
+  else if (/^\/($|me\/?$|@\/|g\/|lobby|friends|challenge\/)/.test(location.pathname)) route();
 }
 
 /** @param {boolean | null} online */
@@ -185,6 +199,8 @@ async function boot() {
   }
   await initAccount({ navigate });
   onPlayerChange(playerChanged);
+  // The site socket: online while a page is open, and challenges live on every page.
+  startSocial({ navigate });
   /** @type {HTMLSelectElement} */
   const langSelect = byId("lang-select");
   langSelect.addEventListener("change", () => changeLanguage(langSelect.value));

@@ -11,6 +11,7 @@ import { formatClock } from "./clock.js";
 import { emailSection } from "./email.js";
 import { ratingBadge, ratingDelta, ratingSection } from "./ratings.js";
 import { playerStatistics } from "./games.js";
+import { playerActions } from "./social.js";
 
 /** @typedef {import("./messages").GameEntry} GameEntry */
 /** @typedef {import("./messages").MyGames} MyGames */
@@ -79,6 +80,7 @@ export async function renderPlayer(root, name) {
   document.title = `Hanamikoji · ${body.player.name}`;
   root.replaceChildren(h("section", { class: "player-page", "data-testid": "player-page" },
     h("h1", {}, body.player.name),
+    playerActions(body.player.name),
     h("p", { class: "muted" }, t("player_since", { date: shownDate(body.since) })),
     h("h2", {}, t("rating_title")),
     ratingSection(body),

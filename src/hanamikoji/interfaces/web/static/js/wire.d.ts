@@ -55,6 +55,67 @@ export interface BrowsedGame {
   outcome?: "aborted" | "drawn" | "lost" | "won";
 }
 
+/** `POST /api/challenges/{id}/accept`: the game made, and the acceptor's seat. */
+export interface ChallengeAccepted {
+  game: string;
+  seat: number;
+}
+
+/** A challenge of the page's player was accepted: the game it made (both seats are named, so the page opens its seat by its session). */
+export interface ChallengeGame {
+  type: "challenge_game";
+  id: string;
+  game: string;
+}
+
+/** A challenge to or from the page's player is no longer open, and why. */
+export interface ChallengeGone {
+  type: "challenge_gone";
+  id: string;
+  reason: "cancelled" | "declined" | "expired" | "taken";
+}
+
+/** A challenge: who sent it, to whom (`None`: an open challenge, for whoever opens its link), its settings (`first` from the challenger's side), its status (`open`, `accepted`, `declined`, `cancelled`, `expired`), the game an acceptance made, and when it expires (ms since the epoch). */
+export interface ChallengeInfo {
+  id: string;
+  challenger: ChallengePlayer;
+  opponent: string | null;
+  variant: string;
+  time_control: string;
+  rated: boolean;
+  first: "me" | "random" | "them";
+  status: string;
+  game: string | null;
+  expires: number;
+}
+
+/** `GET /api/challenges`: the open challenges to and from the player. */
+export interface ChallengeList {
+  incoming: ChallengeInfo[];
+  outgoing: ChallengeInfo[];
+}
+
+/** The challenger as the challenge shows them: name, whether an account, and their rating in the challenge's variant (a new player's 1500? without one). */
+export interface ChallengePlayer {
+  name: string;
+  account: boolean;
+  rating: number;
+  provisional: boolean;
+}
+
+/** A player challenged the page's player (or the page's player sent one, from another page). */
+export interface ChallengeReceived {
+  type: "challenge";
+  challenge: ChallengeInfo;
+}
+
+/** `GET /api/challenges/{id}`: the challenge, whether the asking player sent it (`yours`), and whether they may accept it (`for_you`: it is open and theirs to take). */
+export interface ChallengeView {
+  challenge: ChallengeInfo;
+  yours: boolean;
+  for_you: boolean;
+}
+
 /** A timed game's clocks: its control (by name, `kind` real time or correspondence), the milliseconds left per seat when the message was made, and the seat whose clock runs (`None`: none). */
 export interface ClockState {
   control: string;
@@ -94,6 +155,18 @@ export interface ForcedHint {
   ply: number;
   method: "forced";
   move: MoveInfo;
+}
+
+/** A player the asking player follows, and whether they are online now. */
+export interface Friend {
+  name: string;
+  online: boolean;
+}
+
+/** `GET /api/me/friends`: the players followed (those online first, then by name) and those blocked (by name). */
+export interface Friends {
+  following: Friend[];
+  blocked: string[];
 }
 
 /** `POST /api/games`: the new game, seat 0's token, and the other seat's for a friend (`None` against a bot). */
@@ -348,6 +421,14 @@ export interface RatingPoint {
   opponent: number;
 }
 
+/** What the asking player's relation to a player is (`GET /api/players/{name}/relation`, and the answer to follow, block and their undoing): whether they follow or block them, and whether that player is online now. */
+export interface RelationState {
+  name: string;
+  online: boolean;
+  following: boolean;
+  blocking: boolean;
+}
+
 /** `POST /api/games/{id}/rematch`: the next game's id. */
 export interface Rematch {
   id: string;
@@ -493,6 +574,13 @@ export interface SignedOut {
   player: null;
 }
 
+/** The site socket as it opens: the open challenges sent to the page's player, and those they sent. */
+export interface SocialState {
+  type: "social";
+  incoming: ChallengeInfo[];
+  outgoing: ChallengeInfo[];
+}
+
 /** A spectator's state: no seat and no seat's own cards (typed empty); the log's Secrets and Trade-offs hidden until the end. */
 export interface SpectatorState {
   type: "state";
@@ -605,3 +693,5 @@ export type SeatMessage = SeatState | ErrorMessage | Pong;
 export type WatchMessage = SpectatorState | ErrorMessage | Pong;
 
 export type LobbyServerMessage = LobbyState | SeekPosted | SeekWithdrawn | Queued | Paired | ErrorMessage | Pong;
+
+export type SocialServerMessage = SocialState | ChallengeReceived | ChallengeGone | ChallengeGame | ErrorMessage | Pong;
