@@ -61,7 +61,7 @@ BEFORE_MIGRATIONS_BLOB = "9a0760077415205cfdd083a0fc3f9fa6e6611af8"
 """``git rev-parse d52489d:src/hanamikoji/interfaces/web/storage.py``."""
 
 MIGRATIONS_DIR = Path(database.__file__).parent / "migrations"
-HEAD = "0010_browser"
+HEAD = "0011_chat"
 """The newest revision in ``migrations/versions/``."""
 
 POSTGRES = URL
@@ -345,7 +345,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0011"
-down_revision = "0010_browser"
+down_revision = "0011_chat"
 branch_labels = None
 depends_on = None
 

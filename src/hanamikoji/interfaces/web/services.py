@@ -12,7 +12,7 @@ starts (:func:`guards_of`).
 Built here, in order: the database (:class:`~.db.database.Store`), the bot workers,
 the writer thread, the other instances' listener (PostgreSQL), the analyses, the live
 games (:class:`~.games.hub.GameHub`, handed all of these), the accounts, the lobby and
-its pairings, the hints, and the collector's keeper; closed in the reverse order.
+its pairings, the hints, the chat, and the collector's keeper; closed in the reverse order.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.interfaces.clocks import TimeControl, wall_clock_ms
 from hanamikoji.interfaces.web.browser.service import GameBrowser
 from hanamikoji.interfaces.web.browser.store import BrowserStore
+from hanamikoji.interfaces.web.chat.model import NOBODY_HIDDEN, HiddenAuthors
+from hanamikoji.interfaces.web.chat.service import Chat
+from hanamikoji.interfaces.web.chat.store import ChatStore
 from hanamikoji.interfaces.web.cluster.events import Listener
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore
@@ -66,6 +69,7 @@ __all__ = [
     "Services",
     "guards_of",
     "open_accounts",
+    "open_chat",
     "open_lobby",
     "run_pairings",
     "running_games",
@@ -151,6 +155,7 @@ class Services:
         accounts: the players' accounts and sessions.
         lobby: seeks and quick pairing.
         hints: the hints' workers.
+        chat: the games' chat rooms.
         guards: rates, cookies, origins, seat sockets (:class:`Guards`).
         now: the clock of games, lobby and sign-in limits, ms since the epoch.
         browser: the game browser: searches, statistics, exports.
@@ -164,6 +169,7 @@ class Services:
     accounts: Accounts
     lobby: Lobby
     hints: Hints
+    chat: Chat
     guards: Guards
     now: Callable[[], int]
     browser: GameBrowser
@@ -202,6 +208,7 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
             lobby = await open_lobby(hub, accounts, store, hub.listener, now)
             pairings = asyncio.create_task(run_pairings(lobby))
             hints = Hints(bots, settings.analysis_worlds)
+            chat = open_chat(hub, now)
             keeper = asyncio.create_task(keep_collections_short(config.gc_freeze_interval))
             try:
                 yield Services(
@@ -213,6 +220,7 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
                     accounts,
                     lobby,
                     hints,
+                    chat,
                     guards,
                     now,
                     browser=GameBrowser(BrowserStore(store), hub.games, hub.finishing.game_record),
@@ -304,6 +312,15 @@ async def open_lobby(
     lobby = Lobby(make_game, store, now=now, run=accounts.writer.call, listener=listener)
     await lobby.start()
     return lobby
+
+
+def open_chat(
+    hub: GameHub, now: Callable[[], int], hidden_authors: HiddenAuthors = NOBODY_HIDDEN
+) -> Chat:
+    """The games' chat, on the hub's database, writer and listener. ``hidden_authors``
+    says whose lines a reader does not see (the players it blocked): nobody's until the
+    social part's block list is plugged in here."""
+    return Chat(ChatStore(hub.store), hub.writer.call, now, hub.listener, hidden_authors)
 
 
 async def run_pairings(lobby: Lobby, interval: float = PAIRING_INTERVAL) -> None:

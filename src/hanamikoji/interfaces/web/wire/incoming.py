@@ -44,6 +44,8 @@ from hanamikoji.notation.names import LANGUAGES, Lang
 __all__ = [
     "MAX_BODY_BYTES",
     "MAX_MESSAGE_CHARS",
+    "ChatReportMessage",
+    "ChatSayMessage",
     "ClientMessage",
     "Credentials",
     "GuestRequest",
@@ -131,7 +133,23 @@ class Ping(msgspec.Struct, tag="ping", forbid_unknown_fields=True, frozen=True):
     """Are you there? (answered by ``pong``)."""
 
 
-ClientMessage = Hello | MoveMessage | LangMessage | Ping
+class ChatSayMessage(msgspec.Struct, tag="chat", forbid_unknown_fields=True, frozen=True):
+    """A chat line in ``room`` (a seat's page writes in ``player``, a spectator's in
+    ``spectator``): a preset phrase by its key, or free text (``chat/model.py`` says
+    which text is taken)."""
+
+    room: Literal["player", "spectator"]
+    preset: Annotated[str, msgspec.Meta(max_length=40)] | None = None
+    text: Text | None = None
+
+
+class ChatReportMessage(msgspec.Struct, tag="chat_report", forbid_unknown_fields=True, frozen=True):
+    """Report a line of the page's room to the moderators."""
+
+    line: Annotated[int, msgspec.Meta(ge=1, le=2**62)]
+
+
+ClientMessage = Hello | MoveMessage | LangMessage | Ping | ChatSayMessage | ChatReportMessage
 
 _T = TypeVar("_T")
 

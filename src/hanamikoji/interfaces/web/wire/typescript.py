@@ -31,6 +31,7 @@ import msgspec.inspect as mi
 
 from hanamikoji.interfaces.web.wire.answers import ANSWERS
 from hanamikoji.interfaces.web.wire.browser_answers import BROWSER_ANSWERS
+from hanamikoji.interfaces.web.wire.chat_messages import CHAT_ANSWERS, ChatServerMessage
 from hanamikoji.interfaces.web.wire.lobby_messages import LobbyServerMessage
 from hanamikoji.interfaces.web.wire.outgoing import (
     ErrorMessage,
@@ -48,8 +49,8 @@ TARGET = Path(__file__).resolve().parent.parent / "static" / "js" / "wire.d.ts"
 """Where the declarations go: beside the page's modules."""
 
 UNIONS: dict[str, Any] = {
-    "SeatMessage": SeatState | ErrorMessage | Pong,
-    "WatchMessage": SpectatorState | ErrorMessage | Pong,
+    "SeatMessage": SeatState | ErrorMessage | Pong | ChatServerMessage,
+    "WatchMessage": SpectatorState | ErrorMessage | Pong | ChatServerMessage,
     "LobbyServerMessage": LobbyServerMessage,
 }
 """What each socket sends: the game's seat socket, its watch socket, the lobby's."""
@@ -170,7 +171,13 @@ def _children(info: mi.Type) -> tuple[mi.Type, ...]:
 
 def generate() -> str:
     """The whole ``wire.d.ts``: every answer and message Struct, then the unions."""
-    roots: list[Any] = [*ANSWERS, *PLAYER_ANSWERS, *BROWSER_ANSWERS, *UNIONS.values()]
+    roots: list[Any] = [
+        *ANSWERS,
+        *PLAYER_ANSWERS,
+        *BROWSER_ANSWERS,
+        *CHAT_ANSWERS,
+        *UNIONS.values(),
+    ]
     infos = mi.multi_type_info(roots)
     parts = [HEADER]
     for name, alias in ALIASES.items():

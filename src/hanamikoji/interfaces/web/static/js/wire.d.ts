@@ -55,6 +55,46 @@ export interface BrowsedGame {
   outcome?: "aborted" | "drawn" | "lost" | "won";
 }
 
+/** `GET /api/games/{id}/chat`: the players' chat of a game, for its two seats only. */
+export interface ChatHistory {
+  room: "player" | "spectator";
+  lines: ChatLineInfo[];
+}
+
+/** One chat line: its id (to report it), room, the author's seat (`null`: a spectator) and name (`null`: a seat opened by its link alone), a preset phrase's catalog key or free text, when (ms since the epoch) and at which ply. */
+export interface ChatLineInfo {
+  id: number;
+  room: "player" | "spectator";
+  seat: number | null;
+  author: string | null;
+  preset: string | null;
+  text: string | null;
+  at: number;
+  ply: number;
+}
+
+/** The line this page reported is stored for the moderators. */
+export interface ChatReported {
+  type: "chat_reported";
+  line: number;
+}
+
+/** The page's chat room when its socket opens: its newest lines, the preset phrases, whether this page may write free text (an account whose chat is open) and how long. */
+export interface ChatRoomState {
+  type: "chat";
+  room: "player" | "spectator";
+  lines: ChatLineInfo[];
+  presets: string[];
+  free_text: boolean;
+  max_chars: number;
+}
+
+/** A new line in the page's room. */
+export interface ChatSaid {
+  type: "chat_line";
+  line: ChatLineInfo;
+}
+
 /** A timed game's clocks: its control (by name, `kind` real time or correspondence), the milliseconds left per seat when the message was made, and the seat whose clock runs (`None`: none). */
 export interface ClockState {
   control: string;
@@ -68,6 +108,7 @@ export interface ErrorMessage {
   type: "error";
   code: string;
   message: string;
+  seconds?: number;
 }
 
 /** A game over, from the player's seat (`aborted`: ended with no result). */
@@ -580,8 +621,8 @@ export interface WatchableGame {
   created: string;
 }
 
-export type SeatMessage = SeatState | ErrorMessage | Pong;
+export type SeatMessage = SeatState | ErrorMessage | Pong | ChatRoomState | ChatSaid | ChatReported;
 
-export type WatchMessage = SpectatorState | ErrorMessage | Pong;
+export type WatchMessage = SpectatorState | ErrorMessage | Pong | ChatRoomState | ChatSaid | ChatReported;
 
 export type LobbyServerMessage = LobbyState | SeekPosted | SeekWithdrawn | Queued | Paired | ErrorMessage | Pong;
