@@ -375,3 +375,37 @@ def test_the_moderation_command_lists_dismisses_and_closes(tmp_path: Any) -> Non
     finally:
         store.close()
     assert moderate(url, "reopen-chat", "Ann")[1] == "the chat of Ann reopened\n"
+
+
+def test_the_spectator_audit_sees_the_chat_and_no_player_line() -> None:
+    from test_web_spectators import spectator_audit
+    from web_support import Tap, settings, stored_decisions
+
+    from hanamikoji.interfaces.web.games.live import SPECTATOR
+
+    tap = Tap()
+    with make_client(tap=tap) as client:
+        table = Table(client)
+        game = table.game
+        carol = sign_in(client, nickname="Carol")
+        with (
+            open_seat(client, game, game["token"], table.ann) as ann,
+            client.websocket_connect(f"/ws/{game['id']}/watch", headers=carol) as watcher,
+        ):
+            hello(ann, game["token"])
+            receive(ann, "chat")
+            receive(watcher, "chat")
+            say(ann, text="secret plan for the players")
+            said(ann)
+            say(watcher, "spectator", text="a guest may not")
+            refused(watcher, "err_chat_account")
+            say(watcher, "spectator", preset="chat_have_fun")
+            said(watcher)
+        sent = tap.sent[(game["id"], SPECTATOR)]
+        kinds = [json.loads(raw)["type"] for raw in sent]
+        assert "chat" in kinds and "chat_line" in kinds
+        assert not any("secret plan" in raw for raw in sent)
+        secret_settings = settings(client, game["id"])
+        decisions = stored_decisions(client, game["id"])
+        for raw in sent:
+            spectator_audit(json.loads(raw), secret_settings, decisions)
