@@ -52,8 +52,10 @@ UNIONS: dict[str, Any] = {
     "SeatMessage": SeatState | ErrorMessage | Pong | ChatServerMessage,
     "WatchMessage": SpectatorState | ErrorMessage | Pong | ChatServerMessage,
     "LobbyServerMessage": LobbyServerMessage,
+    "ChatServerMessage": ChatServerMessage,
 }
-"""What each socket sends: the game's seat socket, its watch socket, the lobby's."""
+"""What each socket sends: the game's seat socket, its watch socket, the lobby's; and what
+the chat sends on both game sockets."""
 
 ALIASES: dict[str, Any] = {"MoveKindName": MoveKindName, "PhaseName": PhaseName}
 """Literal types written once as a ``type`` and named wherever they are used."""

@@ -27,7 +27,10 @@ export type GameRequest =
   | { type: "hello"; token?: string; lang: string }
   | { type: "move"; move: string; ply: number }
   | { type: "lang"; lang: string }
-  | { type: "ping" };
+  | { type: "ping" }
+  | { type: "chat"; room: "player" | "spectator"; preset: string }
+  | { type: "chat"; room: "player" | "spectator"; text: string }
+  | { type: "chat_report"; line: number };
 
 // -- the lobby's socket --------------------------------------------------------------------
 

@@ -626,3 +626,5 @@ export type SeatMessage = SeatState | ErrorMessage | Pong | ChatRoomState | Chat
 export type WatchMessage = SpectatorState | ErrorMessage | Pong | ChatRoomState | ChatSaid | ChatReported;
 
 export type LobbyServerMessage = LobbyState | SeekPosted | SeekWithdrawn | Queued | Paired | ErrorMessage | Pong;
+
+export type ChatServerMessage = ChatRoomState | ChatSaid | ChatReported;
