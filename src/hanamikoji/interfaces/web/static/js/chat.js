@@ -8,6 +8,7 @@
 import { currentPlayer } from "./account.js";
 import { h, store } from "./dom.js";
 import { t } from "./i18n.js";
+import { api } from "./net.js";
 
 /** @typedef {import("./wire").ChatLineInfo} ChatLine */
 /** @typedef {import("./wire").ChatRoomState} ChatRoomState */
@@ -158,4 +159,37 @@ export class ChatPanel {
     }, input, h("button", { type: "submit" }, t("chat_send")));
     return h("div", { class: "chat-write" }, presets, form);
   }
+}
+
+// The players' chat of a finished game, for its replay (the two seats only: the server
+// answers nobody else): the lines said up to the position shown.
+/**
+ * @param {string} gameId
+ * @param {string} token
+ * @returns {Promise<ChatLine[]>}
+ */
+export async function playersChat(gameId, token) {
+  try {
+    /** @type {import("./wire").ChatHistory} */
+    const history = await api(`/api/games/${encodeURIComponent(gameId)}/chat`, { token });
+    return history.lines;
+  } catch (error) {
+    return [];
+  }
+}
+
+/**
+ * @param {ChatLine[]} lines
+ * @param {number} ply the position shown: lines said at it or before
+ * @returns {HTMLElement | null}
+ */
+export function replayChat(lines, ply) {
+  const shown = lines.filter((line) => line.ply <= ply);
+  if (!lines.length) return null;
+  const panel = new ChatPanel(() => false);
+  return h("section", { class: "chat replay-chat", "data-testid": "replay-chat" },
+    h("h3", {}, t("chat_replay_title")),
+    shown.length ? h("ol", { class: "chat-lines" }, shown.map((line) => h("li", { class: "chat-line" },
+      h("span", { class: "chat-author" }, panel.authorOf(line)), ": ",
+      h("span", { class: "chat-words" }, line.preset !== null ? t(line.preset) : line.text || "")))) : h("p", { class: "empty" }, t("chat_empty")));
 }
