@@ -183,6 +183,7 @@ def test_any_socket_message_gets_a_documented_answer(
     with client.websocket_connect(f"/ws/{created['id']}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": created["token"]}))
         assert json.loads(ws.receive_text())["type"] == "state"
+        assert json.loads(ws.receive_text())["type"] == "chat"  # a friend game's chat room
         for message in messages:
             before = store.load(created["id"])
             assert before is not None
@@ -227,6 +228,7 @@ def test_any_binary_frame_on_either_socket_gets_a_documented_answer(
     ):
         game.send_text(json.dumps({"type": "hello", "token": created["token"]}))
         assert json.loads(game.receive_text())["type"] == "state"
+        assert json.loads(game.receive_text())["type"] == "chat"
         assert json.loads(lobby.receive_text())["type"] == "lobby"
         for frame in frames:
             for ws in (game, lobby):
