@@ -171,6 +171,7 @@ WEB_ABOVE_SHARED = (
     "social",
     "browser",
     "notices",
+    "chat",
     "pages",
     "services",
     "app",

@@ -187,6 +187,7 @@ def test_any_socket_message_gets_a_documented_answer(
     with client.websocket_connect(f"/ws/{created['id']}") as ws:
         ws.send_text(json.dumps({"type": "hello", "token": created["token"]}))
         assert json.loads(ws.receive_text())["type"] == "state"
+        assert json.loads(ws.receive_text())["type"] == "chat"  # a friend game's chat room
         for message in messages:
             before = store.load(created["id"])
             assert before is not None
@@ -311,6 +312,7 @@ def test_any_binary_frame_on_either_socket_gets_a_documented_answer(
     ):
         game.send_text(json.dumps({"type": "hello", "token": created["token"]}))
         assert json.loads(game.receive_text())["type"] == "state"
+        assert json.loads(game.receive_text())["type"] == "chat"
         assert json.loads(lobby.receive_text())["type"] == "lobby"
         for frame in frames:
             for ws in (game, lobby):
@@ -620,3 +622,61 @@ def test_any_site_socket_message_gets_a_documented_answer(
             ws.send_text(message)
             for answer in answers_until_pong(ws):
                 assert_documented_error(answer)
+
+
+# -- the chat (issue 49) ----------------------------------------------------------------
+
+CHAT_TEXT = st.text(max_size=200) | st.sampled_from(
+    ["gg", " ", "\u202egg", "a\nb", "<img src=x onerror=alert(1)>", "x" * 141, "\x00"]
+)
+
+
+@st.composite
+def chat_messages(draw: st.DrawFn) -> str:
+    """A chat line or report a page might send, or something like one."""
+    message: dict[str, Any] = {"type": draw(st.sampled_from(["chat", "chat_report"]))}
+    if draw(st.booleans()):
+        message["room"] = draw(st.sampled_from(["player", "spectator", "", 3]))
+    if draw(st.booleans()):
+        message["preset"] = draw(st.sampled_from(["chat_hello", "chat_nope", ""]) | json_values)
+    if draw(st.booleans()):
+        message["text"] = draw(CHAT_TEXT | json_values)
+    if draw(st.booleans()):
+        message["line"] = draw(st.integers(-5, 2**63) | json_values)
+    return json.dumps(message)
+
+
+def chat_lines(client: TestClient, game_id: str) -> int:
+    from hanamikoji.interfaces.web.chat.store import ChatStore
+
+    store = ChatStore(served(client).store)
+    return len(store.lines(game_id, "player")) + len(store.lines(game_id, "spectator"))
+
+
+@FUZZ
+@given(messages=st.lists(chat_messages(), min_size=1, max_size=6))
+def test_any_chat_message_gets_a_documented_answer(client: TestClient, messages: list[str]) -> None:
+    """On a seat's socket and a spectator's: a line said (once, to its own room), a report
+    taken, or a documented refusal and nothing stored."""
+    created = client.post("/api/games", json={"opponent": "friend", "first": "me"}).json()
+    with (
+        client.websocket_connect(f"/ws/{created['id']}") as seat,
+        client.websocket_connect(f"/ws/{created['id']}/watch") as watcher,
+    ):
+        seat.send_text(json.dumps({"type": "hello", "token": created["token"]}))
+        answers_until_pong(seat)
+        answers_until_pong(watcher)
+        for message in messages:
+            for ws, room in ((seat, "player"), (watcher, "spectator")):
+                before = chat_lines(client, created["id"])
+                ws.send_text(message)
+                answers = answers_until_pong(ws)
+                kinds = {answer["type"] for answer in answers}
+                assert kinds <= {"error", "chat_line", "chat_reported", "state"}, answers
+                for answer in answers:
+                    if answer["type"] == "error":
+                        assert_documented_error(answer)
+                    elif answer["type"] == "chat_line":
+                        assert answer["line"]["room"] == room
+                said = sum(answer["type"] == "chat_line" for answer in answers)
+                assert chat_lines(client, created["id"]) == before + said and said <= 1

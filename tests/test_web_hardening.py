@@ -404,6 +404,7 @@ def test_a_flood_of_messages_is_throttled_and_the_game_goes_on() -> None:
         with limited.websocket_connect(f"/ws/{game['id']}") as ws:
             ws.send_text(json.dumps({"type": "hello", "token": game["token"]}))
             next_message(ws, "state")
+            next_message(ws, "chat")  # a game between people: its chat room follows
             for _ in range(40):
                 ws.send_text(json.dumps({"type": "ping"}))
             ws.send_text(json.dumps({"type": "lang", "lang": "fr"}))

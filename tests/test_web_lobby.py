@@ -390,6 +390,7 @@ def test_a_flood_is_told_once_per_window_and_the_rest_dropped_on_either_socket(
             else:
                 ws.send_text(json.dumps({"type": "hello", "token": game["token"]}))
                 receive(ws, "state")
+                receive(ws, "chat")  # a game between people: its chat room follows
             first = answers_to_a_burst(ws, 80)
             second = answers_to_a_burst(ws, 80)
     assert first == ["pong"] * 10 + ["err_rate_limited"]

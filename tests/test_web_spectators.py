@@ -36,12 +36,22 @@ from hanamikoji.interfaces.web.wire.outgoing import to_plain
 JSONDict = dict[str, Any]
 
 
+CHAT_LINE_FIELDS = {"id", "room", "seat", "author", "preset", "text", "at", "ply"}
+
+
 def spectator_audit(message: JSONDict, game: JSONDict, decisions: tuple[str, ...]) -> None:
     """Fail if ``message`` to a spectator shows a card hidden from either seat's opponent
     (a hand, a drawn card, a Secret, a Trade-off, the removed card, the deck), or the
     reveal before the end. ``game`` holds the server's settings (web_support.settings)."""
     if message["type"] != "state":
         assert not HIDDEN_TEXT.search(json.dumps(message)), message
+        # The chat (issue 49): the spectators' room only, and nothing but chat.
+        if message["type"] == "chat":
+            assert message["room"] == "spectator"
+            assert all(line["room"] == "spectator" for line in message["lines"])
+        if message["type"] == "chat_line":
+            assert message["line"]["room"] == "spectator"
+            assert set(message["line"]) == CHAT_LINE_FIELDS
         return
     truth = Game(game["variant"], seed=game["seed"], first_player=game["first_player"])
     for text_ in decisions[: message["ply"]]:
@@ -119,6 +129,9 @@ def play_friend_game(
             move = rng.choice(legal_texts(states[seat]))
             if rng.random() < 0.1:
                 spectator.send_text(json.dumps({"type": "move", "move": move, "ply": ply}))
+            if rng.random() < 0.1:  # the players chat: never shown to the spectator
+                line = {"type": "chat", "room": "player", "preset": "chat_good_luck"}
+                sockets[seat].send_text(json.dumps(line))
             sockets[seat].send_text(json.dumps({"type": "move", "move": move, "ply": ply}))
             ply += 1
             states = [receive_state(ws0, ply), receive_state(ws1, ply)]

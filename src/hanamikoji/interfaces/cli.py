@@ -61,6 +61,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hanamikoji.interfaces.arena_cli",
     "hanamikoji.interfaces.engine_cli",
     "hanamikoji.interfaces.web_cli",
+    "hanamikoji.interfaces.moderate_cli",
 )
 """Modules that register more subcommands when imported, e.g.
 ``"hanamikoji.interfaces.arena"``."""

@@ -26,6 +26,7 @@ from starlette.types import ExceptionHandler
 from starlette.websockets import WebSocket, WebSocketState
 
 from hanamikoji.interfaces.web.browser.routes import browser_routes
+from hanamikoji.interfaces.web.chat.routes import chat_routes
 from hanamikoji.interfaces.web.db.health import (
     CLOSE_TRY_AGAIN,
     QUIET_OUTAGES,
@@ -93,6 +94,7 @@ def create_app(config: ServerConfig) -> Starlette:
         *social_routes(),
         *social_sockets(),
         *game_routes(),
+        *chat_routes(),
         Route("/healthz", _health),
         *game_sockets(),
         static_files(),

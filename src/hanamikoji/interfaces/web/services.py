@@ -12,8 +12,8 @@ starts (:func:`guards_of`).
 Built here, in order: the database (:class:`~.db.database.Store`), the bot workers,
 the writer thread, the other instances' listener (PostgreSQL), the analyses, the live
 games (:class:`~.games.hub.GameHub`, handed all of these), the accounts, the lobby and
-its pairings, friends and challenges (:class:`~.social.service.Social`), the hints, and
-the collector's keeper; closed in the reverse order.
+its pairings, friends and challenges (:class:`~.social.service.Social`), the hints, the chat,
+the e-mails, and the collector's keeper; closed in the reverse order.
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.interfaces.clocks import TimeControl, wall_clock_ms
 from hanamikoji.interfaces.web.browser.service import GameBrowser
 from hanamikoji.interfaces.web.browser.store import BrowserStore
+from hanamikoji.interfaces.web.chat.model import NOBODY_HIDDEN, HiddenAuthors
+from hanamikoji.interfaces.web.chat.service import Chat
+from hanamikoji.interfaces.web.chat.store import ChatStore
 from hanamikoji.interfaces.web.cluster.events import Listener
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore
@@ -70,8 +73,10 @@ __all__ = [
     "Guards",
     "ServerConfig",
     "Services",
+    "blocks_hidden",
     "guards_of",
     "open_accounts",
+    "open_chat",
     "open_lobby",
     "open_notices",
     "open_social",
@@ -165,6 +170,7 @@ class Services:
         social: friends, who is online, challenges.
         hints: the hints' workers.
         notices: the e-mails about correspondence games (``notices/``).
+        chat: the games' chat rooms.
         guards: rates, cookies, origins, seat sockets (:class:`Guards`).
         now: the clock of games, lobby and sign-in limits, ms since the epoch.
         browser: the game browser: searches, statistics, exports.
@@ -180,6 +186,7 @@ class Services:
     social: Social
     hints: Hints
     notices: Notices
+    chat: Chat
     guards: Guards
     now: Callable[[], int]
     browser: GameBrowser
@@ -221,6 +228,7 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
             hints = Hints(bots, settings.analysis_worlds)
             notices = await open_notices(hub, accounts, settings, now)
             mailing = asyncio.create_task(run_notices(notices))
+            chat = open_chat(hub, now, blocks_hidden(social))
             keeper = asyncio.create_task(keep_collections_short(config.gc_freeze_interval))
             try:
                 yield Services(
@@ -234,6 +242,7 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
                     social,
                     hints,
                     notices,
+                    chat,
                     guards,
                     now,
                     browser=GameBrowser(BrowserStore(store), hub.games, hub.finishing.game_record),
@@ -396,6 +405,25 @@ async def open_social(
     )
     await social.start()
     return social
+
+
+def blocks_hidden(social: Social) -> HiddenAuthors:
+    """The chat's hidden authors: the players a reader blocked (``social/``); a page
+    with no session blocks nobody. Blocking (a query): the chat asks in a thread."""
+
+    def hidden(reader: str | None) -> frozenset[str]:
+        return frozenset() if reader is None else social.relations.blocked_by(reader)
+
+    return hidden
+
+
+def open_chat(
+    hub: GameHub, now: Callable[[], int], hidden_authors: HiddenAuthors = NOBODY_HIDDEN
+) -> Chat:
+    """The games' chat, on the hub's database, writer and listener. ``hidden_authors``
+    says whose lines a reader does not see (the players it blocked): nobody's until the
+    social part's block list is plugged in here."""
+    return Chat(ChatStore(hub.store), hub.writer.call, now, hub.listener, hidden_authors)
 
 
 async def run_pairings(lobby: Lobby, interval: float = PAIRING_INTERVAL) -> None:

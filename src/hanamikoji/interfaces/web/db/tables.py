@@ -6,7 +6,8 @@ which :func:`~hanamikoji.interfaces.web.db.database.upgrade_schema` runs wheneve
 (``tests/test_web_migrations.py`` checks that the two agree). The queries are beside
 their feature: the games' in ``games.py``, the players' in ``players/store.py``, the
 ratings' in ``ratings/store.py``, the lobby's in ``lobby/store.py``, friends' and
-challenges' in ``social/``, the instances' in ``cluster/instances.py``.
+challenges' in ``social/``, the chat's in ``chat/store.py``, the instances' in
+``cluster/instances.py``.
 """
 
 from __future__ import annotations
@@ -23,12 +24,16 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
 )
 
 __all__ = [
     "analyses",
     "analysis_runs",
     "challenges",
+    "chat_closures",
+    "chat_lines",
+    "chat_reports",
     "decisions",
     "game_seats",
     "games",
@@ -360,3 +365,45 @@ server_secrets = Table(
 )
 """Secrets every server on the database shares (the key that signs session cookies),
 made by the first server that needs one."""
+
+# -- chat (revision 0011; its queries are in chat/store.py) -----------------------------
+
+chat_lines = Table(
+    "chat_lines",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", String(32), nullable=False),
+    Column("room", String(16), nullable=False),
+    Column("seat", Integer, nullable=True),
+    Column("author_id", String(16), nullable=True),
+    Column("author_name", String(40), nullable=True),
+    Column("preset", String(40), nullable=True),
+    Column("text", Text, nullable=True),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("ply", Integer, nullable=False),
+    Index("ix_chat_lines_game", "game_id", "room", "id"),
+)
+"""Every chat line of every game: its room (``player`` or ``spectator``), who said it
+(the seat, the player and their name then; ``NULL`` for a seat opened by its link
+alone), a preset phrase's key or free text, when, and at which ply."""
+
+chat_reports = Table(
+    "chat_reports",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("line_id", Integer, nullable=False),
+    Column("reporter_id", String(16), nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("open", Boolean, nullable=False),
+    UniqueConstraint("line_id", "reporter_id", name="uq_chat_reports_line_reporter"),
+    Index("ix_chat_reports_open", "open"),
+)
+"""A line reported by a player, once per reporter; open until a moderator dismisses it."""
+
+chat_closures = Table(
+    "chat_closures",
+    metadata,
+    Column("player_id", String(16), primary_key=True),
+    Column("created_ms", BigInteger, nullable=False),
+)
+"""The accounts whose free text a moderator closed (``hanamikoji moderate close-chat``)."""

@@ -36,7 +36,7 @@ from hanamikoji.interfaces.web.wire.answers import (
 from hanamikoji.interfaces.web.wire.incoming import MAX_BODY_BYTES, decode_new_game
 from hanamikoji.interfaces.web.wire.refused import Refused
 
-__all__ = ["WATCH_LIST_LIMIT", "game_routes"]
+__all__ = ["WATCH_LIST_LIMIT", "game_routes", "request_seat"]
 
 
 def game_routes() -> list[BaseRoute]:
@@ -62,7 +62,7 @@ def _bearer(request: Request) -> str | None:
     return token.strip()
 
 
-async def _seat(request: Request) -> tuple[LiveGame, int]:
+async def request_seat(request: Request) -> tuple[LiveGame, int]:
     """The seat a request opens: by its token, or without one the seat of the session's
     player (a ``POST`` then carries the session's CSRF token)."""
     token = _bearer(request)
@@ -152,7 +152,7 @@ def _seated(route: SeatRoute) -> Callable[[Request], Awaitable[Response]]:
     for too many at once)."""
 
     async def endpoint(request: Request) -> Response:
-        live, seat = await _seat(request)
+        live, seat = await request_seat(request)
         return await route(request, live, seat)
 
     return endpoint

@@ -12,6 +12,7 @@ from starlette.requests import HTTPConnection
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from hanamikoji.interfaces.web.chat.routes import SocketChat
 from hanamikoji.interfaces.web.db.health import UNREACHABLE
 from hanamikoji.interfaces.web.games.live import SPECTATOR, Connection, LiveGame
 from hanamikoji.interfaces.web.http.guards import MessageBudget, receive_message
@@ -26,6 +27,7 @@ from hanamikoji.interfaces.web.wire.incoming import (
     AbortMessage,
     Hello,
     LangMessage,
+    MoveMessage,
     Ping,
     ResignMessage,
     decode_client_message,
@@ -116,16 +118,19 @@ async def _open_seat(websocket: WebSocket) -> None:
     connection = Connection(websocket.send_text, lang)
     try:
         live = await hub.attach(game_id, seat, connection)
+        chat = SocketChat(websocket, live)
         try:
-            await _serve_seat(websocket, live, seat, connection)
+            await chat.open(seat, lambda message: hub.send(live, seat, connection, message))
+            await _serve_seat(websocket, live, seat, connection, chat)
         finally:
+            chat.close()
             await hub.detach(live, seat, connection)
     finally:
         seats.closed((game_id, seat), websocket)
 
 
 async def _serve_seat(
-    websocket: WebSocket, live: LiveGame, seat: int, connection: Connection
+    websocket: WebSocket, live: LiveGame, seat: int, connection: Connection, chat: SocketChat
 ) -> None:
     hub = services(websocket).hub
     budget = MessageBudget(services(websocket).rates, str(id(connection)))
@@ -147,8 +152,10 @@ async def _serve_seat(
                 await hub.finishing.resign(live, seat)
             elif isinstance(message, AbortMessage):
                 await hub.finishing.abort(live, seat)
-            else:
+            elif isinstance(message, MoveMessage):
                 await hub.play(live, seat, message.move, message.ply)
+            else:
+                await chat.handle(message)
         except Refused as refusal:
             hub.send(live, seat, connection, error_message(refusal, connection.lang))
             if refusal.key == "err_stale":
@@ -173,8 +180,10 @@ async def _watch_socket(websocket: WebSocket) -> None:
         await connection.close()
         await send_and_close(websocket, error_message(refusal, lang), CLOSE_NO_GAME)
         return
+    chat = SocketChat(websocket, live)
     try:
-        await _serve_spectator(websocket, live, connection)
+        await chat.open(None, lambda message: hub.send(live, SPECTATOR, connection, message))
+        await _serve_spectator(websocket, live, connection, chat)
     except UNREACHABLE:
         raise  # the app's handler tells the page (err_unavailable) and closes with 1013
     except Exception:
@@ -182,6 +191,7 @@ async def _watch_socket(websocket: WebSocket) -> None:
         with contextlib.suppress(Exception):
             await websocket.close(code=CLOSE_SERVER_ERROR)
     finally:
+        chat.close()
         await hub.unwatch(live, connection)
 
 
@@ -191,9 +201,11 @@ def query_lang(connection: HTTPConnection) -> Lang:
     return parse_lang(wanted) if wanted in LANGUAGES else "en"
 
 
-async def _serve_spectator(websocket: WebSocket, live: LiveGame, connection: Connection) -> None:
-    """Pings, the page's language, and a refusal (``err_spectator``) for anything that
-    tries to act: a spectator holds no seat."""
+async def _serve_spectator(
+    websocket: WebSocket, live: LiveGame, connection: Connection, chat: SocketChat
+) -> None:
+    """Pings, the page's language, the spectator room's chat, and a refusal
+    (``err_spectator``) for anything that tries to act: a spectator holds no seat."""
     hub = services(websocket).hub
     rates = services(websocket).rates
     key = str(id(connection))
@@ -212,10 +224,13 @@ async def _serve_spectator(websocket: WebSocket, live: LiveGame, connection: Con
             ):
                 # The page's socket says hello with its language and no seat.
                 connection.lang = message.lang
-            else:
+            elif not await chat.handle(message):
                 raise Refused("err_spectator")
         except Refused as refusal:
             hub.send(live, SPECTATOR, connection, error_message(refusal, connection.lang))
+        except UNREACHABLE as error:  # the page stays: its next message may get through
+            hub.store.health.failed(error)
+            hub.send(live, SPECTATOR, connection, unavailable_message(connection.lang))
 
 
 async def send_and_close(websocket: WebSocket, message: ErrorMessage, code: int) -> None:

@@ -15,6 +15,7 @@ the session (a seat opened by its token needs none; docs/web.md, *Accounts*).
 
 from __future__ import annotations
 
+from msgspec import UNSET
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -114,6 +115,18 @@ STATUS = {
     "err_no_challenge": 404,
     "err_too_many_challenges": 409,
     "err_pairing": 503,
+    # chat (chat/)
+    "err_chat_none": 409,
+    "err_chat_room": 403,
+    "err_chat_preset": 400,
+    "err_chat_empty": 400,
+    "err_chat_long": 400,
+    "err_chat_chars": 400,
+    "err_chat_account": 403,
+    "err_chat_closed": 403,
+    "err_chat_rate": 429,
+    "err_chat_no_line": 404,
+    "err_chat_reported": 409,
 }
 """The HTTP status of each refusal a route can raise (docs/web.md's error table)."""
 
@@ -159,8 +172,11 @@ def request_lang(request: HTTPConnection) -> Lang:
 def error_message(refusal: Refused, lang: Lang) -> ErrorMessage:
     """The message a page gets when something it sent is refused (over HTTP, on a
     socket)."""
+    wait = refusal.fields.get("seconds")
     return ErrorMessage(
-        code=refusal.key, message=text(refusal.key, lang, **refusal.localized_fields(lang))
+        code=refusal.key,
+        message=text(refusal.key, lang, **refusal.localized_fields(lang)),
+        seconds=wait if isinstance(wait, int) else UNSET,
     )
 
 

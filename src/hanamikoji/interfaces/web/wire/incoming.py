@@ -46,6 +46,8 @@ __all__ = [
     "MAX_MESSAGE_CHARS",
     "AbortMessage",
     "ChallengeRequest",
+    "ChatReportMessage",
+    "ChatSayMessage",
     "ClientMessage",
     "Credentials",
     "EmailNotifyRequest",
@@ -165,7 +167,32 @@ class AbortMessage(msgspec.Struct, tag="abort", forbid_unknown_fields=True, froz
     ``err_abort_late`` after, ``err_game_over`` once it is over)."""
 
 
-ClientMessage = Hello | MoveMessage | LangMessage | Ping | ResignMessage | AbortMessage
+class ChatSayMessage(msgspec.Struct, tag="chat", forbid_unknown_fields=True, frozen=True):
+    """A chat line in ``room`` (a seat's page writes in ``player``, a spectator's in
+    ``spectator``): a preset phrase by its key, or free text (``chat/model.py`` says
+    which text is taken)."""
+
+    room: Literal["player", "spectator"]
+    preset: Annotated[str, msgspec.Meta(max_length=40)] | None = None
+    text: Text | None = None
+
+
+class ChatReportMessage(msgspec.Struct, tag="chat_report", forbid_unknown_fields=True, frozen=True):
+    """Report a line of the page's room to the moderators."""
+
+    line: Annotated[int, msgspec.Meta(ge=1, le=2**62)]
+
+
+ClientMessage = (
+    Hello
+    | MoveMessage
+    | LangMessage
+    | Ping
+    | ResignMessage
+    | AbortMessage
+    | ChatSayMessage
+    | ChatReportMessage
+)
 
 _T = TypeVar("_T")
 

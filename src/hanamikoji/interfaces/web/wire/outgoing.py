@@ -19,6 +19,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 __all__ = [
     "ClockState",
@@ -255,6 +256,9 @@ class ErrorMessage(WireStruct, tag="error", frozen=True, kw_only=True, gc=False)
 
     code: str
     message: str
+    seconds: int | UnsetType = UNSET
+    """For a refusal that says when to try again (a rate): the seconds to wait, as HTTP's
+    ``Retry-After``; left out otherwise."""
 
 
 class Pong(WireStruct, tag="pong", frozen=True, kw_only=True, gc=False):

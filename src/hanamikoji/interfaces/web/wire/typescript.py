@@ -31,6 +31,7 @@ import msgspec.inspect as mi
 
 from hanamikoji.interfaces.web.wire.answers import ANSWERS
 from hanamikoji.interfaces.web.wire.browser_answers import BROWSER_ANSWERS
+from hanamikoji.interfaces.web.wire.chat_messages import CHAT_ANSWERS, ChatServerMessage
 from hanamikoji.interfaces.web.wire.lobby_messages import LobbyServerMessage
 from hanamikoji.interfaces.web.wire.notice_answers import NOTICE_ANSWERS
 from hanamikoji.interfaces.web.wire.outgoing import (
@@ -50,13 +51,14 @@ TARGET = Path(__file__).resolve().parent.parent / "static" / "js" / "wire.d.ts"
 """Where the declarations go: beside the page's modules."""
 
 UNIONS: dict[str, Any] = {
-    "SeatMessage": SeatState | ErrorMessage | Pong,
-    "WatchMessage": SpectatorState | ErrorMessage | Pong,
+    "SeatMessage": SeatState | ErrorMessage | Pong | ChatServerMessage,
+    "WatchMessage": SpectatorState | ErrorMessage | Pong | ChatServerMessage,
     "LobbyServerMessage": LobbyServerMessage,
     "SocialServerMessage": SocialServerMessage,
+    "ChatServerMessage": ChatServerMessage,
 }
 """What each socket sends: the game's seat socket, its watch socket, the lobby's, the
-site socket."""
+site socket; and what the chat sends on both game sockets."""
 
 ANSWER_GROUPS: tuple[tuple[Any, ...], ...] = (
     ANSWERS,
@@ -64,6 +66,7 @@ ANSWER_GROUPS: tuple[tuple[Any, ...], ...] = (
     BROWSER_ANSWERS,
     NOTICE_ANSWERS,
     SOCIAL_ANSWERS,
+    CHAT_ANSWERS,
 )
 """The routes' answers, a group per module of ``wire/`` (one line each)."""
 

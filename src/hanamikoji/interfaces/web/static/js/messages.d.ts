@@ -29,7 +29,10 @@ export type GameRequest =
   | { type: "lang"; lang: string }
   | { type: "ping" }
   | { type: "resign" }
-  | { type: "abort" };
+  | { type: "abort" }
+  | { type: "chat"; room: "player" | "spectator"; preset: string }
+  | { type: "chat"; room: "player" | "spectator"; text: string }
+  | { type: "chat_report"; line: number };
 
 // -- the lobby's socket --------------------------------------------------------------------
 

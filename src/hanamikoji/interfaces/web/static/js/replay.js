@@ -3,6 +3,7 @@
 
 import { h, messageOf, toast } from "./dom.js";
 import { favorText, geishaCard, tile } from "./cards.js";
+import { playersChat, replayChat } from "./chat.js";
 import { actionName, cardLabel, cardsInWords, describeMove, seatName, t } from "./i18n.js";
 import { ROW } from "./game_rules.js";
 import { api } from "./net.js";
@@ -46,12 +47,15 @@ export function replayFrames(gameId, token) {
 export async function openReplay(gameId, token, state, { analysis } = {}) {
   /** @type {ReplayFrame[]} */
   let frames;
+  // The players' chat, beside the positions (a game between people's seats only).
+  const chatLines = state.players.every((kind) => kind === "human") ? playersChat(gameId, token) : Promise.resolve([]);
   try {
     frames = await replayFrames(gameId, token);
   } catch (error) {
     toast(messageOf(error));
     return;
   }
+  const said = await chatLines;
   for (const old of document.querySelectorAll("dialog.replay")) old.remove();
   let index = 0;
   const body = h("div", { class: "replay-body" });
@@ -97,6 +101,7 @@ export async function openReplay(gameId, token, state, { analysis } = {}) {
       frame.move ? h("p", { class: "replay-move", "data-testid": "replay-move" }, `${seatName(state, frame.seat)}: ${describeMove(frame.move)}`) : null,
       frame.scored ? h("div", { class: "replay-scored" }, renderSummary(state, frame.scored, scoredBefore(frames, index))) : null,
       frame.outcome ? null : renderFullTable(state, frame),
+      replayChat(said, index),
     ];
     body.replaceChildren(...parts.filter((part) => part !== null));
   }

@@ -4,7 +4,9 @@
 // views it calls), and sends decisions in the notation (S:D, T:AG, G:DDG, C:AB/FG, G>D,
 // C>FG); the server checks every one.
 
+import { ChatPanel } from "./chat.js";
 import { hideToast, toast } from "./dom.js";
+import { t } from "./i18n.js";
 import { CARDS_PER_ACTION, KINDS, KIND_LETTERS } from "./game_rules.js";
 import { GameSocket, REPLACED } from "./net.js";
 import { noMarks } from "./lastmove.js";
@@ -97,6 +99,9 @@ export class TableController {
     this.onKey = this.onKey.bind(this);
     /** @type {(handlers: SocketHandlers) => Transport} */
     const connect = transport || ((handlers) => new GameSocket(gameId, token, handlers));
+    // The chat beside the table (a game between people's seats and spectators only:
+    // the server sends its room, or nothing).
+    this.chat = new ChatPanel((message) => this.socket.send(message));
     this.socket = connect({
       onMessage: (message) => this.onMessage(message),
       onStatus: (online) => {
@@ -152,6 +157,7 @@ export class TableController {
     this.socket.send({ type: "lang", lang });
     if (this.state) this.render();
     if (this.state && this.notices) this.notices.update(this.state, this.myTurn());
+    this.chat.render();
   }
 
   resetSelection() {
@@ -169,6 +175,14 @@ export class TableController {
       toast(message.message);
       this.busy = false;
       if (this.state) this.render();
+      return;
+    }
+    if (message.type === "chat" || message.type === "chat_line") {
+      this.chat.onMessage(message);
+      return;
+    }
+    if (message.type === "chat_reported") {
+      toast(t("chat_reported"));
       return;
     }
     if (message.type !== "state") return;
@@ -331,6 +345,7 @@ export class TableController {
     if (document.querySelector("dialog[open]")) return;
     const target = event.target;
     if (target instanceof Element && ["INPUT", "SELECT", "TEXTAREA"].includes(target.tagName)) return;
+    if (target instanceof Element && target.closest(".chat")) return; // the chat's own keys
     if (!this.myTurn()) return;
     const key = event.key.toLowerCase();
     if (key === "escape") {

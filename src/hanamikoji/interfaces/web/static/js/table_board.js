@@ -43,7 +43,7 @@ export function drawTable(table) {
           renderSide(table, me),
           s.outcome ? renderEnd(table) : (table.watching() ? null : renderComposer(table)),
           table.watching() ? null : hintPanel(table)),
-        h("aside", { class: "panel" }, renderLog(table), renderTracker(table)))),
+        h("aside", { class: "panel" }, renderLog(table), table.chat.element, renderTracker(table)))),
   );
   const log = table.root.querySelector(".log ol");
   if (log) log.scrollTop = log.scrollHeight;

@@ -116,6 +116,46 @@ export interface ChallengeView {
   for_you: boolean;
 }
 
+/** `GET /api/games/{id}/chat`: the players' chat of a game, for its two seats only. */
+export interface ChatHistory {
+  room: "player" | "spectator";
+  lines: ChatLineInfo[];
+}
+
+/** One chat line: its id (to report it), room, the author's seat (`null`: a spectator) and name (`null`: a seat opened by its link alone), a preset phrase's catalog key or free text, when (ms since the epoch) and at which ply. */
+export interface ChatLineInfo {
+  id: number;
+  room: "player" | "spectator";
+  seat: number | null;
+  author: string | null;
+  preset: string | null;
+  text: string | null;
+  at: number;
+  ply: number;
+}
+
+/** The line this page reported is stored for the moderators. */
+export interface ChatReported {
+  type: "chat_reported";
+  line: number;
+}
+
+/** The page's chat room when its socket opens: its newest lines, the preset phrases, whether this page may write free text (an account whose chat is open) and how long. */
+export interface ChatRoomState {
+  type: "chat";
+  room: "player" | "spectator";
+  lines: ChatLineInfo[];
+  presets: string[];
+  free_text: boolean;
+  max_chars: number;
+}
+
+/** A new line in the page's room. */
+export interface ChatSaid {
+  type: "chat_line";
+  line: ChatLineInfo;
+}
+
 /** A timed game's clocks: its control (by name, `kind` real time or correspondence), the milliseconds left per seat when the message was made, and the seat whose clock runs (`None`: none). */
 export interface ClockState {
   control: string;
@@ -137,6 +177,7 @@ export interface ErrorMessage {
   type: "error";
   code: string;
   message: string;
+  seconds?: number;
 }
 
 /** A game over, from the player's seat (`aborted`: ended with no result). */
@@ -688,10 +729,12 @@ export interface WatchableGame {
   players: [SeatPlayer, SeatPlayer];
 }
 
-export type SeatMessage = SeatState | ErrorMessage | Pong;
+export type SeatMessage = SeatState | ErrorMessage | Pong | ChatRoomState | ChatSaid | ChatReported;
 
-export type WatchMessage = SpectatorState | ErrorMessage | Pong;
+export type WatchMessage = SpectatorState | ErrorMessage | Pong | ChatRoomState | ChatSaid | ChatReported;
 
 export type LobbyServerMessage = LobbyState | SeekPosted | SeekWithdrawn | Queued | Paired | ErrorMessage | Pong;
 
 export type SocialServerMessage = SocialState | ChallengeReceived | ChallengeGone | ChallengeGame | ErrorMessage | Pong;
+
+export type ChatServerMessage = ChatRoomState | ChatSaid | ChatReported;
