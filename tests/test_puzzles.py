@@ -1,16 +1,27 @@
-"""Puzzles: the value and its file, judging, themes, mining, and the shipped set."""
+"""Puzzles: the value and its file, judging, themes, mining, and the shipped set.
+
+The shipped set's proved puzzles are proved again with the exact solver: a seeded sample
+of :data:`SAMPLE` by default, every one with ``HANAMIKOJI_PUZZLES_ALL=1``.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import gzip
 import json
+import os
+import random
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
+from hanamikoji.bots.exact import list_worlds
 from hanamikoji.core.game import Game
+from hanamikoji.core.moves import MoveKind
 from hanamikoji.core.variants import VARIANTS
+from hanamikoji.core.worlds import from_view, hidden_from
 from hanamikoji.notation.records import GameRecord, write_record
 from hanamikoji.puzzles.judging import PROVED_MARGIN, exact_verdict
 from hanamikoji.puzzles.mine import main
@@ -22,9 +33,13 @@ from hanamikoji.puzzles.store import (
     parse_puzzles,
     puzzle_json,
     read_puzzles,
+    shipped_puzzles,
     write_puzzles,
 )
 from hanamikoji.puzzles.themes import THEMES, level_for
+
+SAMPLE = 200
+"""Proved puzzles of the shipped set proved again in the default run."""
 
 
 @pytest.fixture(scope="module")
@@ -157,3 +172,50 @@ def test_records_are_mined_once_and_other_files_skipped(tmp_path: Path) -> None:
     assert all(p.id.startswith("classic-11-") and "-r" in p.id for p in puzzles)
     assert main(["--records", str(folder), "--out", str(out), "--quiet"]) == 0
     assert len(read_puzzles(out)) == len(puzzles)
+
+
+# -- the shipped set ----------------------------------------------------------------------
+
+
+def test_the_shipped_set_holds_2000_valid_puzzles_in_every_variant() -> None:
+    puzzles = shipped_puzzles(check=True)
+    assert len(puzzles) >= 2000
+    assert {p.variant for p in puzzles} == set(VARIANTS)
+    for puzzle in puzzles:
+        assert set(puzzle.themes) <= set(THEMES)
+
+
+def test_the_shipped_proved_puzzles_are_proved_again() -> None:
+    proved = [p for p in shipped_puzzles() if p.method is Method.PROVED]
+    if os.environ.get("HANAMIKOJI_PUZZLES_ALL") != "1":
+        proved = random.Random(52).sample(proved, min(SAMPLE, len(proved)))
+    for puzzle in proved:
+        reproved(puzzle)
+
+
+# -- hidden information -------------------------------------------------------------------
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_the_solver_is_shown_nothing_their_seat_could_not_know(data: st.DataObject) -> None:
+    """The solver's view is the same in any other world of their information set (so it
+    holds nothing of the hidden cards), and the opponent's Secret and Trade-off cards
+    this round are hidden in its log."""
+    puzzle = data.draw(st.sampled_from(shipped_puzzles()))
+    game = puzzle.game()
+    view = puzzle.view()
+    me, them = puzzle.seat, 1 - puzzle.seat
+    assert view.player == me and view.reveal is None
+    assert view.hand == game.hand(me)
+    for entry in view.log:
+        if entry.seat == them and entry.move.kind in (MoveKind.SECRET, MoveKind.TRADE_OFF):
+            assert entry.move.hidden and not entry.move.cards
+    worlds = list_worlds(view, 5_000)
+    assert worlds is not None
+    world, _ = data.draw(st.sampled_from(worlds))
+    other = from_view(view, world).view(me)
+    shown = ("hand", "drawn", "secret", "tradeoff", "placed", "used", "hand_sizes", "deck_size")
+    for name in (*shown, "pending", "favor", "to_move", "round", "rounds"):
+        assert getattr(other, name) == getattr(view, name), name
+    assert hidden_from(game, me) in [w for w, _ in worlds]
