@@ -23,7 +23,12 @@ from hanamikoji.core.moves import MoveKind
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.core.worlds import from_view, hidden_from
 from hanamikoji.notation.records import GameRecord, write_record
-from hanamikoji.puzzles.judging import PROVED_MARGIN, exact_verdict
+from hanamikoji.puzzles.judging import (
+    PROVED_MARGIN,
+    SEARCHED_MARGIN,
+    exact_verdict,
+    searched_verdict,
+)
 from hanamikoji.puzzles.mine import main
 from hanamikoji.puzzles.mining import Miner
 from hanamikoji.puzzles.model import Method, Puzzle, PuzzleError
@@ -137,6 +142,20 @@ def test_a_puzzle_whose_values_miss_a_decision_is_refused(mined: list[Puzzle]) -
     puzzle = dataclasses.replace(mined[0], values=mined[0].values[:1])
     with pytest.raises(PuzzleError, match="every legal decision once"):
         puzzle.check()
+
+
+def test_a_search_keeps_only_a_best_decision_it_confirms() -> None:
+    """Early positions are searched twice; a verdict, when there is one, is the second
+    search's and clear (none on these positions at so few worlds)."""
+    game = Game("classic", seed=5)
+    for _ in range(3):
+        view, legal = game.view(game.to_move or 0), game.legal_moves()
+        verdict = searched_verdict(view, legal, 1, 2)
+        if verdict is not None:
+            assert verdict.method is Method.SEARCHED and verdict.worlds == 8
+            assert verdict.clear(SEARCHED_MARGIN) and len(verdict.values) == len(legal)
+        assert exact_verdict(view, legal) is None
+        game.push(legal[0])
 
 
 # -- mining -------------------------------------------------------------------------------
