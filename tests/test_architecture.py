@@ -20,6 +20,7 @@ LAYERS = [
     "arena",
     "kernel",
     "research",
+    "puzzles",
     "interfaces",
 ]
 """From the lowest layer to the highest: a layer imports only from the ones before it."""

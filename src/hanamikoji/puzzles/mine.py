@@ -1,0 +1,142 @@
+"""``python -m hanamikoji.puzzles.mine``: mine puzzles from bot games or stored records.
+
+The shipped set (``puzzles/data/puzzles.jsonl.gz``, docs/puzzles.md) is made by one command::
+
+    python -m hanamikoji.puzzles.mine --variant all --games 1200 --seed 52 \\
+        --out src/hanamikoji/puzzles/data/puzzles.jsonl.gz
+
+Game ``i`` of a run is dealt from ``--seed`` and ``i``, in variant ``i mod 3`` of
+classic, three-rounds, french with ``--variant all``. The run is resumable: it appends to
+``--out`` and skips the games whose puzzles are already there (it replays the last one,
+adding only the puzzles it lacks), so the same command with a larger ``--games`` extends
+a set, and an interrupted run picks up where it stopped. ``--records DIR`` mines every
+record file under ``DIR`` instead (text or JSON records, as ``hanamikoji replay``
+reads); records already mined are skipped, seeded records only (their puzzles replay
+from the seed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from hanamikoji.core.variants import VARIANTS
+from hanamikoji.notation.records import RecordError, read_record
+from hanamikoji.puzzles.mining import Miner, game_seed
+from hanamikoji.puzzles.model import PuzzleError
+from hanamikoji.puzzles.store import append_puzzles, read_puzzles
+
+__all__ = ["main", "mine_bot_games", "mine_records"]
+
+
+def _existing(out: Path) -> tuple[set[str], set[str]]:
+    """The ids and sources of the puzzles already in ``out``."""
+    if not out.exists():
+        return set(), set()
+    puzzles = read_puzzles(out, check=False)
+    return {p.id for p in puzzles}, {p.source for p in puzzles}
+
+
+def mine_bot_games(
+    out: Path, variants: Sequence[str], games: int, seed: int, miner: Miner, quiet: bool = False
+) -> int:
+    """Mine games ``0 .. games-1`` of a run seeded ``seed`` into ``out`` (see the module's
+    docstring), game ``i`` in ``variants[i % len(variants)]``; the number of puzzles
+    added (``miner.stats`` has the rest)."""
+    ids, _ = _existing(out)
+    before = len(ids)
+    done = {int(pid.split("-")[-2]) - game_seed(seed, 0) for pid in ids if _ours(pid, seed)}
+    first = max(done, default=0)
+    for index in range(first, games):
+        variant = variants[index % len(variants)]
+        found = [p for p in miner.bot_game_puzzles(variant, seed, index) if p.id not in ids]
+        append_puzzles(out, found)
+        ids.update(p.id for p in found)
+        if not quiet and (index + 1) % 50 == 0:
+            print(f"game {index + 1}/{games}: {len(ids)} puzzles", file=sys.stderr, flush=True)
+    return len(ids) - before
+
+
+def _ours(pid: str, seed: int) -> bool:
+    parts = pid.split("-")
+    if not (parts[-1].isdigit() and parts[-2].isdigit()):
+        return False
+    return 0 <= int(parts[-2]) - game_seed(seed, 0) < 1_000_000
+
+
+def mine_records(out: Path, folder: Path, miner: Miner, quiet: bool = False) -> int:
+    """Mine every record file under ``folder`` into ``out``; the number of puzzles added."""
+    ids, sources = _existing(out)
+    before = len(ids)
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        source = f"record {path.relative_to(folder).as_posix()}"
+        if source in sources:
+            continue
+        try:
+            record = read_record(path)
+        except (RecordError, OSError, UnicodeDecodeError) as error:
+            if not quiet:
+                print(f"{path}: skipped, not a record ({error})", file=sys.stderr)
+            miner.stats.skipped_records += 1
+            continue
+        found = [p for p in miner.record_puzzles(record, source) if p.id not in ids]
+        append_puzzles(out, found)
+        ids.update(p.id for p in found)
+    return len(ids) - before
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m hanamikoji.puzzles.mine",
+        description="Mine puzzles (one clearly best decision) from bot games or records.",
+    )
+    parser.add_argument(
+        "--variant", default="classic", help="classic, three-rounds, french or all (in turn)"
+    )
+    parser.add_argument("--games", type=int, default=100, help="bot games in all (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="the run's seed (default 0)")
+    parser.add_argument("--out", type=Path, required=True, help="the puzzle file to extend")
+    parser.add_argument("--records", type=Path, help="mine the record files under this folder")
+    parser.add_argument(
+        "--searched-per-game",
+        type=int,
+        default=0,
+        help="positions searched per game before the last two turns (default 0: proved only)",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command; 0 on success, 2 on bad arguments or an unreadable ``--out``."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    variants = list(VARIANTS) if args.variant == "all" else [args.variant]
+    if any(name not in VARIANTS for name in variants):
+        parser.error(f"--variant is one of {', '.join(VARIANTS)} or all")
+    if args.games < 0 or args.seed < 0 or args.seed > 10**12 or args.searched_per_game < 0:
+        parser.error("--games, --searched-per-game and --seed are not negative")
+    miner = Miner(searched_per_game=args.searched_per_game)
+    start = time.process_time()
+    try:
+        if args.records is not None:
+            added = mine_records(args.out, args.records, miner, args.quiet)
+        else:
+            added = mine_bot_games(args.out, variants, args.games, args.seed, miner, args.quiet)
+    except PuzzleError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    seconds = time.process_time() - start
+    stats = miner.stats
+    print(
+        f"{stats.games} games, {stats.positions} positions judged, {stats.puzzles} puzzles found "
+        f"({stats.proved} proved, {stats.searched} searched), {added} new, in {seconds:.1f} CPU s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
