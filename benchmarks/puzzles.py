@@ -99,7 +99,9 @@ def solving(sample: int, seed: int) -> dict[str, object]:
         for number, puzzle in enumerate(puzzles.values()):
             bot = make_level_bot(level, seed=seed + number)
             view = puzzle.view()
-            solved[name][puzzle.id] = bot.choose(view, view.legal_moves()).text() == puzzle.solution
+            solved[name][puzzle.id] = (
+                bot.choose(view, view.generate_legal_moves()).text() == puzzle.solution
+            )
     themes: dict[str, dict[str, object]] = {}
     for theme, chosen in by_theme.items():
         row: dict[str, object] = {"puzzles": len(chosen)}

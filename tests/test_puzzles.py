@@ -62,7 +62,7 @@ def reproved(puzzle: Puzzle) -> None:
     """Fail unless the exact solver finds the puzzle's solution again, as far ahead, with
     the same values."""
     game = puzzle.game()
-    verdict = exact_verdict(game.view(puzzle.seat), game.legal_moves())
+    verdict = exact_verdict(game.view(puzzle.seat), game.legal_moves)
     assert verdict is not None, puzzle.id
     assert verdict.best.text() == puzzle.solution, puzzle.id
     assert verdict.margin >= PROVED_MARGIN, puzzle.id
@@ -149,7 +149,7 @@ def test_a_search_keeps_only_a_best_decision_it_confirms() -> None:
     search's and clear (none on these positions at so few worlds)."""
     game = Game("classic", seed=5)
     for _ in range(3):
-        view, legal = game.view(game.to_move or 0), game.legal_moves()
+        view, legal = game.view(game.to_move or 0), game.legal_moves
         verdict = searched_verdict(view, legal, 1, 2)
         if verdict is not None:
             assert verdict.method is Method.SEARCHED and verdict.worlds == 8
@@ -181,7 +181,7 @@ def test_records_are_mined_once_and_other_files_skipped(tmp_path: Path) -> None:
     folder.mkdir()
     game = Game("classic", seed=11)
     while not game.is_over():
-        game.push(game.legal_moves()[0])
+        game.push(game.legal_moves[0])
     write_record(folder / "a.hkr", GameRecord.from_game(game))
     (folder / "notes.txt").write_text("not a record", encoding="utf-8")
     out = tmp_path / "set.jsonl"

@@ -100,7 +100,7 @@ class Miner:
         seat = game.to_move
         if seat is None or game.seed is None:
             return None
-        legal = game.legal_moves()
+        legal = game.generate_legal_moves()
         if len(legal) < 2:
             return None
         view = game.view(seat)
@@ -158,7 +158,7 @@ class Miner:
             puzzle = self.position_puzzle(game, source, ply in searched_plies, deal_seed + ply)
             if puzzle is not None:
                 yield puzzle
-            game.push(bots[seat].choose(game.view(seat), game.legal_moves()))
+            game.push(bots[seat].choose(game.view(seat), game.generate_legal_moves()))
         self.stats.games += 1
 
     def _searched_plies(self, chooser: random.Random) -> set[int]:

@@ -134,7 +134,7 @@ class Puzzle:
         game = self.game()
         if game.is_over() or game.to_move != self.seat:
             raise PuzzleError(f"{where}: seat {self.seat} is not the one to decide")
-        legal = set(game.legal_moves())
+        legal = set(game.generate_legal_moves())
         try:
             listed = [Move.from_text(text) for text, _ in self.values]
         except ValueError as error:

@@ -85,7 +85,7 @@ def _endings(view: View, move: Move) -> tuple[set[Termination], bool]:
     for world, _ in list_worlds(view) or ():
         game = from_view(view, world)
         game.push(move)
-        answers = (None,) if game.pending is None else game.legal_moves()
+        answers = (None,) if game.pending is None else game.generate_legal_moves()
         for answer in answers:
             if answer is not None:
                 game.push(answer)
