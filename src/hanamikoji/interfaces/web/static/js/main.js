@@ -170,7 +170,6 @@ function translateChrome() {
   byId("theme-label").textContent = t("theme_label");
   byId("lobby-link").textContent = t("lobby_title");
   byId("leaderboard-link").textContent = t("leaderboard_title");
-  byId("games-link").textContent = t("browser_title");
   byId("rules-button").textContent = t("rules_button");
   const headerLang = byId("lang-select");
   headerLang.replaceChildren(...Object.entries(languages()).map(([code, name]) => h("option", { value: code, selected: code === lang }, name)));

@@ -28,7 +28,13 @@ export function watchTransport(gameId) {
  */
 export async function renderWatchList({ navigate }) {
   const section = h("section", { class: "watch-list", "aria-labelledby": "watch-list-title", "data-testid": "watch-list" },
-    h("h2", { id: "watch-list-title" }, t("watch_list_title")));
+    h("h2", { id: "watch-list-title" }, t("watch_list_title")),
+    // The finished games: the game browser (/games).
+    h("p", { class: "watch-more" }, h("a", {
+      href: "/games",
+      id: "games-link",
+      onclick: /** @param {Event} event */ (event) => { event.preventDefault(); navigate("/games"); },
+    }, t("browser_title"), " →")));
   /** @type {import("./wire").WatchList} */
   let body;
   try {
