@@ -25,6 +25,9 @@ FUZZ = settings(
 POSITIONALS = {"arena": ["random", "greedy"], "replay": ["game.hkr"], "analyze": ["game.hkr"]}
 """Values for the arguments each subcommand needs, so that options alone are tested."""
 
+ACTIONS = {"moderate": ["reports"]}
+"""A subcommand's own subcommand, after its options (they are the parent's)."""
+
 
 def _options() -> list[tuple[str, str]]:
     """(subcommand, option) for every option that takes a value."""
@@ -75,7 +78,8 @@ def test_any_option_value_is_taken_or_refused_in_one_line(
     option: tuple[str, str], value: str
 ) -> None:
     command, flag = option
-    status, errors = parse([command, *POSITIONALS.get(command, []), f"{flag}={value}"])
+    argv = [command, *POSITIONALS.get(command, []), f"{flag}={value}", *ACTIONS.get(command, [])]
+    status, errors = parse(argv)
     assert "Traceback" not in errors
     if status is not None:
         assert status == 2, errors
