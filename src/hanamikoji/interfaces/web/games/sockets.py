@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 
 from starlette.requests import HTTPConnection
 from starlette.routing import BaseRoute, WebSocketRoute
@@ -23,6 +24,7 @@ from hanamikoji.interfaces.web.http.refusals import (
 )
 from hanamikoji.interfaces.web.players.sessions import session_seat
 from hanamikoji.interfaces.web.services import services
+from hanamikoji.interfaces.web.wire.chat_messages import ChatServerMessage
 from hanamikoji.interfaces.web.wire.incoming import (
     AbortMessage,
     Hello,
@@ -120,13 +122,27 @@ async def _open_seat(websocket: WebSocket) -> None:
         live = await hub.attach(game_id, seat, connection)
         chat = SocketChat(websocket, live)
         try:
-            await chat.open(seat, lambda message: hub.send(live, seat, connection, message))
+            await _open_chat(websocket, chat, seat, lambda m: hub.send(live, seat, connection, m))
             await _serve_seat(websocket, live, seat, connection, chat)
         finally:
             chat.close()
             await hub.detach(live, seat, connection)
     finally:
         seats.closed((game_id, seat), websocket)
+
+
+async def _open_chat(
+    websocket: WebSocket,
+    chat: SocketChat,
+    seat: int | None,
+    send: Callable[[ChatServerMessage], None],
+) -> None:
+    """Join the page's chat room. While the database is unreachable the room's history
+    waits for the page's next connection: the game goes on, and new lines still come."""
+    try:
+        await chat.open(seat, send)
+    except UNREACHABLE as error:
+        services(websocket).hub.store.health.failed(error)
 
 
 async def _serve_seat(
@@ -182,7 +198,7 @@ async def _watch_socket(websocket: WebSocket) -> None:
         return
     chat = SocketChat(websocket, live)
     try:
-        await chat.open(None, lambda message: hub.send(live, SPECTATOR, connection, message))
+        await _open_chat(websocket, chat, None, lambda m: hub.send(live, SPECTATOR, connection, m))
         await _serve_spectator(websocket, live, connection, chat)
     except UNREACHABLE:
         raise  # the app's handler tells the page (err_unavailable) and closes with 1013

@@ -11,8 +11,7 @@ The tables are in ``db/tables.py`` with the others (migration ``r0002_players.py
 them); this module holds their statements. Every write runs on the server's writer
 thread (``db/writer.py``). The same code runs on SQLite and PostgreSQL.
 
->>> from hanamikoji.interfaces.web.cluster.events import Event, notify
-from hanamikoji.interfaces.web.db.database import Store
+>>> from hanamikoji.interfaces.web.db.database import Store
 >>> store = PlayerStore(Store("sqlite://"))
 >>> ann = store.create_player(new_player("account", "Ann"), "$argon2id$...")
 >>> store.create_player(new_player("account", "ANN"), "$argon2id$...")
