@@ -10,8 +10,7 @@ from collections.abc import Iterator
 import pytest
 from postgres_db import DRIVER_MISSING, needs_postgres
 
-from hanamikoji.interfaces.web.chat.model import Author
-from hanamikoji.interfaces.web.chat.notes import LineNote
+from hanamikoji.interfaces.web.chat.model import Author, Line
 from hanamikoji.interfaces.web.chat.service import Reader
 from hanamikoji.interfaces.web.services import open_chat
 from hanamikoji.interfaces.web.wire.chat_messages import ChatSaid, ChatServerMessage
@@ -77,7 +76,7 @@ def test_a_line_said_on_one_instance_reaches_its_room_on_the_other(schema: str) 
     [seen] = [said.line for said in watcher.lines()]
     assert seen.room == "spectator" and seen.preset == "chat_nice"
     # The event's note is the line's fields, nothing else.
-    assert set(LineNote.__struct_fields__) == {
+    assert set(Line.__struct_fields__) == {
         "id",
         "game_id",
         "room",

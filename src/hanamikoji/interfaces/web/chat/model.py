@@ -35,6 +35,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+import msgspec
+
 from hanamikoji.interfaces.web.wire.refused import Refused
 
 __all__ = [
@@ -122,10 +124,10 @@ class Author:
         return self.player_id or f"{game_id}:{self.seat}"
 
 
-@dataclass(frozen=True, slots=True)
-class Line:
-    """One chat line, as stored: ``preset`` (a key of :data:`PRESETS`) or ``text``, never
-    both; ``at`` is ms since the epoch, ``ply`` the game's decisions when it was said."""
+class Line(msgspec.Struct, frozen=True, array_like=True):
+    """One chat line, as stored and as other instances hear of it (``notes.py``):
+    ``preset`` (a key of :data:`PRESETS`) or ``text``, never both; ``at`` is ms since the
+    epoch, ``ply`` the game's decisions when it was said."""
 
     id: int
     game_id: str

@@ -39,7 +39,7 @@ from hanamikoji.interfaces.web.chat.model import (
     Room,
     clean_text,
 )
-from hanamikoji.interfaces.web.chat.notes import TOPIC, decode_line, line_of
+from hanamikoji.interfaces.web.chat.notes import TOPIC, decode_line
 from hanamikoji.interfaces.web.chat.store import ChatStore
 from hanamikoji.interfaces.web.cluster.events import Event, Listener
 from hanamikoji.interfaces.web.wire.chat_messages import (
@@ -244,4 +244,4 @@ class Chat:
         """Another instance stored a line: its pages here get it."""
         note = decode_line(event.data)
         if note is not None and note.game_id == event.key:
-            await self.deliver(line_of(note))
+            await self.deliver(note)

@@ -15,14 +15,15 @@ The tables are in ``db/tables.py`` (migration ``r0010_chat.py`` makes them).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
+from msgspec.structs import replace
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from hanamikoji.interfaces.web.chat.model import HISTORY_LINES, Line, Room
-from hanamikoji.interfaces.web.chat.notes import TOPIC, encode_line, note_of
+from hanamikoji.interfaces.web.chat.notes import TOPIC, encode_line
 from hanamikoji.interfaces.web.cluster.events import Event, notify
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.tables import chat_closures, chat_lines, chat_reports
@@ -69,7 +70,7 @@ class ChatStore:
                 .returning(chat_lines.c.id)
             )
             stored = replace(line, id=int(result.scalar_one()))
-            data = encode_line(note_of(stored))
+            data = encode_line(stored)
             notify(connection, Event(TOPIC, line.game_id, self.me, data=data))
         return stored
 
