@@ -35,6 +35,7 @@ EXTRAS: dict[str, str] = {
     "web": "the web server (Starlette, uvicorn, SQLAlchemy, ...)",
     "research": "OpenSpiel, PettingZoo and Gymnasium environments (NumPy)",
     "ray": "matches and training on a Ray cluster",
+    "bridge": "hanamikoji bridge: an engine as a bot account on a server (httpx, msgspec)",
 }
 """Each extra of ``pyproject.toml`` and what it adds."""
 

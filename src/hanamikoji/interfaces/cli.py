@@ -62,6 +62,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hanamikoji.interfaces.engine_cli",
     "hanamikoji.interfaces.web_cli",
     "hanamikoji.interfaces.moderate_cli",
+    "hanamikoji.interfaces.bridge_cli",
 )
 """Modules that register more subcommands when imported, e.g.
 ``"hanamikoji.interfaces.arena"``."""
