@@ -12,6 +12,7 @@ fast      the compiled judge and engine: about five times the playouts (numba, N
 web       the web server (Starlette, uvicorn, SQLAlchemy, ...)
 research  OpenSpiel, PettingZoo and Gymnasium environments (NumPy)
 ray       matches and training on a Ray cluster
+bridge    hanamikoji bridge: an engine as a bot account on a server (httpx, msgspec)
 
 >>> require("hanamikoji_no_such_module", "learned", "the learned bot")
 Traceback (most recent call last):
