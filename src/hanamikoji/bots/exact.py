@@ -58,6 +58,7 @@ __all__ = [
     "judge_model",
     "list_worlds",
     "mean_likelihood",
+    "world_values",
 ]
 
 TIE = 1e-12
@@ -307,24 +308,58 @@ class _Values:
     def _last_turn(self, view: View, info: InformationSet, move: Move) -> ExactValue:
         """``move`` on the last turn: the round is scored after it, or after the answer
         the answerer chooses on their own view."""
-        me = view.player
         value = wins = losses = 0.0
         for weighed in info.worlds:
-            game = replayed_world(view, weighed.world, random.Random(0))
-            game.push(move)
-            answers = (None,) if game.pending is None else self._answer(game)
-            for answer in answers:
-                if answer is not None:
-                    game.push(answer)
-                share = weighed.chance / len(answers)
-                value += share * round_end_value(game, me, self.match_value)
-                outcome = game.outcome
-                if outcome is not None and outcome.winner is not None:
-                    wins += share if outcome.winner == me else 0.0
-                    losses += share if outcome.winner != me else 0.0
-                if answer is not None:
-                    game.pop()
+            in_world = self.last_turn_in(view, weighed.world, move)
+            value += weighed.chance * in_world.value
+            wins += weighed.chance * (in_world.wins_at_once or 0.0)
+            losses += weighed.chance * (in_world.loses_at_once or 0.0)
         return ExactValue(value, wins, losses)
+
+    def last_turn_in(self, view: View, world: World, move: Move) -> ExactValue:
+        """``move`` on the last turn in one world: its value and whether the game ends at
+        once with the mover's win or loss (shares, if the answerer has equal answers)."""
+        me = view.player
+        value = wins = losses = 0.0
+        game = replayed_world(view, world, random.Random(0))
+        game.push(move)
+        answers = (None,) if game.pending is None else self._answer(game)
+        for answer in answers:
+            if answer is not None:
+                game.push(answer)
+            share = 1.0 / len(answers)
+            value += share * round_end_value(game, me, self.match_value)
+            outcome = game.outcome
+            if outcome is not None and outcome.winner is not None:
+                wins += share if outcome.winner == me else 0.0
+                losses += share if outcome.winner != me else 0.0
+            if answer is not None:
+                game.pop()
+        return ExactValue(value, wins, losses)
+
+    def in_worlds(
+        self, view: View, legal: Sequence[Move]
+    ) -> list[tuple[WeighedWorld, dict[Move, float]]] | None:
+        """Each world of ``view``'s information set and each decision's value in it (see
+        :func:`world_values`)."""
+        info = InformationSet(view, self.model, self.limit)
+        if not info.complete:
+            return None
+        me = view.player
+        solver = RoundSolver(self.match_value, table=self._solved)
+        found: list[tuple[WeighedWorld, dict[Move, float]]] = []
+        for weighed in info.worlds:
+            values: dict[Move, float] = {}
+            for move in legal:
+                if view.deck_size == 0:
+                    values[move] = self.last_turn_in(view, weighed.world, move).value
+                    continue
+                game = from_view(view, weighed.world)
+                game.push(move)
+                seat0 = solver.value(game)
+                values[move] = seat0 if me == 0 else 1.0 - seat0
+            found.append((weighed, values))
+        return found
 
     def _answer(self, game: Game) -> tuple[Move, ...]:
         """The answers the answerer to ``game``'s pending last offer chooses on their
@@ -374,3 +409,17 @@ def exact_values(
     Meant for the last turns of a round: on the seventh the worlds number tens to
     hundreds, earlier thousands and more."""
     return _Values(model, match_value, limit).values(view, legal)
+
+
+def world_values(
+    view: View,
+    legal: Sequence[Move],
+    model: Opponent = None,
+    limit: int | None = None,
+    match_value: MatchValue = table_match_value,
+) -> list[tuple[WeighedWorld, dict[Move, float]]] | None:
+    """Every world of ``view``'s information set (with its chance, as :func:`exact_values`
+    weighs it) and the value of each of ``legal`` in that world alone, or ``None`` past
+    ``limit`` worlds: where a decision does better or worse than another. The mean of a
+    decision's values over the worlds, by their chances, is its :func:`exact_values`."""
+    return _Values(model, match_value, limit).in_worlds(view, legal)
