@@ -173,6 +173,7 @@ WEB_ABOVE_SHARED = (
     "browser",
     "notices",
     "chat",
+    "puzzles",
     "pages",
     "services",
     "app",

@@ -680,3 +680,52 @@ def test_any_chat_message_gets_a_documented_answer(client: TestClient, messages:
                         assert answer["line"]["room"] == room
                 said = sum(answer["type"] == "chat_line" for answer in answers)
                 assert chat_lines(client, created["id"]) == before + said and said <= 1
+
+
+# -- puzzles (web/puzzles/) ----------------------------------------------------------------
+
+PUZZLE_ID = "french-52000002-9"
+"""A shipped puzzle (its decisions: C>BC, the solution, and C>DG)."""
+
+puzzle_answers = st.one_of(
+    objects.map(lambda body: {**body, "answer": body.get("answer", "C>BC")}),
+    st.builds(
+        lambda answer, guest: {"answer": answer, "guest": guest},
+        st.text(max_size=50) | st.sampled_from(["C>BC", "c>cb", "C>DG", "S", "G>A", ""]),
+        st.none() | json_values,
+    ),
+)
+
+
+@FUZZ
+@given(body=puzzle_answers, path=st.sampled_from([PUZZLE_ID, "nope", "own-x", "%00"]))
+def test_any_puzzle_answer_gets_a_documented_answer_and_rates_nothing(
+    client: TestClient, body: dict[str, Any], path: str
+) -> None:
+    client.cookies.clear()
+    response = client.post(f"/api/puzzles/{path}/answer", json=body)
+    answer = response.json()
+    if response.status_code == 200:
+        assert path == PUZZLE_ID and answer["rated"] is False
+        assert answer["solution"] == "C>BC" and answer["answer"] in ("C>BC", "C>DG")
+    else:
+        assert_documented_error(answer)
+    assert served(client).puzzles.store.ratings() == {}  # a guest never moves a rating
+
+
+@FUZZ
+@given(
+    query=st.dictionaries(
+        st.sampled_from(["theme", "rating", "seen", "seed"]), st.text(max_size=30), max_size=4
+    )
+)
+def test_any_puzzle_query_gets_a_puzzle_or_a_documented_refusal(
+    client: TestClient, query: dict[str, str]
+) -> None:
+    for route in ("/api/puzzles/next", "/api/puzzles/streak"):
+        response = client.get(route, params=query)
+        body = response.json()
+        if response.status_code != 200:
+            assert_documented_error(body)
+        elif route.endswith("next"):
+            assert "solution" not in body and "values" not in body

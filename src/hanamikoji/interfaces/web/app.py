@@ -49,6 +49,7 @@ from hanamikoji.interfaces.web.lobby.routes import lobby_routes
 from hanamikoji.interfaces.web.notices.routes import notice_routes
 from hanamikoji.interfaces.web.pages.routes import page_routes, static_files
 from hanamikoji.interfaces.web.players.routes import player_routes
+from hanamikoji.interfaces.web.puzzles.routes import puzzle_routes
 from hanamikoji.interfaces.web.ratings.routes import rating_routes
 from hanamikoji.interfaces.web.services import (
     AppState,
@@ -90,6 +91,7 @@ def create_app(config: ServerConfig) -> Starlette:
         *player_routes(),
         *notice_routes(),
         *rating_routes(),
+        *puzzle_routes(),
         *lobby_routes(),
         *social_routes(),
         *social_sockets(),

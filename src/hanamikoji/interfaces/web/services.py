@@ -58,6 +58,8 @@ from hanamikoji.interfaces.web.players.accounts import Accounts
 from hanamikoji.interfaces.web.players.cookies import CookieSettings, SessionKeys
 from hanamikoji.interfaces.web.players.passwords import Passwords
 from hanamikoji.interfaces.web.players.store import PlayerStore
+from hanamikoji.interfaces.web.puzzles.service import Puzzles
+from hanamikoji.interfaces.web.puzzles.store import PuzzleStore
 from hanamikoji.interfaces.web.ratings.store import RatingStore
 from hanamikoji.interfaces.web.social.service import Social
 from hanamikoji.interfaces.web_settings import ServeSettings
@@ -174,6 +176,7 @@ class Services:
         guards: rates, cookies, origins, seat sockets (:class:`Guards`).
         now: the clock of games, lobby and sign-in limits, ms since the epoch.
         browser: the game browser: searches, statistics, exports.
+        puzzles: the puzzles, their ratings and their solvers' (``puzzles/``).
     """
 
     store: Store
@@ -190,6 +193,7 @@ class Services:
     guards: Guards
     now: Callable[[], int]
     browser: GameBrowser
+    puzzles: Puzzles
 
     @property
     def rates(self) -> RateGuard:
@@ -246,6 +250,7 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
                     guards,
                     now,
                     browser=GameBrowser(BrowserStore(store), hub.games, hub.finishing.game_record),
+                    puzzles=Puzzles(PuzzleStore(store), now),
                 )
             finally:
                 for task in (keeper, mailing, pairings):

@@ -112,6 +112,15 @@ SITE = sentences(
     sentence("err_chat_rate", "You are writing too fast: try again in {seconds} s."),
     sentence("err_chat_no_line", "There is no such line in this chat."),
     sentence("err_chat_reported", "You already reported this line."),
+    # -- puzzles (puzzles/)
+    sentence("err_no_puzzle", "There is no such puzzle."),
+    sentence("err_puzzle_none", "You have seen every puzzle of this theme: choose another."),
+    sentence("err_puzzle_malformed", "That is not a decision: write it as G>A or C:AB/CD."),
+    sentence("err_puzzle_illegal", "That decision is not legal here; the legal ones: {legal}."),
+    sentence(
+        "err_puzzle_answered",
+        "You answered this puzzle already: only your first answer counts.",
+    ),
     sentence("lobby_title", "Lobby"),
     # -- the lobby (lobby.js)
     sentence("err_seek_gone", "This seek is no longer open."),

@@ -6,7 +6,8 @@ which :func:`~hanamikoji.interfaces.web.db.database.upgrade_schema` runs wheneve
 (``tests/test_web_migrations.py`` checks that the two agree). The queries are beside
 their feature: the games' in ``games.py``, the players' in ``players/store.py``, the
 ratings' in ``ratings/store.py``, the lobby's in ``lobby/store.py``, friends' and
-challenges' in ``social/``, the chat's in ``chat/store.py``, the instances' in
+challenges' in ``social/``, the chat's in ``chat/store.py``, the puzzles' in
+``puzzles/store.py``, the instances' in
 ``cluster/instances.py``.
 """
 
@@ -44,8 +45,12 @@ __all__ = [
     "metadata",
     "player_emails",
     "player_presence",
+    "player_puzzles",
     "players",
     "private_games",
+    "puzzle_attempts",
+    "puzzle_ratings",
+    "puzzle_solvers",
     "rating_history",
     "ratings",
     "relations",
@@ -407,3 +412,61 @@ chat_closures = Table(
     Column("created_ms", BigInteger, nullable=False),
 )
 """The accounts whose free text a moderator closed (``hanamikoji moderate close-chat``)."""
+
+
+# -- puzzles (puzzles/store.py) -----------------------------------------------------------
+
+puzzle_ratings = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("puzzle_id", String(64), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+)
+"""Each puzzle's Glicko-2 rating once an account tried it (before: its level's), how many
+accounts tried it and how many solved it."""
+
+puzzle_solvers = Table(
+    "puzzle_solvers",
+    metadata,
+    Column("player_id", String(16), primary_key=True),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+)
+"""Each account's puzzle rating (Glicko-2), its attempts and puzzles solved."""
+
+puzzle_attempts = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", String(16), nullable=False),
+    Column("puzzle_id", String(64), nullable=False),
+    Column("answer", String(16), nullable=False),
+    Column("correct", Boolean, nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("rating_before", Float, nullable=False),
+    Column("rating_after", Float, nullable=False),
+    UniqueConstraint("player_id", "puzzle_id", name="uq_puzzle_attempts_player_puzzle"),
+    Index("ix_puzzle_attempts_player", "player_id", "id"),
+)
+"""An account's answer to a puzzle, once per account and puzzle (the first answer is the
+one rated), and its puzzle rating before and after."""
+
+player_puzzles = Table(
+    "player_puzzles",
+    metadata,
+    Column("puzzle_id", String(64), primary_key=True),
+    Column("player_id", String(16), nullable=False),
+    Column("game_id", String(32), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    Index("ix_player_puzzles_player", "player_id"),
+)
+"""The puzzles players made from a decision of their own games ("Make this a puzzle"):
+the puzzle's file line (``hanamikoji.puzzles.store.puzzle_json``)."""

@@ -127,6 +127,12 @@ STATUS = {
     "err_chat_rate": 429,
     "err_chat_no_line": 404,
     "err_chat_reported": 409,
+    # puzzles/
+    "err_no_puzzle": 404,
+    "err_puzzle_none": 404,
+    "err_puzzle_malformed": 400,
+    "err_puzzle_illegal": 400,
+    "err_puzzle_answered": 409,
 }
 """The HTTP status of each refusal a route can raise (docs/web.md's error table)."""
 

@@ -5,6 +5,7 @@
 ``GET /learn``, ``GET /lobby``, ``GET /me``  the page: the lesson, the lobby, my games
 ``GET /@/{name}``, ``GET /leaderboard``     the page: a player's page, the leaderboard
 ``GET /games``                              the page: the game browser
+``GET /puzzles``, ``/puzzles/...``           the page: puzzles, the daily one, a streak
 ``GET /static/...``                         HTML, CSS and ES modules
 ``GET /api/i18n/{lang}``                    sentences and edition terms of a language
 ``GET /api/options``                        the variants, bot levels and languages
@@ -51,6 +52,10 @@ PAGE_PATHS = (
     "/games",
     "/friends",
     "/challenge/{challenge_id}",
+    "/puzzles",
+    "/puzzles/daily",
+    "/puzzles/streak",
+    "/puzzles/{puzzle_id}",
 )
 """The addresses the page answers (it routes among them itself)."""
 

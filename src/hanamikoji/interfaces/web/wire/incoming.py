@@ -52,12 +52,15 @@ __all__ = [
     "Credentials",
     "EmailNotifyRequest",
     "EmailRequest",
+    "GuestRating",
     "GuestRequest",
     "Hello",
     "LangMessage",
     "MoveMessage",
     "NewGameRequest",
     "Ping",
+    "PuzzleAnswer",
+    "PuzzleMakeRequest",
     "ResignMessage",
     "SocialMessage",
     "decode_challenge",
@@ -67,6 +70,8 @@ __all__ = [
     "decode_email_notify",
     "decode_guest",
     "decode_new_game",
+    "decode_puzzle_answer",
+    "decode_puzzle_make",
     "decode_social_message",
 ]
 
@@ -383,3 +388,45 @@ def decode_challenge(body: bytes) -> ChallengeRequest:
 def decode_social_message(data: str | bytes) -> SocialMessage:
     """One message from a page on the site socket (a text or binary frame)."""
     return _decode(_SOCIAL_MESSAGE, _within_limit(data), tagged=True)
+
+
+# -- puzzles (puzzles/) ------------------------------------------------------------------
+
+PuzzleAnswerText = Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+
+
+class GuestRating(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """A guest's puzzle rating as its page keeps it: sent back moved by the answer, never
+    used for anything rated."""
+
+    rating: Annotated[float, msgspec.Meta(ge=0, le=4000)]
+    deviation: Annotated[float, msgspec.Meta(ge=30, le=350)]
+    volatility: Annotated[float, msgspec.Meta(gt=0, le=0.2)] = 0.06
+
+
+class PuzzleAnswer(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """``POST /api/puzzles/{id}/answer``: the decision chosen (any of its text forms),
+    and for a guest the rating its page keeps."""
+
+    answer: PuzzleAnswerText
+    guest: GuestRating | None = None
+
+
+class PuzzleMakeRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
+    """``POST /api/games/{id}/puzzle``: make a puzzle of the decision at ``ply``."""
+
+    ply: Annotated[int, msgspec.Meta(ge=0, le=400)]
+
+
+_PUZZLE_ANSWER = msgspec.json.Decoder(PuzzleAnswer)
+_PUZZLE_MAKE = msgspec.json.Decoder(PuzzleMakeRequest)
+
+
+def decode_puzzle_answer(body: bytes) -> PuzzleAnswer:
+    """An answer to a puzzle."""
+    return _decode(_PUZZLE_ANSWER, body, tagged=False)
+
+
+def decode_puzzle_make(body: bytes) -> PuzzleMakeRequest:
+    """Which decision of a game to make a puzzle of."""
+    return _decode(_PUZZLE_MAKE, body, tagged=False)

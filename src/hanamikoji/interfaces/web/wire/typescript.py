@@ -43,6 +43,7 @@ from hanamikoji.interfaces.web.wire.outgoing import (
     SpectatorState,
 )
 from hanamikoji.interfaces.web.wire.player_answers import PLAYER_ANSWERS
+from hanamikoji.interfaces.web.wire.puzzle_messages import PUZZLE_ANSWERS
 from hanamikoji.interfaces.web.wire.social_messages import SOCIAL_ANSWERS, SocialServerMessage
 
 __all__ = ["ALIASES", "TARGET", "UNIONS", "declaration", "generate", "main", "typescript"]
@@ -67,6 +68,7 @@ ANSWER_GROUPS: tuple[tuple[Any, ...], ...] = (
     NOTICE_ANSWERS,
     SOCIAL_ANSWERS,
     CHAT_ANSWERS,
+    PUZZLE_ANSWERS,
 )
 """The routes' answers, a group per module of ``wire/`` (one line each)."""
 

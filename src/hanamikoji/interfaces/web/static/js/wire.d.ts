@@ -434,6 +434,75 @@ export interface PublicSeek {
   mine: boolean;
 }
 
+/** A decision and the solver's chance to win the match after it. */
+export interface PuzzleDecisionValue {
+  decision: string;
+  value: number;
+}
+
+/** A puzzle before its answer: what the solver's seat may know, nothing more. */
+export interface PuzzleQuestion {
+  id: string;
+  variant: string;
+  themes: string[];
+  level: number;
+  rating: number;
+  state: SeatState;
+  decisions: string[];
+  mine: PuzzleRatingInfo | null;
+  answered: boolean;
+}
+
+/** A Glicko-2 puzzle rating: the rating, its deviation and volatility, whether it is provisional, and (for an account) how many puzzles it tried and solved. */
+export interface PuzzleRatingInfo {
+  rating: number;
+  deviation: number;
+  volatility: number;
+  provisional: boolean;
+  attempts: number;
+  solved: number;
+}
+
+/** The reveal after an answer. `rated`: the account's first answer to this puzzle (`before` and `after` its puzzle rating); a guest's is never rated, and `guest` is the rating the page sent, moved by this answer, for the page to keep. */
+export interface PuzzleResult {
+  id: string;
+  answer: string;
+  correct: boolean;
+  solution: string;
+  values: PuzzleDecisionValue[];
+  method: string;
+  worlds: PuzzleWorld[];
+  rated: boolean;
+  before: PuzzleRatingInfo | null;
+  after: PuzzleRatingInfo | null;
+  guest: PuzzleRatingInfo | null;
+  puzzle_rating: number;
+}
+
+/** A streak: its seed and its puzzles' ids, easiest first. */
+export interface PuzzleStreakRun {
+  seed: number;
+  ids: string[];
+}
+
+/** The themes the puzzles are filtered by, and the daily puzzle's id today (UTC). */
+export interface PuzzleThemes {
+  themes: string[];
+  daily: string;
+}
+
+/** A world of the solver's information set where the answer does worse than the solution: its chance, the hidden cards in it (letters A-G) and both values. */
+export interface PuzzleWorld {
+  chance: number;
+  opponent_hand: string;
+  opponent_secret: string;
+  opponent_tradeoff: string;
+  removed: string;
+  deck: string;
+  answer_value: number;
+  solution_value: number;
+}
+
 /** The page joined (`true`) or left (`false`) the quick-pairing queue. */
 export interface Queued {
   type: "queued";

@@ -1,0 +1,119 @@
+"""The puzzles' routes.
+
+==========================================  =============================================
+``GET /api/puzzles/next``                   the next puzzle near the solver's rating
+                                            (``theme=``; a guest's ``rating=`` and
+                                            ``seen=`` ids, comma-separated)
+``GET /api/puzzles/daily``                  today's puzzle (UTC), the same for everyone
+``GET /api/puzzles/streak?seed=N``          a streak's puzzles, easiest first
+``GET /api/puzzles/themes``                 the themes, and today's puzzle's id
+``GET /api/puzzles/{id}``                   a puzzle before its answer
+``POST /api/puzzles/{id}/answer``           answer it: the reveal (an account's first
+                                            answer is rated; again: ``err_puzzle_answered``)
+==========================================  =============================================
+
+The pages ``/puzzles``, ``/puzzles/daily``, ``/puzzles/streak`` and ``/puzzles/{id}``
+are the page's (``pages/routes.py``). Every ``POST`` has passed the Origin check and
+carries the session's CSRF token when it has a session.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from hanamikoji.arena.glicko2 import DEFAULT_RATING
+from hanamikoji.interfaces.web.http.guards import read_body
+from hanamikoji.interfaces.web.players.sessions import acting_session, current_session
+from hanamikoji.interfaces.web.players.store import Player
+from hanamikoji.interfaces.web.puzzles.service import Puzzles
+from hanamikoji.interfaces.web.services import services
+from hanamikoji.interfaces.web.wire.answers import WireResponse
+from hanamikoji.interfaces.web.wire.incoming import MAX_BODY_BYTES, decode_puzzle_answer
+from hanamikoji.interfaces.web.wire.puzzle_messages import PuzzleStreakRun, PuzzleThemes
+from hanamikoji.interfaces.web.wire.refused import Refused, whole_number
+from hanamikoji.puzzles.themes import THEMES
+
+__all__ = ["SEEN_LIMIT", "puzzle_routes"]
+
+NO_STORE = {"Cache-Control": "no-store"}
+SEEN_LIMIT = 100
+"""The most puzzle ids a guest's ``seen=`` names (more are ignored)."""
+SEED_CAP = 2**31 - 1
+
+
+def puzzle_routes() -> list[BaseRoute]:
+    return [
+        Route("/api/puzzles/next", _next),
+        Route("/api/puzzles/daily", _daily),
+        Route("/api/puzzles/streak", _streak),
+        Route("/api/puzzles/themes", _themes),
+        Route("/api/puzzles/{puzzle_id}", _question),
+        Route("/api/puzzles/{puzzle_id}/answer", _answer, methods=["POST"]),
+    ]
+
+
+def _puzzles(request: Request) -> Puzzles:
+    return services(request).puzzles
+
+
+async def _player(request: Request, *, acting: bool = False) -> Player | None:
+    session = await (acting_session(request) if acting else current_session(request))
+    return None if session is None else session.player
+
+
+async def _next(request: Request) -> Response:
+    params = request.query_params
+    theme = params.get("theme") or None
+    if theme is not None and theme not in THEMES:
+        raise Refused("err_bad_field", field="theme")
+    rating = DEFAULT_RATING
+    if "rating" in params:
+        read = whole_number(params["rating"], 4000)
+        if read is None:
+            raise Refused("err_bad_field", field="rating")
+        rating = float(read)
+    seen = set(params.get("seen", "").split(",")[:SEEN_LIMIT]) - {""}
+    player = await _player(request)
+    puzzles = _puzzles(request)
+    found = await puzzles.next(player, rating, theme, seen)
+    return WireResponse(await puzzles.question(found, player), headers=NO_STORE)
+
+
+async def _daily(request: Request) -> Response:
+    puzzles = _puzzles(request)
+    question = await puzzles.question(puzzles.daily(), await _player(request))
+    return WireResponse(question, headers=NO_STORE)
+
+
+async def _streak(request: Request) -> Response:
+    text = request.query_params.get("seed")
+    seed = secrets.randbelow(SEED_CAP) if text is None else whole_number(text, SEED_CAP)
+    if seed is None:
+        raise Refused("err_bad_field", field="seed")
+    ids = await _puzzles(request).streak(seed)
+    return WireResponse(PuzzleStreakRun(seed=seed, ids=ids), headers=NO_STORE)
+
+
+async def _themes(request: Request) -> Response:
+    daily = _puzzles(request).daily().id
+    return WireResponse(PuzzleThemes(themes=tuple(THEMES), daily=daily), headers=NO_STORE)
+
+
+async def _question(request: Request) -> Response:
+    puzzles = _puzzles(request)
+    puzzle = await puzzles.find(request.path_params["puzzle_id"])
+    question = await puzzles.question(puzzle, await _player(request))
+    return WireResponse(question, headers=NO_STORE)
+
+
+async def _answer(request: Request) -> Response:
+    puzzles = _puzzles(request)
+    player = await _player(request, acting=True)
+    puzzle = await puzzles.find(request.path_params["puzzle_id"])
+    body = decode_puzzle_answer(await read_body(request, MAX_BODY_BYTES))
+    result = await puzzles.answer(puzzle, player, body)
+    return WireResponse(result, headers=NO_STORE)
