@@ -23,19 +23,13 @@ from hanamikoji.core.outcome import Outcome, RoundSummary, Termination
 from hanamikoji.core.rng import Deal
 from hanamikoji.core.variants import Variant
 from hanamikoji.core.view import LogEntry, Phase, Reveal, RoundReveal, View
+from hanamikoji.interfaces.web.games.payload import KIND_NAMES
 from hanamikoji.interfaces.web.wire.outgoing import GameOutcome, SeatState
 from hanamikoji.interfaces.web.wire.outgoing import Reveal as WireReveal
 
 __all__ = ["KINDS", "ended", "view_from_state"]
 
-KINDS: dict[str, MoveKind] = {
-    "secret": MoveKind.SECRET,
-    "trade-off": MoveKind.TRADE_OFF,
-    "gift": MoveKind.GIFT,
-    "competition": MoveKind.COMPETITION,
-    "gift-response": MoveKind.GIFT_RESPONSE,
-    "competition-response": MoveKind.COMPETITION_RESPONSE,
-}
+KINDS: dict[str, MoveKind] = {name: kind for kind, name in KIND_NAMES.items()}
 """A decision's kind by the name the wire gives it (``payload.KIND_NAMES`` reversed)."""
 
 _TERMINATIONS = {termination.value: termination for termination in Termination}
