@@ -663,3 +663,32 @@ def test_the_arena_command_refuses_bad_requests(argv: list[str], message: str) -
     assert code == 2
     assert message in err
     assert out == ""
+
+
+# -- sessions and single games -----------------------------------------------------------
+
+
+def test_a_batch_that_is_not_duplicate_plays_each_seed_once() -> None:
+    games = play_batch(Batch(MatchConfig("french"), 3, _pair("random", "greedy"), (4, 5), False))
+    assert [(game.seed, game.swapped, game.players) for game in games] == [
+        (4, False, ("random", "greedy")),
+        (5, False, ("random", "greedy")),
+    ]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_session_takes_batches_while_others_run(jobs: int) -> None:
+    config = MatchConfig("french")
+    backend = ProcessBackend(jobs)
+    seen: dict[int, GameResult] = {}
+    with backend.session() as session:
+        session.submit(Batch(config, 0, _pair("random", "greedy"), (1,), False))
+        session.submit(Batch(config, 1, _pair("greedy", "random"), (2,), False))
+        while session.pending:
+            (game,) = session.next_done()
+            seen[game.pairing] = game
+            if game.pairing == 0:  # a result decides the next batch
+                session.submit(Batch(config, 2, _pair("random", "random"), (3,), False))
+    assert sorted(seen) == [0, 1, 2]
+    (alone,) = play_batch(Batch(config, 2, _pair("random", "random"), (3,), False))
+    assert seen[2].outcome_key() == alone.outcome_key()  # the same game wherever it runs

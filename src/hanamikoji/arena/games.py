@@ -92,12 +92,15 @@ DEFAULT_CONFIG = MatchConfig()
 @dataclass(frozen=True, slots=True)
 class Batch:
     """A unit of work for a backend: the duplicate pairs of ``seeds`` between ``players``
-    (A, B), the ``pairing``-th pairing of a match or round-robin."""
+    (A, B), the ``pairing``-th pairing of a match or round-robin. With ``duplicate``
+    false each seed is played once, A in seat 0 (a tournament's game: the pairing
+    decides the seats)."""
 
     config: MatchConfig
     pairing: int
     players: tuple[PlayerSpec, PlayerSpec]
     seeds: tuple[int, ...]
+    duplicate: bool = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,13 +364,14 @@ def _result(
 
 
 def play_batch(batch: Batch) -> list[GameResult]:
-    """Both games of every seed of ``batch``: A in seat 0, then A in seat 1."""
+    """Both games of every seed of ``batch``: A in seat 0, then A in seat 1 (only the
+    first unless the batch is ``duplicate``)."""
     a, b = batch.players
     results: list[GameResult] = []
     pool = BotPool()
     try:
         for seed in batch.seeds:
-            for swapped in (False, True):
+            for swapped in (False, True) if batch.duplicate else (False,):
                 seats = (b, a) if swapped else (a, b)
                 result = play_game(batch.config, seats, seed, pool)
                 results.append(_placed(result, batch.pairing, swapped))
