@@ -18,6 +18,7 @@ LAYERS = [
     "training",
     "protocol",
     "arena",
+    "tournaments",
     "kernel",
     "research",
     "puzzles",

@@ -22,7 +22,12 @@ FUZZ = settings(
     derandomize=True,
 )
 
-POSITIONALS = {"arena": ["random", "greedy"], "replay": ["game.hkr"], "analyze": ["game.hkr"]}
+POSITIONALS = {
+    "arena": ["random", "greedy"],
+    "tournament": ["random", "greedy"],
+    "replay": ["game.hkr"],
+    "analyze": ["game.hkr"],
+}
 """Values for the arguments each subcommand needs, so that options alone are tested."""
 
 ACTIONS = {"moderate": ["reports"]}

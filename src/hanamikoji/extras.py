@@ -13,6 +13,7 @@ web       the web server (Starlette, uvicorn, SQLAlchemy, ...)
 research  OpenSpiel, PettingZoo and Gymnasium environments (NumPy)
 ray       matches and training on a Ray cluster
 bridge    hanamikoji bridge: an engine as a bot account on a server (httpx, msgspec)
+tournaments Swiss and arena pairings by maximum-weight matching (networkx)
 
 >>> require("hanamikoji_no_such_module", "learned", "the learned bot")
 Traceback (most recent call last):
@@ -37,6 +38,7 @@ EXTRAS: dict[str, str] = {
     "research": "OpenSpiel, PettingZoo and Gymnasium environments (NumPy)",
     "ray": "matches and training on a Ray cluster",
     "bridge": "hanamikoji bridge: an engine as a bot account on a server (httpx, msgspec)",
+    "tournaments": "Swiss and arena pairings by maximum-weight matching (networkx)",
 }
 """Each extra of ``pyproject.toml`` and what it adds."""
 

@@ -18,7 +18,7 @@ from typing import TextIO
 
 from hanamikoji.arena.backends import BACKENDS, Backend, make_backend
 from hanamikoji.arena.games import GameResult, MatchConfig
-from hanamikoji.arena.players import players_from_names
+from hanamikoji.arena.players import PlayerSpec, players_from_names
 from hanamikoji.arena.runner import Plan, RecordWriter, default_records_dir, run_plan
 from hanamikoji.arena.summary import MatchSummary, PlayerTiming, TournamentSummary
 from hanamikoji.core import UnknownVariantError, Variant
@@ -46,9 +46,11 @@ from hanamikoji.interfaces.styled import (
 __all__ = [
     "Rows",
     "configure_arena",
+    "engine_option",
     "match_rows",
     "plan_header",
     "play_with_progress",
+    "player_specs",
     "report_console",
     "rich_table",
     "round_robin_rows",
@@ -61,7 +63,8 @@ DEFAULT_FIRST_SEED = 1
 REPORT_WIDTH = 120
 
 
-def _engine(text: str) -> tuple[str, str]:
+def engine_option(text: str) -> tuple[str, str]:
+    """An argparse type: ``--engine NAME=CMD``, as ``(name, command line)``."""
     name, equals, command = text.partition("=")
     name, command = name.strip(), command.strip()
     if not equals or not name or not command:
@@ -83,7 +86,7 @@ def configure_arena(parser: argparse.ArgumentParser) -> None:
         "--engine",
         action="append",
         default=[],
-        type=_engine,
+        type=engine_option,
         metavar="NAME=CMD",
         help="an external engine (docs/protocol.md) playing as NAME, started with the"
         " command line CMD; then use NAME as a PLAYER. May be given several times",
@@ -146,6 +149,21 @@ def configure_arena(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quiet", action="store_true", help="no progress bar and no notes")
 
 
+def player_specs(names: Sequence[str], engines: Sequence[tuple[str, str]]) -> list[PlayerSpec]:
+    """The players named on the command line, ``engines`` the ``--engine`` options
+    (name, command line). Raises ``ValueError``: an engine given twice or not among the
+    players, an unknown bot."""
+    commands: dict[str, str] = {}
+    for name, command in engines:
+        if name in commands:
+            raise ValueError(f"the engine {name!r} is given twice")
+        commands[name] = command
+    unused = [name for name in commands if name not in names]
+    if unused:
+        raise ValueError(f"the engine {unused[0]!r} is not among the players {list(names)}")
+    return players_from_names(names, commands)
+
+
 def run_arena(args: argparse.Namespace, streams: Streams) -> int:
     errors = Console(file=streams.stderr, highlight=False, markup=False, emoji=False)
 
@@ -164,16 +182,8 @@ def run_arena(args: argparse.Namespace, streams: Streams) -> int:
         return fail(
             streams, f"a match is between two players, not {len(names)} (or use --round-robin)"
         )
-    engines: dict[str, str] = {}
-    for name, command in args.engine:
-        if name in engines:
-            return fail(streams, f"the engine {name!r} is given twice")
-        engines[name] = command
-    unused = [name for name in engines if name not in names]
-    if unused:
-        return fail(streams, f"the engine {unused[0]!r} is not among the players {names}")
     try:
-        players = players_from_names(names, engines)
+        players = player_specs(names, args.engine)
     except ValueError as error:
         return fail(streams, str(error))
     games: int = args.games

@@ -5,7 +5,7 @@ Each subcommand is a :class:`Command`: a name, how to configure its argument par
 what to run. Each family of subcommands is a module that calls :func:`register_command`
 at import (``play`` and ``replay`` in :mod:`~hanamikoji.interfaces.play_cli`,
 ``variants``, ``rules`` and ``bots`` in :mod:`~hanamikoji.interfaces.listing_cli`;
-``analyze``, ``arena``, ``engine``, ``serve`` in theirs) and is listed in
+``analyze``, ``arena``, ``tournament``, ``engine``, ``serve`` in theirs) and is listed in
 :data:`COMMAND_MODULES`, which is the one line to add here.
 
 >>> {"play", "replay", "variants", "bots", "rules"} <= set(commands())
@@ -59,6 +59,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hanamikoji.interfaces.listing_cli",
     "hanamikoji.interfaces.analyze_cli",
     "hanamikoji.interfaces.arena_cli",
+    "hanamikoji.interfaces.tournament_cli",
     "hanamikoji.interfaces.engine_cli",
     "hanamikoji.interfaces.web_cli",
     "hanamikoji.interfaces.moderate_cli",
