@@ -25,6 +25,7 @@ FUZZ = settings(
 POSITIONALS = {
     "arena": ["random", "greedy"],
     "tournament": ["random", "greedy"],
+    "bridge": ["--server", "https://example.org", "--token-file", "token"],
     "replay": ["game.hkr"],
     "analyze": ["game.hkr"],
 }
