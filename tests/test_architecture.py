@@ -175,6 +175,8 @@ WEB_ABOVE_SHARED = (
     "notices",
     "chat",
     "puzzles",
+    "api",
+    "bots",
     "pages",
     "services",
     "app",

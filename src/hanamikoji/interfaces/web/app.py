@@ -25,6 +25,8 @@ from starlette.routing import Route
 from starlette.types import ExceptionHandler
 from starlette.websockets import WebSocket, WebSocketState
 
+from hanamikoji.interfaces.web.api.routes import token_routes
+from hanamikoji.interfaces.web.bots.routes import bot_routes
 from hanamikoji.interfaces.web.browser.routes import browser_routes
 from hanamikoji.interfaces.web.chat.routes import chat_routes
 from hanamikoji.interfaces.web.db.health import (
@@ -95,6 +97,8 @@ def create_app(config: ServerConfig) -> Starlette:
         *lobby_routes(),
         *social_routes(),
         *social_sockets(),
+        *token_routes(),
+        *bot_routes(),
         *game_routes(),
         *chat_routes(),
         Route("/healthz", _health),

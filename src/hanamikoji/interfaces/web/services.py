@@ -34,12 +34,14 @@ from starlette.websockets import WebSocket
 
 from hanamikoji.bots.analysis import AnalysisSettings
 from hanamikoji.interfaces.clocks import TimeControl, wall_clock_ms
+from hanamikoji.interfaces.web.bots.service import BotGames
 from hanamikoji.interfaces.web.browser.service import GameBrowser
 from hanamikoji.interfaces.web.browser.store import BrowserStore
 from hanamikoji.interfaces.web.chat.model import NOBODY_HIDDEN, HiddenAuthors
 from hanamikoji.interfaces.web.chat.service import Chat
 from hanamikoji.interfaces.web.chat.store import ChatStore
 from hanamikoji.interfaces.web.cluster.events import Listener
+from hanamikoji.interfaces.web.db.api_tokens import ApiTokenStore
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore
 from hanamikoji.interfaces.web.db.writer import DecisionWriter
@@ -48,6 +50,7 @@ from hanamikoji.interfaces.web.games.hints import Hints
 from hanamikoji.interfaces.web.games.hub import GameHub, HubServices
 from hanamikoji.interfaces.web.games.live import SeatTap
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
+from hanamikoji.interfaces.web.http.bearer import Bearer
 from hanamikoji.interfaces.web.http.guards import RateGuard, SeatSockets, loopback_hosts, parse_rate
 from hanamikoji.interfaces.web.lobby.seeks import Pairing, Seat
 from hanamikoji.interfaces.web.lobby.service import Lobby
@@ -177,6 +180,8 @@ class Services:
         now: the clock of games, lobby and sign-in limits, ms since the epoch.
         browser: the game browser: searches, statistics, exports.
         puzzles: the puzzles, their ratings and their solvers' (``puzzles/``).
+        bearer: the bot API's door: tokens, scopes, per-token rates (``http/bearer.py``).
+        bots: the bot API's games, challenges and open streams (``bots/``).
     """
 
     store: Store
@@ -194,6 +199,8 @@ class Services:
     now: Callable[[], int]
     browser: GameBrowser
     puzzles: Puzzles
+    bearer: Bearer
+    bots: BotGames
 
     @property
     def rates(self) -> RateGuard:
@@ -251,6 +258,8 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
                     now,
                     browser=GameBrowser(BrowserStore(store), hub.games, hub.finishing.game_record),
                     puzzles=Puzzles(PuzzleStore(store), now),
+                    bearer=Bearer(ApiTokenStore(store), hub.writer.call, now),
+                    bots=BotGames(hub, accounts.store),
                 )
             finally:
                 for task in (keeper, mailing, pairings):

@@ -26,11 +26,13 @@ from sqlalchemy import (
     Table,
     Text,
     UniqueConstraint,
+    false,
 )
 
 __all__ = [
     "analyses",
     "analysis_runs",
+    "api_tokens",
     "challenges",
     "chat_closures",
     "chat_lines",
@@ -183,11 +185,13 @@ players = Table(
     Column("name_key", String(40), nullable=True),
     Column("password_hash", String(255), nullable=True),
     Column("created", DateTime(timezone=True), nullable=False),
+    Column("bot", Boolean, nullable=False, server_default=false()),
     Index("uq_players_name_key", "name_key", unique=True),
 )
 """Guests and accounts. ``name_key`` is an account's case-folded name (unique: two
 accounts never share a name, whatever its case) and ``NULL`` for a guest, whose nickname
-need not be unique; ``password_hash`` is an account's Argon2 hash."""
+need not be unique; ``password_hash`` is an account's Argon2 hash; ``bot`` marks a bot
+account (revision 0014: an irreversible upgrade, ``bots/``)."""
 
 sessions = Table(
     "sessions",
@@ -470,3 +474,22 @@ player_puzzles = Table(
 )
 """The puzzles players made from a decision of their own games ("Make this a puzzle"):
 the puzzle's file line (``hanamikoji.puzzles.store.puzzle_json``)."""
+# -- the bot API (revision 0014; its queries are in db/api_tokens.py) --------------------
+
+api_tokens = Table(
+    "api_tokens",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("player_id", String(16), nullable=False),
+    Column("name", String(40), nullable=False),
+    Column("scopes", String(64), nullable=False),
+    Column("token_hash", String(64), nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("last_used_ms", BigInteger, nullable=True),
+    Column("revoked_ms", BigInteger, nullable=True),
+    Index("uq_api_tokens_hash", "token_hash", unique=True),
+    Index("ix_api_tokens_player", "player_id"),
+)
+"""Personal API tokens of accounts: a name, its scopes (space-separated: ``bot:play``,
+``read``), the SHA-256 hash of the token (never the token), when it was made, last used
+and revoked (``NULL``: in use)."""

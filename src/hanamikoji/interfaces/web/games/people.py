@@ -81,7 +81,11 @@ def _named(
     # An account not yet rated in the variant shows a new player's rating (1500?).
     line = current.get((player.id, variant), PlayerRating(variant, Rating(), 0)).wire()
     return SeatPlayer(
-        kind="account", name=player.name, rating=line.rating, provisional=line.provisional
+        kind="account",
+        name=player.name,
+        rating=line.rating,
+        provisional=line.provisional,
+        bot=player.bot,
     )
 
 

@@ -122,6 +122,11 @@ class Presence:
             live.presence_timer.cancel()
             live.presence_timer = None
 
+    def next_forfeit(self, live: LiveGame) -> Forfeit | None:
+        """The forfeit coming in ``live`` (an untimed rated game), if any: the bot API
+        tells a bot when it may claim its opponent's (``bots/streams.py``)."""
+        return self._forfeit_due(live)
+
     def _forfeit_due(self, live: LiveGame) -> Forfeit | None:
         stored = live.stored
         if not stored.rated or stored.clock.timed or live.ended:

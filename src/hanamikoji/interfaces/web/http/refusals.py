@@ -25,16 +25,19 @@ from hanamikoji.interfaces.web.catalog.lookup import text
 from hanamikoji.interfaces.web.db.health import RETRY_AFTER_SECONDS
 from hanamikoji.interfaces.web.http.guards import origin_allowed
 from hanamikoji.interfaces.web.wire.answers import WireResponse
+from hanamikoji.interfaces.web.wire.api_messages import ApiError
 from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage
 from hanamikoji.interfaces.web.wire.refused import Refused, parse_lang
 from hanamikoji.notation.names import LANGUAGES, Lang
 
 __all__ = [
+    "API_PREFIXES",
     "CLOSE_POLICY",
     "STATUS",
     "UNSAFE_METHODS",
     "NotFound",
     "OriginCheck",
+    "api_refusal_response",
     "error_message",
     "foreign_socket",
     "path_lang",
@@ -133,6 +136,17 @@ STATUS = {
     "err_puzzle_malformed": 400,
     "err_puzzle_illegal": 400,
     "err_puzzle_answered": 409,
+    # the bot API (bots/, api/; docs/bot-api.md)
+    "err_token": 401,
+    "err_scope": 403,
+    "err_not_bot": 403,
+    "err_has_games": 409,
+    "err_bot_pairing": 403,
+    "err_illegal": 400,
+    "err_malformed": 400,
+    "err_rate": 429,
+    "err_too_many_tokens": 409,
+    "err_no_token": 404,
 }
 """The HTTP status of each refusal a route can raise (docs/web.md's error table)."""
 
@@ -202,10 +216,34 @@ def refusal_response(refusal: Refused, lang: Lang) -> WireResponse:
 
 async def refused(request: Request, error: Exception) -> Response:
     """The app's handler of :class:`Refused`, wherever in a route it is raised. Sockets
-    answer their own refusals on the socket: one that escapes is not an HTTP answer."""
+    answer their own refusals on the socket: one that escapes is not an HTTP answer. The
+    bot API's routes (:data:`API_PREFIXES`) answer in its own form."""
     if isinstance(request, WebSocket) or not isinstance(error, Refused):
         raise error
+    if request.url.path.startswith(API_PREFIXES):
+        return api_refusal_response(error, request_lang(request))
     return refusal_response(error, request_lang(request))
+
+
+API_PREFIXES = ("/api/bot/", "/api/stream/", "/api/challenge/", "/api/account")
+"""The bot API's paths (docs/bot-api.md): a refusal there is ``{"error", "message"}``."""
+
+
+def api_refusal_response(refusal: Refused, lang: Lang) -> WireResponse:
+    """A refused bot API request: ``{"error": code, "message"}`` with its status,
+    ``Retry-After`` for a rate, ``WWW-Authenticate`` for a token that opens nothing."""
+    wait = refusal.fields.get("seconds")
+    body = ApiError(
+        error=refusal.key,
+        message=text(refusal.key, lang, **refusal.localized_fields(lang)),
+        seconds=wait if isinstance(wait, int) else UNSET,
+    )
+    response = WireResponse(body, status_code=status_of(refusal))
+    if isinstance(wait, int):
+        response.headers["Retry-After"] = str(wait)
+    if refusal.key == "err_token":
+        response.headers["WWW-Authenticate"] = 'Bearer realm="hanamikoji"'
+    return response
 
 
 class OriginCheck:

@@ -72,6 +72,8 @@ class Player:
     kind: PlayerKind
     name: str
     created: datetime
+    bot: bool = False
+    """A bot account (``bots/``: an irreversible upgrade of an account with no game)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +275,22 @@ class PlayerStore:
             if player_id is not None:
                 self.take_seat(to_game, seat, player_id)
 
+    def make_bot(self, player_id: str) -> bool:
+        """Make an account a bot account, for good; ``False`` if it has a seat in any
+        game (an account that has played stays a person's)."""
+        with self.store.transaction() as connection:
+            played = connection.execute(
+                select(game_seats.c.game_id).where(game_seats.c.player_id == player_id).limit(1)
+            ).first()
+            if played is not None:
+                return False
+            connection.execute(
+                update(players)
+                .where(players.c.id == player_id, players.c.kind == "account")
+                .values(bot=True)
+            )
+        return True
+
     def seat_players(self, game_id: str) -> tuple[str | None, str | None]:
         """The player id at each seat of the game (``None``: a bot or nobody named)."""
         with self.store.connection() as connection:
@@ -344,7 +362,7 @@ def _aware(moment: datetime) -> datetime:
 
 def _player(row: Any) -> Player:
     kind: PlayerKind = "account" if row["kind"] == "account" else "guest"
-    return Player(row["id"], kind, row["name"], _aware(row["created"]))
+    return Player(row["id"], kind, row["name"], _aware(row["created"]), bool(row["bot"]))
 
 
 def _entry(row: Any) -> GameEntry:

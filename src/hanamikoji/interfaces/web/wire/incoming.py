@@ -63,6 +63,7 @@ __all__ = [
     "PuzzleMakeRequest",
     "ResignMessage",
     "SocialMessage",
+    "decode_body",
     "decode_challenge",
     "decode_client_message",
     "decode_credentials",
@@ -252,6 +253,12 @@ def _within_limit(data: str | bytes) -> str | bytes:
     if len(data) > MAX_MESSAGE_CHARS:
         raise Refused("err_too_long", limit=MAX_MESSAGE_CHARS)
     return data
+
+
+def decode_body(decoder: msgspec.json.Decoder[_T], body: bytes) -> _T:
+    """A request's JSON body decoded into ``decoder``'s schema (another module's bodies:
+    ``wire/api_messages.py``); whatever is wrong, a :class:`Refused`."""
+    return _decode(decoder, body, tagged=False)
 
 
 def _decode(decoder: msgspec.json.Decoder[_T], data: bytes | str, *, tagged: bool) -> _T:

@@ -154,6 +154,7 @@ class SeatPlayer(WireStruct, frozen=True, kw_only=True, gc=False):
     (``name``, its player page at ``/@/{name}``, its current ``rating`` in the game's
     variant and whether it is ``provisional``, when it has one), a guest (its nickname),
     a bot (its ``level``), or nobody named (``anonymous``: a seat opened by its link).
+    ``bot``: an account played by a program through the bot API (its BOT badge).
     Nothing here comes from the cards."""
 
     kind: Literal["account", "guest", "bot", "anonymous"]
@@ -161,6 +162,7 @@ class SeatPlayer(WireStruct, frozen=True, kw_only=True, gc=False):
     level: int | None = None
     rating: int | None = None
     provisional: bool = False
+    bot: bool = False
 
 
 class TableState(WireStruct, tag="state", frozen=True, kw_only=True, gc=False):

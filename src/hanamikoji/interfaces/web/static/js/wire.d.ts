@@ -600,13 +600,14 @@ export interface SeatClaimed {
   player: PlayerInfo;
 }
 
-/** Who sits at a seat, as anyone at the table or watching may know: an account (`name`, its player page at `/@/{name}`, its current `rating` in the game's variant and whether it is `provisional`, when it has one), a guest (its nickname), a bot (its `level`), or nobody named (`anonymous`: a seat opened by its link). Nothing here comes from the cards. */
+/** Who sits at a seat, as anyone at the table or watching may know: an account (`name`, its player page at `/@/{name}`, its current `rating` in the game's variant and whether it is `provisional`, when it has one), a guest (its nickname), a bot (its `level`), or nobody named (`anonymous`: a seat opened by its link). `bot`: an account played by a program through the bot API (its BOT badge). Nothing here comes from the cards. */
 export interface SeatPlayer {
   kind: "account" | "anonymous" | "bot" | "guest";
   name: string | null;
   level: number | null;
   rating: number | null;
   provisional: boolean;
+  bot: boolean;
 }
 
 /** A seat's state: its own hand, drawn card, Secret and Trade-off; of the other seat's hand only its size (`hand_sizes`): there is no field for those cards. */
