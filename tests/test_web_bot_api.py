@@ -292,3 +292,21 @@ def play_game(
                 assert text == "" or json.loads(text)["type"] != "_closed"
     assert states[0]["outcome"] == states[1]["outcome"]
     return len(decisions)
+
+
+def test_a_bot_never_enters_the_peoples_pairing() -> None:
+    with app_client() as client:
+        bob = register(client, "BobBot")
+        token = make_token(client, bob)
+        assert client.post("/api/bot/account/upgrade", headers=bearer(token)).status_code == 200
+        with client.websocket_connect("/lobby/ws") as ws:
+            for message in (
+                {"type": "seek", "variant": "classic"},
+                {"type": "quick", "variant": "classic"},
+            ):
+                ws.send_text(json.dumps(message))
+                while True:
+                    said = json.loads(ws.receive_text())
+                    if said["type"] == "error":
+                        break
+                assert said["code"] == "err_bot_pairing", said

@@ -34,6 +34,8 @@ class LobbyPlayer:
     account: bool
     ratings: Mapping[str, Rating] = field(default_factory=dict)
     avoids: frozenset[str] = frozenset()
+    bot: bool = False
+    """A bot account (``bots/``): it plays challenges, never the lobby's pairing."""
 
     def rating(self, variant: str) -> Rating:
         """The rating in ``variant``; a new player's (1500, provisional) without one."""

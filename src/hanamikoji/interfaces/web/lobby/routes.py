@@ -70,7 +70,8 @@ async def _lobby_player(connection: HTTPConnection) -> LobbyPlayer | None:
     stored = await asyncio.to_thread(services(connection).ratings.ratings_of, player.id)
     ratings = {rating.variant: rating.rating for rating in stored}
     avoids = await asyncio.to_thread(services(connection).social.relations.avoided, player.id)
-    return LobbyPlayer(player.id, player.name, player.kind == "account", ratings, avoids)
+    account = player.kind == "account"
+    return LobbyPlayer(player.id, player.name, account, ratings, avoids, bot=player.bot)
 
 
 async def _lobby_socket(websocket: WebSocket) -> None:
@@ -128,6 +129,10 @@ async def _handle(
         connection.push(encode(Pong()))
     elif isinstance(message, LangMessage):
         connection.lang = message.lang
+    elif isinstance(message, SeekMessage | AcceptMessage | QuickMessage) and (
+        client.player is not None and client.player.bot
+    ):
+        raise Refused("err_bot_pairing")  # bots play challenges, not the people's pairing
     elif isinstance(message, SeekMessage):
         wait = rates.allow_create(f"seek:{client.player.id if client.player else client.key}")
         if wait is not None:
