@@ -2,7 +2,7 @@
 scopes, the token's SHA-256 hash, when made, last used and revoked) and bot accounts
 (``players.bot``, an irreversible upgrade of an account that has played no game).
 
-Revision ID: 0014_bot_api
+Revision ID: 0015_bot_api
 Revises: 0014_puzzles
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0014_bot_api"
+revision = "0015_bot_api"
 down_revision: str | None = "0014_puzzles"
 branch_labels: str | None = None
 depends_on: str | None = None
