@@ -50,7 +50,7 @@ except pytest.skip.Exception:  # no Playwright: the browser test is skipped
 
 JSONDict = dict[str, Any]
 
-PERSON_FIELDS = {"kind", "name", "level", "rating", "provisional"}
+PERSON_FIELDS = {"kind", "name", "level", "rating", "provisional", "bot"}
 
 
 @pytest.fixture
@@ -234,8 +234,8 @@ def test_the_games_to_watch_name_both_players(client: TestClient) -> None:
 
 
 def assert_no_cards_in_people(tap: Tap) -> None:
-    """Every ``people`` sent holds a seat's kind, name, level and rating: nothing of a
-    card can hide in it."""
+    """Every ``people`` sent holds a seat's kind, name, level, rating and whether it is a
+    bot account: nothing of a card can hide in it."""
     seen = 0
     for messages in tap.sent.values():
         for text in messages:
@@ -247,6 +247,7 @@ def assert_no_cards_in_people(tap: Tap) -> None:
                 assert person["kind"] in ("account", "guest", "bot", "anonymous")
                 assert isinstance(person["name"], str | None)
                 assert isinstance(person["rating"], int | None)
+                assert isinstance(person["bot"], bool)
                 seen += 1
     assert seen > 0
 
