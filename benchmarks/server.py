@@ -31,6 +31,18 @@ CPU use is then given per instance, for nginx, and for the client processes; wit
 PostgreSQL on this machine, for it too; and how busy the whole machine's cores were,
 whatever ran on them. ``--json`` prints the figures as one JSON object.
 
+The server's CPU per decision is the CPU time the OS counts for the server processes
+(the instances; not nginx, PostgreSQL or the clients) over the measured window, divided
+by the decisions made in it: ``server_cpu_ms_per_decision``, in all and per instance
+(each instance's CPU over every decision: the shares add up to the whole). Unlike the
+latencies it holds on a machine busy with other work. ``--instances 1,2,4`` runs the
+benchmark once per count, in turn, and prints the decisions per server-CPU-second of
+each and their ratio to the first count's: with ``--direct`` (every decision crosses
+instances) it says whether instances add up. ``--against REV --runs 3`` compares this
+tree's server with the code of the git revision ``REV`` on the same machine in one run:
+the two alternate (REV's first), ``--runs`` times each, and the medians of each are
+printed (the figures of a change's commit message).
+
 The lobby scenario (``--scenario lobby``) signs in ``--players`` guests and keeps each
 on its own lobby socket (``/lobby/ws``). Open loop, ``--rate`` times a second an idle
 player posts a seek and another idle player, chosen then, accepts it as soon as its
@@ -355,14 +367,16 @@ def run_clients(
     think: float,
     seat_urls: tuple[str, ...] = (),
     cpu: Callable[[], dict[str, float]] | None = None,
+    at_start: Callable[[], object] = lambda: None,
 ) -> tuple[Stats, list[dict[str, float]]]:
     """Run the clients; with ``cpu``, also its readings at the start and the end of the
-    measured window."""
+    measured window. ``at_start`` runs as the window opens (the profiler)."""
     start_at = time.time() + 3.0  # every client process is up and measures the same window
     shares = [games // clients + (1 if n < games % clients else 0) for n in range(clients)]
     context = multiprocessing.get_context("spawn")
     readings: list[dict[str, float]] = []
-    timers = [
+    timers = [threading.Timer(start_at + warmup - time.time(), at_start)]
+    timers += [
         threading.Timer(at - time.time(), lambda: readings.append(cpu()))
         for at in (start_at + warmup, start_at + warmup + duration)
         if cpu is not None
@@ -575,9 +589,10 @@ def main() -> None:
     parser.add_argument("--url", help="use a running server instead (e.g. http://127.0.0.1:8000)")
     parser.add_argument(
         "--instances",
-        type=int,
-        metavar="N",
-        help="N instances on --db behind nginx (tests/stack.py), driven through nginx",
+        type=instance_counts,
+        metavar="N[,N...]",
+        help="N instances on --db behind nginx (tests/stack.py), driven through nginx;"
+        " several counts (1,2,4): one run each, and their decisions per server-CPU-second",
     )
     parser.add_argument(
         "--direct",
@@ -597,19 +612,119 @@ def main() -> None:
         "--rate", type=float, default=10.0, help="seeks posted a second (lobby; default 10)"
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--against",
+        metavar="REV",
+        help="alternate this tree's server with git revision REV's, --runs times each",
+    )
+    parser.add_argument("--runs", type=int, default=3, help="runs of each with --against")
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="sample the (first) server with py-spy over the measured window into FILE"
+        " (.svg: flame graph, .json: speedscope, else folded stacks)",
+    )
     args = parser.parse_args()
-    if args.instances is not None:
-        if args.instances < 1:
-            parser.error("--instances must be at least 1")
+    counts: list[int] = args.instances or []
+    if counts:
         if args.url:
             parser.error("--instances starts its own stack: no --url")
-        if not args.db or (args.instances > 1 and not args.db.startswith("postgresql")):
+        if not args.db or (max(counts) > 1 and not args.db.startswith("postgresql")):
             parser.error("--instances needs --db: a PostgreSQL URL (one database for all)")
+        if len(counts) > 1 and args.scenario == "lobby":
+            parser.error("the lobby scenario takes one --instances count")
     elif args.direct:
         parser.error("--direct needs --instances")
+    args.instances = counts[0] if counts else None
     if args.scenario == "lobby":
         main_lobby(args)
         return
+    if args.against:
+        report = compare(args, counts[0] if counts else None)
+        if args.json:
+            print(json.dumps(report, indent=2))
+        else:
+            print_comparison(report)
+        return
+    reports = []
+    for count in counts or [0]:
+        args.instances = count or None
+        reports.append(run_games(args))
+    report = scaling_report(reports) if len(reports) > 1 else reports[0]
+    if args.json:
+        print(json.dumps(report, indent=2))
+    elif len(reports) > 1:
+        print_scaling(report)
+    else:
+        print_games(report)
+
+
+COMPARED = (
+    "server_cpu_ms_per_decision",
+    "decisions_per_second",
+    "decisions_per_server_cpu_second",
+)
+"""The figures ``--against`` gives the medians of."""
+
+
+def compare(args: argparse.Namespace, instances: int | None) -> dict[str, Any]:
+    """Runs of the server of git revision ``args.against`` and of this tree, in turn."""
+    root = Path(__file__).resolve().parent.parent
+    args.instances = instances
+    runs: dict[str, list[dict[str, Any]]] = {args.against: [], "this tree": []}
+    with tempfile.TemporaryDirectory() as scratch:
+        archive = subprocess.run(
+            ["git", "-C", str(root), "archive", args.against, "src"],
+            capture_output=True,
+            check=True,
+        ).stdout
+        subprocess.run(["tar", "-x", "-C", scratch], input=archive, check=True)
+        paths = {args.against: str(Path(scratch) / "src"), "this tree": str(root / "src")}
+        before = os.environ.get("PYTHONPATH")
+        try:
+            for _ in range(args.runs):
+                for label, path in paths.items():
+                    os.environ["PYTHONPATH"] = path  # the server processes inherit it
+                    runs[label].append(run_games(args))
+        finally:
+            os.environ.pop("PYTHONPATH", None)
+            if before is not None:
+                os.environ["PYTHONPATH"] = before
+    medians = {
+        label: {key: statistics.median(r[key] for r in reports) for key in COMPARED}
+        | {"latency_p99_ms": statistics.median(r["latency"]["p99_ms"] for r in reports)}
+        for label, reports in runs.items()
+    }
+    return {"scenario": "comparison", "medians": medians, "runs": runs}
+
+
+def print_comparison(report: dict[str, Any]) -> None:
+    for label, reports in report["runs"].items():
+        each = ", ".join(f"{r['server_cpu_ms_per_decision']:.3f}" for r in reports)
+        print(f"{label}: server CPU ms per decision, run by run: {each}")
+    for label, median in report["medians"].items():
+        print(
+            f"{label} (medians): {median['server_cpu_ms_per_decision']:.3f} ms of server CPU"
+            f" per decision, {median['decisions_per_second']:.0f} decisions/s,"
+            f" {median['decisions_per_server_cpu_second']:,.0f} per server-CPU-second,"
+            f" p99 {median['latency_p99_ms']:.1f} ms"
+        )
+
+
+def instance_counts(text: str) -> list[int]:
+    """``--instances``: one count, or several separated by commas (each at least 1)."""
+    try:
+        counts = [int(part) for part in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count such as 2 or 1,2,4") from None
+    if not counts or min(counts) < 1:
+        raise argparse.ArgumentTypeError("each count of instances is at least 1")
+    return counts
+
+
+def run_games(args: argparse.Namespace) -> dict[str, Any]:
+    """One run of the games scenario (``args.instances`` instances, or one server)."""
+    profiler = Profiler(args.profile, args.duration) if args.profile else None
     with contextlib.ExitStack() as stack:
         serving = stack.enter_context(start_serving(args))
         stats, readings = run_clients(
@@ -621,12 +736,58 @@ def main() -> None:
             args.think,
             serving.seat_urls if args.direct else (),
             serving.cpu,
+            lambda: profiler.start(serving) if profiler else None,
         )
-    report = games_report(args, stats, *readings)
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        print_games(report)
+        if profiler:
+            profiler.wait()
+    before, after = readings
+    return games_report(args, stats, before, after, serving.servers)
+
+
+@dataclass
+class Profiler:
+    """py-spy sampling the (first) server process over the measured window, into
+    ``path``: a flame graph (``.svg``), speedscope (``.json``) or folded stacks (else)."""
+
+    path: str
+    duration: float
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self, serving: Serving) -> None:
+        program = Path(sys.executable).with_name("py-spy")
+        spy = str(program) if program.exists() else "py-spy"
+        kind = {".svg": "flamegraph", ".json": "speedscope"}.get(Path(self.path).suffix, "raw")
+        pid = serving.pids[serving.servers[0]][0]
+        command = [spy, "record", "--pid", str(pid), "--duration", str(round(self.duration))]
+        command += ["--rate", "100", "--format", kind, "--output", self.path]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL)
+
+    def wait(self) -> None:
+        if self.process is not None:
+            self.process.wait(timeout=60)
+
+
+def scaling_report(reports: list[dict[str, Any]]) -> dict[str, Any]:
+    """Runs with different counts of instances: each count's decisions per second of
+    the instances' CPU, and its ratio to the first count's (1.0: they add up)."""
+    rates = {str(r["instances"]): r["decisions_per_server_cpu_second"] for r in reports}
+    first = reports[0]["decisions_per_server_cpu_second"]
+    return {
+        "scenario": "scaling",
+        "decisions_per_server_cpu_second": rates,
+        "ratio_to_first": {count: rate / first for count, rate in rates.items()},
+        "runs": reports,
+    }
+
+
+def print_scaling(report: dict[str, Any]) -> None:
+    for run in report["runs"]:
+        print_games(run)
+        print()
+    ratios = report["ratio_to_first"]
+    print("decisions per server-CPU-second, by instances (ratio to the first count):")
+    for count, rate in report["decisions_per_server_cpu_second"].items():
+        print(f"  {count}: {rate:,.0f} ({ratios[count]:.2f})")
 
 
 @dataclass
@@ -638,6 +799,7 @@ class Serving:
     seat_urls: tuple[str, ...] = ()
     pids: dict[str, list[int]] = field(default_factory=dict)
     postgres: bool = False  # the database is this machine's PostgreSQL: count its CPU
+    servers: tuple[str, ...] = ()  # the names of ``pids`` that are server processes
 
     def cpu(self) -> dict[str, float]:
         """CPU seconds so far of each named group of processes, and of the whole machine
@@ -667,12 +829,13 @@ def start_serving(args: argparse.Namespace) -> Iterator[Serving]:
 
         with Stack(args.db, args.instances, options=SERVER_OPTIONS) as running:
             pids = {f"instance {n + 1}": [i.pid] for n, i in enumerate(running.instances)}
+            servers = tuple(pids)
             pids["nginx"] = running.nginx_pids()
             urls = tuple(i.url for i in running.instances)
-            yield Serving(running.url, urls, pids, _local_postgres(args.db))
+            yield Serving(running.url, urls, pids, _local_postgres(args.db), servers)
     else:
         with server_process(args.db) as (url, pid):
-            yield Serving(url, (), {"server": [pid]}, _local_postgres(args.db))
+            yield Serving(url, (), {"server": [pid]}, _local_postgres(args.db), ("server",))
 
 
 def _local_postgres(db_url: str | None) -> bool:
@@ -688,8 +851,10 @@ def games_report(
     stats: Stats,
     cpu_before: dict[str, float],
     cpu_after: dict[str, float],
+    servers: tuple[str, ...] = (),
 ) -> dict[str, Any]:
-    """The figures, CPU as a share of one core over the measured window."""
+    """The figures, CPU as a share of one core over the measured window, and the server
+    processes' (``servers``) CPU per decision."""
 
     def figures(samples: list[float]) -> dict[str, float]:
         ordered = sorted(samples)
@@ -719,7 +884,23 @@ def games_report(
             name: (cpu_after[name] - cpu_before[name]) / args.duration for name in cpu_before
         },
         "client_cpu_share": stats.cpu / args.duration,
+        **server_cpu(stats.decisions, {s: cpu_after[s] - cpu_before[s] for s in servers}),
         "errors": stats.errors,
+    }
+
+
+def server_cpu(decisions: int, used: dict[str, float]) -> dict[str, Any]:
+    """The server processes' CPU (seconds each, ``used``) per decision, in all and per
+    process, and the decisions per second of their CPU (NaN when not measured)."""
+    total = sum(used.values()) if used else float("nan")
+    return {
+        "server_cpu_seconds": total,
+        "server_cpu_ms_per_decision": 1000 * total / decisions if decisions else float("nan"),
+        "server_cpu_ms_per_decision_by_instance": {
+            name: 1000 * seconds / decisions if decisions else float("nan")
+            for name, seconds in used.items()
+        },
+        "decisions_per_server_cpu_second": decisions / total if total > 0 else float("nan"),
     }
 
 
@@ -755,6 +936,14 @@ def print_games(report: dict[str, Any]) -> None:
         print(
             f"the whole machine: {machine:.2f} of its {os.cpu_count()} cores busy"
             " (whatever ran: these processes and any other)"
+        )
+    by_instance = report["server_cpu_ms_per_decision_by_instance"]
+    if by_instance:
+        each = ", ".join(f"{name} {ms:.3f}" for name, ms in by_instance.items())
+        print(
+            f"server CPU per decision: {report['server_cpu_ms_per_decision']:.3f} ms"
+            f" ({each}); {report['decisions_per_server_cpu_second']:,.0f} decisions"
+            " per server-CPU-second"
         )
     if report["errors"]:
         print(f"refused decisions: {report['errors']}")
