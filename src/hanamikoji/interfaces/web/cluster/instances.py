@@ -32,13 +32,16 @@ import asyncio
 import contextlib
 import logging
 import os
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Protocol, TypeVar
 
 from sqlalchemy import delete, insert, or_, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.dml import Insert
 
 from hanamikoji.interfaces.web.cluster.events import Event, notify
 from hanamikoji.interfaces.web.db.database import Store
@@ -183,24 +186,20 @@ class ClusterStore:
             )
         return taken.rowcount == 1
 
-    def set_pages(self, game_id: str, seat: int, pages: int, now: int) -> None:
-        """This instance has ``pages`` pages open at ``seat`` of the game, since ``now``."""
-        key = (
-            (seat_presence.c.game_id == game_id)
-            & (seat_presence.c.seat == seat)
-            & (seat_presence.c.instance_id == self.me)
-        )
+    def set_pages(self, changes: Mapping[tuple[str, int], tuple[int, int]]) -> None:
+        """This instance has ``pages`` pages open at each ``(game id, seat)`` of
+        ``changes``, since ``now`` (its ``(pages, now)``): one statement for them all, one
+        commit, and one event per game."""
+        if not changes:
+            return
+        rows = [
+            {"game_id": g, "seat": seat, "instance_id": self.me, "pages": pages, "changed_ms": now}
+            for (g, seat), (pages, now) in changes.items()
+        ]
         with self.store.transaction() as connection:
-            found = connection.execute(
-                update(seat_presence).where(key).values(pages=pages, changed_ms=now)
-            )
-            if found.rowcount == 0:
-                connection.execute(
-                    insert(seat_presence).values(
-                        game_id=game_id, seat=seat, instance_id=self.me, pages=pages, changed_ms=now
-                    )
-                )
-            notify(connection, Event("presence", game_id, self.me))
+            connection.execute(_upsert_pages(connection.dialect.name), rows)
+            games_changed = dict.fromkeys(game_id for game_id, _ in changes)
+            notify(connection, *(Event("presence", g, self.me) for g in games_changed))
 
     def presence(self, game_id: str) -> list[PresenceRow]:
         with self.store.connection() as connection:
@@ -218,6 +217,17 @@ class ClusterStore:
         """A finished game's presence rows (nobody needs them any more)."""
         with self.store.transaction() as connection:
             connection.execute(delete(seat_presence).where(seat_presence.c.game_id == game_id))
+
+
+def _upsert_pages(dialect: str) -> Insert:
+    """Insert a seat's row of this instance, or set its pages and time if it is there
+    (SQLite and PostgreSQL say it the same way)."""
+    upsert = sqlite_insert if dialect == "sqlite" else postgresql_insert
+    statement = upsert(seat_presence)
+    return statement.on_conflict_do_update(
+        index_elements=[seat_presence.c.game_id, seat_presence.c.seat, seat_presence.c.instance_id],
+        set_={"pages": statement.excluded.pages, "changed_ms": statement.excluded.changed_ms},
+    )
 
 
 def _close_pages(connection: Connection, instance_id: str, since: int, origin: str) -> list[str]:

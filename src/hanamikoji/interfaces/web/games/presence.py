@@ -5,6 +5,7 @@ loses (``ratings/forfeits.py``); the game's owner sets the timer."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 
@@ -58,6 +59,9 @@ class Presence:
         self.announce = announce
         self.abort_ms = abort_ms
         self.abandon_ms = abandon_ms
+        self._unstored: dict[tuple[str, int], tuple[int, int]] = {}
+        """The seats' page counts (and since when) not yet written, by (game, seat)."""
+        self._storing = False
 
     def set(self, live: LiveGame, rows: list[PresenceRow]) -> None:
         """The presence rows of ``live``, and since when each seat has been away."""
@@ -98,13 +102,24 @@ class Presence:
         rows = [r for r in live.presence if (r.seat, r.instance) != (seat, self.me)]
         self.set(live, [*rows, mine])
         self.arm(live)
-        self.chores.spawn(self._store_pages(live.id, seat, pages, now))
+        self._unstored[(live.id, seat)] = (pages, now)
+        if not self._storing and not self.chores.closing:
+            self._storing = True
+            self.chores.spawn(self._store_pages())
 
-    async def _store_pages(self, game_id: str, seat: int, pages: int, now: int) -> None:
+    async def _store_pages(self) -> None:
+        """Write the seats' changes in batches: those made while one batch is written
+        go in the next, a seat's latest alone (a page opened and closed meanwhile is
+        one write), in one commit."""
         try:
-            await self.writer.call(lambda: self.db.set_pages(game_id, seat, pages, now))
-        except Exception:
-            log.exception("game %s: could not store the presence of seat %d", game_id, seat)
+            while self._unstored:
+                batch, self._unstored = self._unstored, {}
+                try:
+                    await self.writer.call(functools.partial(self.db.set_pages, batch))
+                except Exception:
+                    log.exception("could not store the presence of %d seats", len(batch))
+        finally:
+            self._storing = False
 
     # -- forfeits (ratings/forfeits.py) -----------------------------------------------
 
