@@ -34,8 +34,10 @@ whatever ran on them. ``--json`` prints the figures as one JSON object.
 The server's CPU per decision is the CPU time the OS counts for the server processes
 (the instances; not nginx, PostgreSQL or the clients) over the measured window, divided
 by the decisions made in it: ``server_cpu_ms_per_decision``, in all and per instance
-(each instance's CPU over every decision: the shares add up to the whole). Unlike the
-latencies it holds on a machine busy with other work. ``--instances 1,2,4`` runs the
+(each instance's CPU over every decision: the shares add up to the whole), and the
+main threads' part, the event loop's (``server_event_loop_ms_per_decision``; the rest
+is the writer thread's and the blocking reads'). Unlike the latencies it holds on a
+machine busy with other work. ``--instances 1,2,4`` runs the
 benchmark once per count, in turn, and prints the decisions per server-CPU-second of
 each and their ratio to the first count's: with ``--direct`` (every decision crosses
 instances) it says whether instances add up. ``--against REV --runs 3`` compares this
@@ -210,9 +212,10 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
     return sorted_values[index]
 
 
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def cpu_seconds(pid: int, thread: int | None = None) -> float:
+    """User + system CPU time of a process, or of one of its threads (Linux)."""
+    where = f"/proc/{pid}" if thread is None else f"/proc/{pid}/task/{thread}"
+    fields = Path(f"{where}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = int(fields[11]) + int(fields[12])
     return ticks / os.sysconf("SC_CLK_TCK")
 
@@ -661,6 +664,7 @@ def main() -> None:
 
 COMPARED = (
     "server_cpu_ms_per_decision",
+    "server_event_loop_ms_per_decision",
     "decisions_per_second",
     "decisions_per_server_cpu_second",
 )
@@ -705,7 +709,8 @@ def print_comparison(report: dict[str, Any]) -> None:
     for label, median in report["medians"].items():
         print(
             f"{label} (medians): {median['server_cpu_ms_per_decision']:.3f} ms of server CPU"
-            f" per decision, {median['decisions_per_second']:.0f} decisions/s,"
+            f" per decision ({median['server_event_loop_ms_per_decision']:.3f} ms in the"
+            f" event loop), {median['decisions_per_second']:.0f} decisions/s,"
             f" {median['decisions_per_server_cpu_second']:,.0f} per server-CPU-second,"
             f" p99 {median['latency_p99_ms']:.1f} ms"
         )
@@ -808,6 +813,11 @@ class Serving:
             name: sum(cpu_seconds(pid) for pid in pids if Path(f"/proc/{pid}").exists())
             for name, pids in self.pids.items()
         }
+        for name in self.servers:
+            # The main thread runs the event loop; the others are the writer's, the
+            # blocking reads' (asyncio.to_thread) and SQLite's checkpoints.
+            loop = sum(cpu_seconds(pid, pid) for pid in self.pids[name])
+            shares[f"{name}: event loop"] = loop
         if self.postgres:
             shares["postgres"] = postgres_cpu_seconds()
         if self.pids:
@@ -885,6 +895,10 @@ def games_report(
         },
         "client_cpu_share": stats.cpu / args.duration,
         **server_cpu(stats.decisions, {s: cpu_after[s] - cpu_before[s] for s in servers}),
+        "server_event_loop_ms_per_decision": sum(
+            1000 * (cpu_after[f"{s}: event loop"] - cpu_before[f"{s}: event loop"]) for s in servers
+        )
+        / max(1, stats.decisions),
         "errors": stats.errors,
     }
 
