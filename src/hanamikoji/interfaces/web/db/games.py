@@ -29,8 +29,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import bindparam, insert, select, update
-from sqlalchemy.engine import Connection
+from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.expression import ClauseElement
 
 from hanamikoji.interfaces.clocks import UNTIMED, TimeControl, datetime_to_ms
 from hanamikoji.interfaces.web.cluster.events import Event, notify
@@ -150,6 +152,7 @@ class GameStore:
 
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._prepared: _DecisionStatements | None = None
 
     def create_game(self, game: StoredGame) -> StoredGame:
         with self.store.transaction() as connection:
@@ -319,25 +322,25 @@ class GameStore:
         """Insert the decisions, set each game's owner (and result when it ends), and
         send each decision's event with the commit."""
         now = datetime.now(UTC)
-        # One statement per kind for the whole batch: compiled once, run as "executemany".
-        connection.execute(
-            insert(decisions),
+        if self._prepared is None:
+            self._prepared = _DecisionStatements(connection.dialect)
+        prepared = self._prepared
+        # One prepared statement per kind for the whole batch, run as "executemany".
+        prepared.insert.run(
+            connection,
             [
                 {"game_id": i.game_id, "ply": i.ply, "text": i.text, "created": i.at or now}
                 for i in batch
             ],
         )
-        connection.execute(
-            update(games).where(games.c.id == bindparam("gid")).values(owner=bindparam("own")),
-            [{"gid": i.game_id, "own": i.owner} for i in batch],
-        )
-        for item in batch:
-            if item.result is not None:
-                connection.execute(
-                    update(games)
-                    .where(games.c.id == item.game_id)
-                    .values(status=FINISHED, result=item.result)
-                )
+        prepared.owner.run(connection, [{"gid": i.game_id, "own": i.owner} for i in batch])
+        ended = [
+            {"gid": i.game_id, "st": FINISHED, "res": i.result}
+            for i in batch
+            if i.result is not None
+        ]
+        if ended:
+            prepared.result.run(connection, ended)
         events = [
             Event(
                 "game",
@@ -351,6 +354,46 @@ class GameStore:
             for item in batch
         ]
         notify(connection, *events)
+
+
+class _Prepared:
+    """A statement compiled once for a dialect and run with the driver's own parameters:
+    SQLAlchemy's work per call (building the statement, its cache key, its parameters)
+    is skipped; the one value the driver cannot take as it is, a decision's time on
+    SQLite, goes through the column type's own conversion."""
+
+    def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
+        compiled = statement.compile(dialect=dialect)
+        assert isinstance(compiled, SQLCompiler)
+        self.sql = compiled.string
+        self.names = tuple(compiled.positiontup or ()) if compiled.positional else None
+        """The parameters' names in order for a positional driver (SQLite's ``?``)."""
+        self.created = decisions.c.created.type.dialect_impl(dialect).bind_processor(dialect)
+
+    def run(self, connection: Connection, rows: list[dict[str, Any]]) -> None:
+        """Run the statement once per row ("executemany"), in the open transaction."""
+        if self.created is not None:
+            for row in rows:
+                if "created" in row:
+                    row["created"] = self.created(row["created"])
+        if self.names is None:
+            connection.exec_driver_sql(self.sql, rows)
+        else:
+            names = self.names
+            connection.exec_driver_sql(self.sql, [tuple(row[n] for n in names) for row in rows])
+
+
+class _DecisionStatements:
+    """The statements of a group commit of decisions, prepared for one dialect."""
+
+    def __init__(self, dialect: Dialect) -> None:
+        gid = games.c.id == bindparam("gid")
+        self.insert = _Prepared(insert(decisions), dialect)
+        self.owner = _Prepared(update(games).where(gid).values(owner=bindparam("own")), dialect)
+        self.result = _Prepared(
+            update(games).where(gid).values(status=bindparam("st"), result=bindparam("res")),
+            dialect,
+        )
 
 
 def _ply_taken(item: Append) -> PlyTakenError:
