@@ -82,6 +82,8 @@ def test_an_unreachable_database_gets_503_one_log_line_and_recovers(
     session = {"Cookie": f"hanamikoji_session={client.cookies['hanamikoji_session']}"}
     client.cookies.clear()  # the other requests are nobody's
     friend = create(client, opponent="friend", first="me")
+    with take_seat(client, friend):
+        pass  # its last page gone, the game leaves memory: a page must read it again
     seated = create(client, opponent="friend", first="me")
     engine = served(client).store.engine
     caplog.set_level(logging.INFO, logger="hanamikoji.web")

@@ -55,7 +55,7 @@ from hanamikoji.interfaces.web.games.live import (
 )
 from hanamikoji.interfaces.web.games.memory import LiveGames
 from hanamikoji.interfaces.web.games.pages import Pages
-from hanamikoji.interfaces.web.games.people import People, people_of
+from hanamikoji.interfaces.web.games.people import People, people_of, unnamed
 from hanamikoji.interfaces.web.games.presence import Presence
 from hanamikoji.interfaces.web.games.states import GameStates
 from hanamikoji.interfaces.web.games.sync import InstanceSync
@@ -236,9 +236,17 @@ class GameHub:
         row = replace(row, clock=clock, created=ms_to_datetime(self.now()))
         row = replace(row, owner=self.me if needs_owner(row, first_player) else None)
         await self.writer.call(lambda: self.games.create_game(row))
-        if row.owner is not None:
-            await self.sync.adopt([row.id])
+        # Kept in memory as written (its first page need not read it back); opening it
+        # runs its pending work here, if it has an owner (this instance).
+        await self.memory.load(row.id, lambda _: self._fresh(row), self._opened)
         return NewGame(row.id, token, friend_token)
+
+    def _fresh(self, row: StoredGame) -> LiveGame:
+        """The live game of a row just written: no decision, nobody named or present."""
+        live = LiveGame(row, rebuild(row), timeline=timeline(row), loaded_at=self.now())
+        live.people = unnamed(row)
+        self.presence.set(live, [])
+        return live
 
     async def get(self, game_id: str) -> LiveGame | None:
         """The live game, loaded from the database on first use."""

@@ -105,6 +105,7 @@ async def _create_game(request: Request) -> Response:
     )
     if session is not None:
         await record_seat(request, created.id, 0, session.player)
+        await services(request).hub.seats_changed(created.id)
     return WireResponse(
         GameCreated(
             id=created.id,
