@@ -32,7 +32,7 @@ from hanamikoji.puzzles.judging import (
 from hanamikoji.puzzles.model import Method, Puzzle
 from hanamikoji.puzzles.themes import level_for, themes_for
 
-__all__ = ["PAIRINGS", "Miner", "MiningStats", "game_seed", "puzzle_id"]
+__all__ = ["PAIRINGS", "Miner", "MiningStats", "game_seed", "judged_puzzle", "puzzle_id"]
 
 PAIRINGS: tuple[tuple[str, str], ...] = (
     ("greedy", "weakened:play_temperature=0.1"),
@@ -74,6 +74,30 @@ class MiningStats:
     @property
     def puzzles(self) -> int:
         return self.proved + self.searched
+
+
+def judged_puzzle(game: Game, verdict: Verdict, identity: str, source: str) -> Puzzle:
+    """The puzzle of ``game``'s position (seeded, its mover to decide) judged
+    ``verdict``: its themes and level named from the position and the values."""
+    seat = game.to_move
+    if seat is None or game.seed is None:
+        raise ValueError("a puzzle is a seeded game's position with a player to decide")
+    return Puzzle(
+        id=identity,
+        variant=game.variant.name,
+        seed=game.seed,
+        first_player=game.first_player,
+        moves=tuple(entry.move.text() for entry in game.log()),
+        seat=seat,
+        solution=verdict.best.text(),
+        values=tuple((move.text(), value) for move, value in verdict.values),
+        margin=verdict.margin,
+        method=verdict.method,
+        worlds=verdict.worlds,
+        themes=themes_for(game.view(seat), verdict),
+        level=level_for([value for _, value in verdict.values]),
+        source=source,
+    )
 
 
 class Miner:
@@ -124,23 +148,8 @@ class Miner:
             self.stats.searched += 1
         variant = game.variant.name
         self.stats.by_variant[variant] = self.stats.by_variant.get(variant, 0) + 1
-        moves = tuple(entry.move.text() for entry in game.log())
-        return Puzzle(
-            id=puzzle_id(variant, game.seed, len(moves)) + suffix,
-            variant=variant,
-            seed=game.seed,
-            first_player=game.first_player,
-            moves=moves,
-            seat=seat,
-            solution=verdict.best.text(),
-            values=tuple((move.text(), value) for move, value in verdict.values),
-            margin=verdict.margin,
-            method=verdict.method,
-            worlds=verdict.worlds,
-            themes=themes_for(view, verdict),
-            level=level_for([value for _, value in verdict.values]),
-            source=source,
-        )
+        identity = puzzle_id(variant, game.seed, len(game.log())) + suffix
+        return judged_puzzle(game, verdict, identity, source)
 
     def bot_game_puzzles(self, variant: str, seed: int, index: int) -> Iterator[Puzzle]:
         """Play game ``index`` of a run seeded ``seed`` and yield its puzzles as found."""

@@ -257,7 +257,7 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
                     guards,
                     now,
                     browser=GameBrowser(BrowserStore(store), hub.games, hub.finishing.game_record),
-                    puzzles=Puzzles(PuzzleStore(store), now),
+                    puzzles=Puzzles(PuzzleStore(store), now, bots),
                     bearer=Bearer(ApiTokenStore(store), hub.writer.call, now),
                     bots=BotGames(hub, accounts.store),
                 )

@@ -17,6 +17,8 @@ from hanamikoji.bots.analysis import AnalysisSettings, DecisionAnalysis, analyse
 from hanamikoji.bots.levels import LEVELS, make_level_bot
 from hanamikoji.core.view import View
 from hanamikoji.notation.records import GameRecord
+from hanamikoji.puzzles.making import NotAPuzzle, make_puzzle
+from hanamikoji.puzzles.model import Puzzle
 
 __all__ = ["BotRunner", "bot_seed", "choose_move"]
 
@@ -96,6 +98,17 @@ class BotRunner:
         executor = self._processes if self._processes is not None else self._threads
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(executor, analyse_decision, record, index, settings)
+
+    async def make_puzzle(
+        self, variant: str, seed: int, first_player: int, moves: tuple[str, ...], identity: str
+    ) -> Puzzle | NotAPuzzle:
+        """:func:`~hanamikoji.puzzles.making.make_puzzle` (the exact solver) off the event
+        loop, in the worker processes when there are any, as an analysis runs."""
+        executor = self._processes if self._processes is not None else self._threads
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            executor, make_puzzle, variant, seed, first_player, moves, identity
+        )
 
     def close(self) -> None:
         """Stop: decisions not started are dropped, those under way finish (a search is

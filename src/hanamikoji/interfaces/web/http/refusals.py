@@ -136,6 +136,9 @@ STATUS = {
     "err_puzzle_malformed": 400,
     "err_puzzle_illegal": 400,
     "err_puzzle_answered": 409,
+    "err_puzzle_not_yours": 403,
+    "err_puzzle_out_of_reach": 422,
+    "err_puzzle_unclear": 422,
     # the bot API (bots/, api/; docs/bot-api.md)
     "err_token": 401,
     "err_scope": 403,

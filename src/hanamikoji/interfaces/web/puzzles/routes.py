@@ -10,6 +10,9 @@
 ``GET /api/puzzles/{id}``                   a puzzle before its answer
 ``POST /api/puzzles/{id}/answer``           answer it: the reveal (an account's first
                                             answer is rated; again: ``err_puzzle_answered``)
+``POST /api/puzzles/make``                  "Make this a puzzle": ``{"game", "ply"}``, a
+                                            decision of the session's player's finished
+                                            game, judged exactly in the bots' workers
 ==========================================  =============================================
 
 The pages ``/puzzles``, ``/puzzles/daily``, ``/puzzles/streak`` and ``/puzzles/{id}``
@@ -27,13 +30,25 @@ from starlette.routing import BaseRoute, Route
 
 from hanamikoji.arena.glicko2 import DEFAULT_RATING
 from hanamikoji.interfaces.web.http.guards import read_body
-from hanamikoji.interfaces.web.players.sessions import acting_session, current_session
+from hanamikoji.interfaces.web.players.sessions import (
+    acting_session,
+    current_session,
+    session_seat,
+)
 from hanamikoji.interfaces.web.players.store import Player
 from hanamikoji.interfaces.web.puzzles.service import Puzzles
 from hanamikoji.interfaces.web.services import services
 from hanamikoji.interfaces.web.wire.answers import WireResponse
-from hanamikoji.interfaces.web.wire.incoming import MAX_BODY_BYTES, decode_puzzle_answer
-from hanamikoji.interfaces.web.wire.puzzle_messages import PuzzleStreakRun, PuzzleThemes
+from hanamikoji.interfaces.web.wire.incoming import (
+    MAX_BODY_BYTES,
+    decode_puzzle_answer,
+    decode_puzzle_make,
+)
+from hanamikoji.interfaces.web.wire.puzzle_messages import (
+    PuzzleMade,
+    PuzzleStreakRun,
+    PuzzleThemes,
+)
 from hanamikoji.interfaces.web.wire.refused import Refused, whole_number
 from hanamikoji.puzzles.themes import THEMES
 
@@ -51,6 +66,7 @@ def puzzle_routes() -> list[BaseRoute]:
         Route("/api/puzzles/daily", _daily),
         Route("/api/puzzles/streak", _streak),
         Route("/api/puzzles/themes", _themes),
+        Route("/api/puzzles/make", _make, methods=["POST"]),
         Route("/api/puzzles/{puzzle_id}", _question),
         Route("/api/puzzles/{puzzle_id}/answer", _answer, methods=["POST"]),
     ]
@@ -117,3 +133,14 @@ async def _answer(request: Request) -> Response:
     body = decode_puzzle_answer(await read_body(request, MAX_BODY_BYTES))
     result = await puzzles.answer(puzzle, player, body)
     return WireResponse(result, headers=NO_STORE)
+
+
+async def _make(request: Request) -> Response:
+    session = await acting_session(request)
+    body = decode_puzzle_make(await read_body(request, MAX_BODY_BYTES))
+    seated = None if session is None else await session_seat(request, body.game)
+    if session is None or seated is None:
+        raise Refused("err_puzzle_not_yours")
+    live, seat = seated
+    made = await _puzzles(request).make(live, seat, session.player, body.ply)
+    return WireResponse(PuzzleMade(id=made), status_code=201, headers=NO_STORE)

@@ -15,7 +15,9 @@ import functools
 from collections.abc import Callable, Collection
 
 from hanamikoji.arena.glicko2 import Rating
+from hanamikoji.interfaces.web.games.live import LiveGame
 from hanamikoji.interfaces.web.games.payload import PublicGame, seat_state
+from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.players.store import Player
 from hanamikoji.interfaces.web.puzzles.store import PuzzleStore, SolverRating
 from hanamikoji.interfaces.web.wire.incoming import PuzzleAnswer
@@ -33,7 +35,11 @@ from hanamikoji.puzzles.model import Puzzle
 from hanamikoji.puzzles.rating import rate_attempt
 from hanamikoji.puzzles.store import shipped_puzzles
 
-__all__ = ["Puzzles", "is_account", "rating_info"]
+__all__ = ["MAKING_LIMIT", "MAKING_RETRY_SECONDS", "Puzzles", "is_account", "own_id", "rating_info"]
+
+MAKING_LIMIT = 4
+"""Positions judged at once for "Make this a puzzle"; one more is refused."""
+MAKING_RETRY_SECONDS = 5
 
 
 def is_account(player: Player | None) -> bool:
@@ -51,6 +57,11 @@ def rating_info(rating: Rating, attempts: int = 0, solved: int = 0) -> PuzzleRat
     )
 
 
+def own_id(game_id: str, ply: int) -> str:
+    """The id of the puzzle made of decision ``ply`` (from 1) of a game."""
+    return f"own-{game_id}-{ply}"
+
+
 @functools.lru_cache(maxsize=4096)
 def _reveal(puzzle: Puzzle, answer: str) -> Reveal:
     # Deterministic: the same puzzle and answer always reveal the same worlds.
@@ -60,9 +71,13 @@ def _reveal(puzzle: Puzzle, answer: str) -> Reveal:
 class Puzzles:
     """The puzzles of a server (see the module's docstring)."""
 
-    def __init__(self, store: PuzzleStore, now: Callable[[], int]) -> None:
+    def __init__(
+        self, store: PuzzleStore, now: Callable[[], int], bots: BotRunner | None = None
+    ) -> None:
         self.store = store
         self.now = now
+        self.bots = bots
+        self.making = 0
         self.shipped = shipped_puzzles()
         self.by_id = {puzzle.id: puzzle for puzzle in self.shipped}
 
@@ -183,6 +198,44 @@ class Puzzles:
             guest=guest,
             puzzle_rating=round(puzzle_rating.rating),
         )
+
+    async def make(self, live: LiveGame, seat: int, player: Player, ply: int) -> str:
+        """The id of the puzzle of decision ``ply`` (from 1, as the analysis numbers
+        them) of ``seat``'s finished game, made now (judged exactly in the bots'
+        workers) unless made before. :class:`Refused`: the game is not over
+        (``err_not_over``), no such decision (``err_bad_field``), the decision is the
+        opponent's (``err_puzzle_not_yours``), too many made at once
+        (``err_rate_limited``), or no puzzle (``err_puzzle_out_of_reach``,
+        ``err_puzzle_unclear``)."""
+        async with live.lock:
+            if not live.game.is_over():
+                raise Refused("err_not_over")
+            log = live.game.log()
+            stored = live.stored
+        if not 1 <= ply <= len(log):
+            raise Refused("err_bad_field", field="ply")
+        if log[ply - 1].seat != seat:
+            raise Refused("err_puzzle_not_yours")
+        identity = own_id(live.id, ply)
+        if await asyncio.to_thread(self.store.own, identity) is not None:
+            return identity
+        if self.bots is None or self.making >= MAKING_LIMIT:
+            raise Refused("err_rate_limited", seconds=MAKING_RETRY_SECONDS)
+        moves = tuple(entry.move.text() for entry in log[: ply - 1])
+        self.making += 1
+        try:
+            made = await self.bots.make_puzzle(
+                stored.variant, stored.seed, stored.first_player, moves, identity
+            )
+        finally:
+            self.making -= 1
+        if made == "out_of_reach":
+            raise Refused("err_puzzle_out_of_reach")
+        if made == "unclear":
+            raise Refused("err_puzzle_unclear")
+        assert isinstance(made, Puzzle)
+        await asyncio.to_thread(self.store.add_own, player.id, live.id, made, self.now())
+        return identity
 
 
 def _solver_info(solver: SolverRating) -> PuzzleRatingInfo:

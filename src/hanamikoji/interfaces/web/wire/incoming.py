@@ -420,9 +420,11 @@ class PuzzleAnswer(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
 
 
 class PuzzleMakeRequest(msgspec.Struct, forbid_unknown_fields=True, frozen=True):
-    """``POST /api/games/{id}/puzzle``: make a puzzle of the decision at ``ply``."""
+    """``POST /api/puzzles/make``: make a puzzle of decision ``ply`` (from 1, as the
+    analysis numbers them) of the finished game ``game``."""
 
-    ply: Annotated[int, msgspec.Meta(ge=0, le=400)]
+    game: Annotated[str, msgspec.Meta(min_length=1, max_length=32, pattern="^[A-Za-z0-9_-]+$")]
+    ply: Annotated[int, msgspec.Meta(ge=1, le=400)]
 
 
 _PUZZLE_ANSWER = msgspec.json.Decoder(PuzzleAnswer)

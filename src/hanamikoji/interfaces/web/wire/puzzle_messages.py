@@ -17,6 +17,7 @@ from hanamikoji.interfaces.web.wire.outgoing import SeatState, WireStruct
 __all__ = [
     "PUZZLE_ANSWERS",
     "PuzzleDecisionValue",
+    "PuzzleMade",
     "PuzzleQuestion",
     "PuzzleRatingInfo",
     "PuzzleResult",
@@ -109,5 +110,12 @@ class PuzzleThemes(WireStruct, frozen=True, kw_only=True, gc=False):
     daily: str
 
 
-PUZZLE_ANSWERS = (PuzzleQuestion, PuzzleResult, PuzzleStreakRun, PuzzleThemes)
+class PuzzleMade(WireStruct, frozen=True, kw_only=True, gc=False):
+    """``POST /api/puzzles/make``: the id of the puzzle made of a decision (or made
+    before), for the page to open at ``/puzzles/{id}``."""
+
+    id: str
+
+
+PUZZLE_ANSWERS = (PuzzleQuestion, PuzzleResult, PuzzleStreakRun, PuzzleThemes, PuzzleMade)
 """The puzzle routes' answers."""

@@ -440,6 +440,11 @@ export interface PuzzleDecisionValue {
   value: number;
 }
 
+/** `POST /api/puzzles/make`: the id of the puzzle made of a decision (or made before), for the page to open at `/puzzles/{id}`. */
+export interface PuzzleMade {
+  id: string;
+}
+
 /** A puzzle before its answer: what the solver's seat may know, nothing more. */
 export interface PuzzleQuestion {
   id: string;
