@@ -729,3 +729,30 @@ def test_any_puzzle_query_gets_a_puzzle_or_a_documented_refusal(
             assert_documented_error(body)
         elif route.endswith("next"):
             assert "solution" not in body and "values" not in body
+
+
+make_bodies = st.one_of(
+    objects,
+    st.builds(
+        lambda game, ply: {"game": game, "ply": ply},
+        st.text(max_size=40) | st.sampled_from(["nosuchgame", "a" * 32, "", "../x"]),
+        st.integers(-5, 500) | json_values,
+    ),
+)
+
+
+@FUZZ
+@given(body=make_bodies, guest=st.booleans())
+def test_any_make_a_puzzle_request_is_refused_as_documented_and_makes_nothing(
+    client: TestClient, body: dict[str, Any], guest: bool
+) -> None:
+    client.cookies.clear()
+    headers = {}
+    if guest:  # a session of its own, which holds no seat of any game
+        signed = client.post("/api/me/guest", json={"nickname": "Fuzz"})
+        assert signed.status_code == 201, signed.text
+        headers = {"X-CSRF-Token": signed.json()["csrf"]}
+    response = client.post("/api/puzzles/make", json=body, headers=headers)
+    assert response.status_code in (400, 403, 413), response.text
+    assert_documented_error(response.json())
+    assert served(client).puzzles.store.own_of(signed.json()["player"]["id"] if guest else "") == []

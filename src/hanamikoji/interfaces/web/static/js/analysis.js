@@ -4,6 +4,7 @@
 // well as its own colour), a list of the decisions, and, for the one chosen, its position
 // from the side of the player who made it with the best decision's cards starred.
 
+import { currentPlayer } from "./account.js";
 import { h, messageOf, toast } from "./dom.js";
 import { currentLang, describeMove, seatName, t, tCount } from "./i18n.js";
 import { api } from "./net.js";
@@ -330,7 +331,7 @@ export class AnalysisView {
       return;
     }
     const detail = this.element.querySelector(".analysis-detail");
-    if (detail && this.chosen === d.ply) detail.replaceChildren(...this.renderDecision(d, frames[d.ply - 1]));
+    if (detail && this.chosen === d.ply) detail.replaceChildren(...this.renderDecision(d, frames[d.ply - 1]).filter((part) => part !== null));
   }
 
   /**
@@ -358,7 +359,27 @@ export class AnalysisView {
         line(t("analysis_played"), d.played_move, d.played_value),
         d.forced ? null : line(t("analysis_best_move"), d.best_move, d.best_value),
         better ? [h("dt", { class: "best-cards" }, "★"), h("dd", {}, t("analysis_best_cards"))] : null),
+      this.makePuzzleButton(d),
       renderFullTable(this.state, frame, { bottom: mover, best, bestOption: better && answer ? d.best : null }),
     ];
+  }
+
+  // "Make this a puzzle" beside a decision of one's own (a signed-in player's seat):
+  // the server judges it exactly and opens it as a puzzle, or says why it is none.
+  /** @param {Decision} d */
+  makePuzzleButton(d) {
+    if (d.forced || currentPlayer() === null || d.seat - 1 !== this.state.seat) return null;
+    return h("p", {}, h("button", { type: "button", class: "make-puzzle", "data-puzzle-ply": d.ply, onclick: async (/** @type {MouseEvent} */ event) => {
+      const button = /** @type {HTMLButtonElement} */ (event.currentTarget);
+      button.disabled = true;
+      try {
+        /** @type {import("./wire").PuzzleMade} */
+        const made = await api("/api/puzzles/make", { method: "POST", body: { game: this.gameId, ply: d.ply } });
+        location.assign(`/puzzles/${made.id}`);
+      } catch (error) {
+        button.disabled = false;
+        toast(messageOf(error));
+      }
+    } }, t("puzzle_make")));
   }
 }

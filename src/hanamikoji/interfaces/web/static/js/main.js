@@ -18,6 +18,7 @@ import { TutorialView } from "./tutorial.js";
 import { renderLobby } from "./lobby.js";
 import { renderLeaderboard } from "./ratings.js";
 import { renderGames } from "./games.js";
+import { PuzzlePage } from "./puzzles.js";
 import { renderChallenge, renderFriends, startSocial } from "./social.js";
 import { watchTransport } from "./watch.js";
 
@@ -73,6 +74,13 @@ function route() {
   if (/^\/lobby\/?$/.test(location.pathname)) {
     document.title = `Hanamikoji · ${t("lobby_title")}`;
     table = renderLobby(root, { navigate });
+    return;
+  }
+  if (/^\/puzzles(\/[A-Za-z0-9_-]{1,64})?\/?$/.test(location.pathname)) {
+    document.title = `Hanamikoji · ${t("puzzles_title")}`;
+    const puzzles = new PuzzlePage(root, { navigate, path: location.pathname });
+    table = puzzles;
+    puzzles.start();
     return;
   }
   if (/^\/leaderboard\/?$/.test(location.pathname)) {
@@ -170,6 +178,7 @@ function translateChrome() {
   byId("theme-label").textContent = t("theme_label");
   byId("lobby-link").textContent = t("lobby_title");
   byId("leaderboard-link").textContent = t("leaderboard_title");
+  byId("puzzles-link").textContent = t("puzzles_title");
   byId("rules-button").textContent = t("rules_button");
   const headerLang = byId("lang-select");
   headerLang.replaceChildren(...Object.entries(languages()).map(([code, name]) => h("option", { value: code, selected: code === lang }, name)));
