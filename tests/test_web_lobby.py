@@ -21,7 +21,13 @@ from hanamikoji.arena.glicko2 import Rating
 from hanamikoji.interfaces.clocks import PRESETS
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.lobby.clients import LobbyClient, LobbyPlayer
-from hanamikoji.interfaces.web.lobby.seeks import GameMaker, Pairing, Seat
+from hanamikoji.interfaces.web.lobby.seeks import (
+    NOBODY_BLOCKED,
+    BlockedPair,
+    GameMaker,
+    Pairing,
+    Seat,
+)
 from hanamikoji.interfaces.web.lobby.service import Lobby
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage, TimeControlName
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
@@ -62,9 +68,12 @@ class Clock:
 Scenario = Callable[[Lobby, list[Pairing], Clock], Coroutine[Any, Any, None]]
 
 
-def with_lobby(scenario: Scenario, make_game: GameMaker | None = None) -> None:
+def with_lobby(
+    scenario: Scenario, make_game: GameMaker | None = None, blocked: BlockedPair = NOBODY_BLOCKED
+) -> None:
     """Run ``scenario`` with a lobby of one server on an in-memory database whose games
-    are made up (``g1``, ``g2``...), the pairings made, and the lobby's clock."""
+    are made up (``g1``, ``g2``...), the pairings made, and the lobby's clock;
+    ``blocked``: the block list the lobby asks."""
     made: list[Pairing] = []
     clock = Clock()
 
@@ -75,7 +84,7 @@ def with_lobby(scenario: Scenario, make_game: GameMaker | None = None) -> None:
 
     async def run() -> None:
         store = Store("sqlite://")
-        lobby = Lobby(make_game or fake_game, store, now=clock)
+        lobby = Lobby(make_game or fake_game, store, now=clock, blocked=blocked)
         await lobby.start()
         try:
             await scenario(lobby, made, clock)
@@ -264,6 +273,37 @@ def test_two_pages_of_one_player_are_never_paired() -> None:
         assert not made
 
     with_lobby(scenario)
+
+
+def test_a_blocked_pair_is_never_paired_nor_meets_through_a_seek() -> None:
+    """Ann blocked Bob after both pages opened (so neither page's ``avoids`` knows it):
+    the queue leaves them waiting and pairs each with someone else, and neither may
+    accept the other's seek."""
+    blocks = {frozenset({"ann", "bob"})}
+
+    def blocked(a: str, b: str) -> bool:
+        return frozenset({a, b}) in blocks
+
+    async def scenario(lobby: Lobby, made: list[Pairing], clock: Clock) -> None:
+        ann, bob = Page(lobby, "ann", 1500), Page(lobby, "bob", 1500)
+        await lobby.enqueue(ann.client, QuickMessage())
+        clock.now = 1
+        await lobby.enqueue(bob.client, QuickMessage())
+        clock.now = 100_000  # the widest window: only the block keeps them apart
+        assert await lobby.pair_queue() == 0 and not made
+        cy = Page(lobby, "cy", 1550)
+        await lobby.enqueue(cy.client, QuickMessage())
+        assert names(made) == [("ann", "cy")]
+        assert not bob.of_type("paired") and bob.of_type("queued")[-1]["queued"]
+        await lobby.dequeue(bob.client)
+        seek = await lobby.seek(bob.client, SeekMessage())
+        with pytest.raises(Refused, match="err_blocked"):
+            await lobby.accept(ann.client, seek.id)
+        assert seek.id in lobby.board.seeks  # nothing else harmed: still open for others
+        await lobby.accept(Page(lobby, "dee").client, seek.id)
+        assert names(made)[-1] == ("bob", "dee")
+
+    with_lobby(scenario, blocked=blocked)
 
 
 # -- through the server -------------------------------------------------------------------------

@@ -2,8 +2,8 @@
 process: two hubs, each with its accounts and its lobby, on a fresh PostgreSQL schema, as
 two ``hanamikoji serve`` processes would have. A seek posted on one is seen and accepted
 on the other and both pages land on their seats; of two acceptors racing for one seek,
-one gets the game; quick pairing pairs pages of two instances; the seeks of an instance
-that dies leave the other's pages.
+one gets the game; quick pairing pairs pages of two instances, never two players of whom
+one blocked the other; the seeks of an instance that dies leave the other's pages.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from hanamikoji.interfaces.web.lobby.service import Lobby
 from hanamikoji.interfaces.web.players.accounts import Accounts
 from hanamikoji.interfaces.web.players.store import new_player
 from hanamikoji.interfaces.web.services import open_accounts, open_lobby
+from hanamikoji.interfaces.web.social.relations import BLOCK, Relations
 from hanamikoji.interfaces.web.wire.incoming import QuickMessage, SeekMessage
 from hanamikoji.interfaces.web.wire.outgoing import to_plain
 from hanamikoji.interfaces.web.wire.refused import Refused
@@ -60,7 +61,8 @@ class Server:
 async def server(url: str) -> AsyncIterator[Server]:
     async with instance(url) as hub:
         accounts = await open_accounts(hub.store, hub.writer, timedelta(days=1))
-        lobby = await open_lobby(hub, accounts, hub.store, hub.listener, hub.now)
+        blocked = Relations(hub.store).blocks
+        lobby = await open_lobby(hub, accounts, hub.store, hub.listener, hub.now, blocked)
         try:
             yield Server(hub, accounts, lobby)
         finally:
@@ -198,6 +200,28 @@ def test_quick_pairing_pairs_players_on_two_instances(schema: str) -> None:
             await two.lobby.enqueue(dee.client, QuickMessage())
             assert (await cy.paired())["game"] == (await dee.paired())["game"]
             assert one.lobby.db.queue() == []
+
+    asyncio.run(scenario())
+
+
+def test_quick_pairing_never_pairs_a_blocked_pair_across_instances(schema: str) -> None:
+    async def scenario() -> None:
+        async with server(schema) as one, server(schema) as two:
+            ann, bob = LobbyPage(one, "Ann"), LobbyPage(two, "Bob")
+            Relations(one.hub.store).set(bob.player.id, ann.player.id, BLOCK, 0)
+            await two.lobby.enqueue(bob.client, QuickMessage())
+            await bob.until(lambda m: m["type"] == "queued" and m["queued"])
+            await one.lobby.enqueue(ann.client, QuickMessage())
+            assert await one.lobby.pair_queue() == 0
+            assert len(one.lobby.db.queue()) == 2
+            cy = LobbyPage(two, "Cy")
+            await two.lobby.enqueue(cy.client, QuickMessage())
+            to_cy = await cy.paired()
+            [left] = [waiting.player for waiting in one.lobby.db.queue()]
+            partner = bob if left == ann.player.id else ann
+            assert left in {ann.player.id, bob.player.id} - {partner.player.id}
+            assert (await partner.paired())["game"] == to_cy["game"]
+            assert count_games(one) == 1
 
     asyncio.run(scenario())
 

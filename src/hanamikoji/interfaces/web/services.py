@@ -52,7 +52,7 @@ from hanamikoji.interfaces.web.games.live import SeatTap
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.http.bearer import Bearer
 from hanamikoji.interfaces.web.http.guards import RateGuard, SeatSockets, loopback_hosts, parse_rate
-from hanamikoji.interfaces.web.lobby.seeks import Pairing, Seat
+from hanamikoji.interfaces.web.lobby.seeks import NOBODY_BLOCKED, BlockedPair, Pairing, Seat
 from hanamikoji.interfaces.web.lobby.service import Lobby
 from hanamikoji.interfaces.web.notices.batches import Notices, run_notices
 from hanamikoji.interfaces.web.notices.links import LinkKeys
@@ -78,6 +78,7 @@ __all__ = [
     "Guards",
     "ServerConfig",
     "Services",
+    "blocked_pairs",
     "blocks_hidden",
     "guards_of",
     "open_accounts",
@@ -233,8 +234,8 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
     try:
         async with running_games(store, bots, settings, tap=config.tap, now=now) as hub:
             accounts = await open_accounts(store, hub.writer, guards.cookies.lifetime)
-            lobby = await open_lobby(hub, accounts, store, hub.listener, now)
             social = await open_social(hub, accounts, store, hub.listener, now)
+            lobby = await open_lobby(hub, accounts, store, hub.listener, now, blocked_pairs(social))
             pairings = asyncio.create_task(run_pairings(lobby))
             hints = Hints(bots, settings.analysis_worlds)
             notices = await open_notices(hub, accounts, settings, now)
@@ -373,11 +374,14 @@ async def open_lobby(
     store: Store,
     listener: Listener | None,
     now: Callable[[], int],
+    blocked: BlockedPair = NOBODY_BLOCKED,
 ) -> Lobby:
     """The server's lobby, started (``Lobby.start``; ``Lobby.close`` when the server
     stops): a pairing's game, with its time control, has the seeker at seat 0 and the
     other player at seat 1, both seats named for their players; who starts is drawn.
-    ``listener`` carries the other instances' lobby events (PostgreSQL)."""
+    ``listener`` carries the other instances' lobby events (PostgreSQL); ``blocked``
+    says whether one of two players blocked the other (never paired:
+    :func:`blocked_pairs`)."""
     make = people_game(hub, accounts)
 
     async def make_game(pairing: Pairing) -> tuple[Seat, Seat]:
@@ -385,7 +389,9 @@ async def open_lobby(
         first = secrets.randbelow(2)
         return await make(players, pairing.variant, pairing.time_control, pairing.rated, first)
 
-    lobby = Lobby(make_game, store, now=now, run=accounts.writer.call, listener=listener)
+    lobby = Lobby(
+        make_game, store, now=now, run=accounts.writer.call, listener=listener, blocked=blocked
+    )
     await lobby.start()
     return lobby
 
@@ -419,6 +425,12 @@ async def open_social(
     )
     await social.start()
     return social
+
+
+def blocked_pairs(social: Social) -> BlockedPair:
+    """The lobby's blocked pairs: whether either of two players blocked the other
+    (``social/``), never to be paired. Blocking (a query): the lobby asks in a thread."""
+    return social.relations.blocks
 
 
 def blocks_hidden(social: Social) -> HiddenAuthors:

@@ -9,6 +9,8 @@
   :func:`candidates`).
 * A **pairing** (:class:`Pairing`) is two players to seat in a new game; the game's maker
   (:data:`GameMaker`) returns their seats (:class:`Seat`).
+* Two players of whom one blocked the other are never paired (:data:`BlockedPair`, the
+  social part's block list as ``services.py`` plugs it in).
 
 >>> window(0.0), window(10.0), window(600.0)
 (100.0, 300.0, 700.0)
@@ -26,6 +28,8 @@ from hanamikoji.interfaces.web.wire.lobby_messages import PublicSeek, SeekPlayer
 
 __all__ = [
     "MAX_SEEKS",
+    "NOBODY_BLOCKED",
+    "BlockedPair",
     "GameMaker",
     "Pairing",
     "Seat",
@@ -140,6 +144,19 @@ class Seat:
 
 GameMaker = Callable[[Pairing], Awaitable[tuple[Seat, Seat]]]
 """Creates the game of a pairing with both seats named; returns (seeker's, opponent's)."""
+
+
+BlockedPair = Callable[[str, str], bool]
+"""Whether one of two players (their ids) blocked the other: a blocking query, asked in
+a thread as a pairing is about to be made, so that a block takes effect at once."""
+
+
+def nobody_blocked(a: str, b: str) -> bool:
+    """The default :data:`BlockedPair`: nobody blocked anybody."""
+    return False
+
+
+NOBODY_BLOCKED: BlockedPair = nobody_blocked
 
 
 def candidates(queue: list[Waiting], now: int) -> list[tuple[Waiting, Waiting]]:

@@ -7,6 +7,11 @@ by rating, shared by every instance on the database (issue 27).
   each side its seat (``paired``).
 * **Quick pairing** pairs the closest ratings among those waiting for the same settings,
   within a window that widens while they wait (``seeks.window``).
+* Two players of whom one blocked the other never meet here: neither sees the other's
+  seeks (``clients.visible_to``, by the blocks read as the page opened), neither may
+  accept the other's seek, and the queue never pairs them; the last two ask the block
+  list (``seeks.BlockedPair``) as the pairing is made, so a block made since the page
+  opened holds too.
 
 **Where it lives.** The seeks and the queue are rows of the database (``store.py``),
 each naming its instance and its page. Each instance keeps a copy of the open seeks in
@@ -44,6 +49,8 @@ from hanamikoji.interfaces.web.lobby.messages import paired_message, queued_mess
 from hanamikoji.interfaces.web.lobby.notes import decode_note
 from hanamikoji.interfaces.web.lobby.seeks import (
     MAX_SEEKS,
+    NOBODY_BLOCKED,
+    BlockedPair,
     GameMaker,
     Pairing,
     Seek,
@@ -84,6 +91,8 @@ class Lobby:
         run: runs a blocking write (the hub's writer; a thread by default).
         listener: the instance's events from the others (the hub's; needed on a shared
             database).
+        blocked: whether one of two players blocked the other (a blocking query; the
+            social part's block list, plugged in by ``services.py``).
     """
 
     def __init__(
@@ -94,8 +103,10 @@ class Lobby:
         now: Callable[[], int] = wall_clock_ms,
         run: Run = _in_thread,
         listener: Listener | None = None,
+        blocked: BlockedPair = NOBODY_BLOCKED,
     ) -> None:
         self.make_game = make_game
+        self.blocked = blocked
         self.now = now
         self.db = LobbyStore(store)
         self.me = store.instance
@@ -204,7 +215,9 @@ class Lobby:
         player = player_of(client, rated=seek.rated)
         if seek.client == client.key or seek.player.id == player.id:
             raise Refused("err_seek_own")
-        if seek.player.id in player.avoids:
+        if seek.player.id in player.avoids or await asyncio.to_thread(
+            self.blocked, seek.player.id, player.id
+        ):
             raise Refused("err_blocked")
         if not seek.admits(player.rating(seek.variant).rating):
             raise Refused("err_seek_range")
@@ -267,6 +280,8 @@ class Lobby:
             for a, b in candidates(queue, self.now()):
                 if a.client in paired or b.client in paired:
                     continue
+                if await asyncio.to_thread(self.blocked, a.player, b.player):
+                    continue  # one blocked the other: they wait for someone else
                 first, second = sorted((a, b), key=lambda waiting: waiting.since)
                 removed = await self._run(
                     functools.partial(self.db.take_pair, first.client, second.client)
