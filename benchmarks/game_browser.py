@@ -131,6 +131,7 @@ def fill(
                             "seat": seat,
                             "player_id": f"p{people[seat]}",
                             "claimed": created,
+                            "game_created": created,
                         }
                     )
             if rng.random() < 0.05:

@@ -26,6 +26,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from importlib.machinery import SourceFileLoader
 from importlib.util import module_from_spec, spec_from_loader
 from pathlib import Path
@@ -38,7 +39,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from postgres_db import REASON, URL, NewDatabase, needs_postgres, postgres_schemas
 from serving import app_client
-from sqlalchemy import Column, MetaData, String, create_engine, inspect, text
+from sqlalchemy import Column, MetaData, String, create_engine, insert, inspect, select, text
 from sqlalchemy.engine import Engine
 
 from hanamikoji import Game
@@ -54,14 +55,14 @@ from hanamikoji.interfaces.web.db.database import (
     upgrade_schema,
 )
 from hanamikoji.interfaces.web.db.games import GameStore
-from hanamikoji.interfaces.web.db.tables import metadata
+from hanamikoji.interfaces.web.db.tables import game_seats, games, metadata
 
 BEFORE_MIGRATIONS = Path(__file__).parent / "data" / "storage_before_migrations.py.txt"
 BEFORE_MIGRATIONS_BLOB = "9a0760077415205cfdd083a0fc3f9fa6e6611af8"
 """``git rev-parse d52489d:src/hanamikoji/interfaces/web/storage.py``."""
 
 MIGRATIONS_DIR = Path(database.__file__).parent / "migrations"
-HEAD = "0015_bot_api"
+HEAD = "0016_browser_index"
 """The newest revision in ``migrations/versions/``."""
 
 POSTGRES = URL
@@ -416,6 +417,39 @@ def test_a_bot_game_keeps_its_bot_when_the_levels_become_eight(
             back = connection.execute(level, {"id": old.id}).scalar_one()
     # The way back reaches the same bot, except the two searches below the expert.
     assert back == (3 if five == 4 else five)
+
+
+def test_each_seat_gets_its_games_start_when_the_browser_index_comes(
+    new_database: NewDatabase,
+) -> None:
+    """Revision 0016_browser_index copies each game's start onto its seats (a seat whose
+    game is gone takes its own claim's time) and indexes them by player."""
+    url = new_database()
+    Store(url).close()
+    started = datetime(2025, 3, 4, 5, 6, 7, tzinfo=UTC)
+    claimed = datetime(2025, 6, 7, 8, 9, 10, tzinfo=UTC)
+    game = {"variant": "classic", "seed": 1, "first_player": 0, "status": "finished"}
+    with opened(url) as engine:
+        with engine.begin() as connection:
+            command.downgrade(alembic_config(connection), "0015_bot_api")
+            connection.execute(insert(games).values(id="g1", created=started, **game))
+            for game_id, seat in (("g1", 0), ("g1", 1), ("gone", 0)):
+                connection.execute(
+                    insert(game_seats).values(
+                        game_id=game_id, seat=seat, player_id=f"p{seat}", claimed=claimed
+                    )
+                )
+        with engine.begin() as connection:
+            command.upgrade(alembic_config(connection), "head")
+            rows = connection.execute(
+                select(game_seats.c.game_id, game_seats.c.game_created).order_by(
+                    game_seats.c.game_id, game_seats.c.seat
+                )
+            ).all()
+            indexes = {index["name"] for index in inspect(connection).get_indexes("game_seats")}
+    moments = [(game_id, moment.replace(tzinfo=moment.tzinfo or UTC)) for game_id, moment in rows]
+    assert moments == [("g1", started), ("g1", started), ("gone", claimed)]
+    assert "ix_game_seats_player_created" in indexes
 
 
 def _rows(url: str) -> dict[str, list[tuple[Any, ...]]]:

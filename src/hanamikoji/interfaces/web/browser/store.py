@@ -4,11 +4,14 @@ a player's results counted for their statistics.
 
 A game is listed only when it is over (``status`` finished) and not private (no row of
 ``private_games``): a game in play or a private one is never found, whatever is asked.
-Every search is index-backed (revision ``0010_browser``): without a player the newest
-finished games come in order from ``ix_games_status_created``; with one, the player's
-seats come from ``ix_game_seats_player_game`` and each game by its key. The cursor is the
-last game's ``(created, id)``, compared as a row, so a page never skips or repeats a game
-however many games start meanwhile (lichess pages its game lists the same way).
+Every search is index-backed: without a player the newest finished games come in order
+from ``ix_games_status_created`` (revision ``0010_browser``); with one, the player's
+seats come newest first from ``ix_game_seats_player_created`` (player_id, game_created,
+game_id; revision ``0016_browser_index``: each seat carries its game's start) and each
+game by its key, so a page reads about as many seats as it lists however many games the
+player has. The cursor is the last game's ``(created, id)``, compared as a row, so a page
+never skips or repeats a game however many games start meanwhile (lichess pages its game
+lists the same way).
 
 >>> from hanamikoji.interfaces.web.db.database import Store
 >>> BrowserStore(Store("sqlite://")).search(Filters(), None, None, 20)
@@ -174,9 +177,13 @@ def search_query(
     if player_id is None:
         query: Select[Any] = select(*columns)
         seat = None
+        created, game_id = games.c.created, games.c.id
     else:
+        # The seat's copy of the game's start orders and bounds the player's games, so
+        # that they come from the player's index in order (game_created == created).
         mine = game_seats.alias("mine")
         seat = mine.c.seat
+        created, game_id = mine.c.game_created, mine.c.game_id
         query = (
             select(*columns, mine.c.seat)
             .select_from(mine.join(games, games.c.id == mine.c.game_id))
@@ -192,16 +199,14 @@ def search_query(
             else or_(games.c.rated.is_(None), games.c.rated.is_(False))
         )
     if filters.after is not None:
-        query = query.where(games.c.created >= filters.after)
+        query = query.where(created >= filters.after)
     if filters.before is not None:
-        query = query.where(games.c.created < filters.before)
+        query = query.where(created < filters.before)
     if filters.result is not None:
         query = query.where(_result(filters.result, seat))
     if cursor is not None:
-        query = query.where(
-            tuple_(games.c.created, games.c.id) < tuple_(cursor.created, cursor.game_id)
-        )
-    return query.order_by(games.c.created.desc(), games.c.id.desc()).limit(limit)
+        query = query.where(tuple_(created, game_id) < tuple_(cursor.created, cursor.game_id))
+    return query.order_by(created.desc(), game_id.desc()).limit(limit)
 
 
 def _public() -> ColumnElement[bool]:

@@ -215,9 +215,14 @@ game_seats = Table(
     Index("ix_game_seats_player_id", "player_id"),
     # Revision 0010_browser: a player's games without reading the seats' rows (browser/).
     Index("ix_game_seats_player_game", "player_id", "game_id", "seat"),
+    # Revision 0016_browser_index: the game's start, copied, so that a player's games
+    # come newest first from one index (browser/store.py).
+    Column("game_created", DateTime(timezone=True), nullable=False),
+    Index("ix_game_seats_player_created", "player_id", "game_created", "game_id"),
 )
 """The player at a seat of a game; no row: a bot, or a seat nobody has named. The
-primary key means a seat is named once: of two claims at once, one wins."""
+primary key means a seat is named once: of two claims at once, one wins.
+``game_created`` is the game's ``created`` (which never changes), written with the seat."""
 
 instances = Table(
     # Revision 0006: the running servers and their heartbeats (cluster/instances.py).

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from hanamikoji.interfaces.web.cluster.events import Event, notify
@@ -253,12 +253,15 @@ class PlayerStore:
                 return "both"
             try:
                 with self.store.transaction() as connection:
+                    claimed = datetime.now(UTC)
+                    started = select(games.c.created).where(games.c.id == game_id)
                     connection.execute(
                         insert(game_seats).values(
                             game_id=game_id,
                             seat=seat,
                             player_id=player_id,
-                            claimed=datetime.now(UTC),
+                            claimed=claimed,
+                            game_created=func.coalesce(started.scalar_subquery(), claimed),
                         )
                     )
                     # The other instances showing the game read its seats again.
