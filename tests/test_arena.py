@@ -511,6 +511,22 @@ def test_an_engine_that_fails_loses_with_its_failure(mode: str, kind: str) -> No
     assert timing.decisions == 3  # two answers, then the failure
 
 
+def test_an_engine_that_resigns_loses_by_resignation_in_the_record() -> None:
+    command = _engine_command("misbehaving_engine.py", "resign", "2")
+    engine = PlayerSpec.engine_command("quitter", command)
+    games = play_batch(
+        Batch(MatchConfig(budget=0.02), 0, (engine, PlayerSpec.bot_named("random")), (1,))
+    )
+    for game in games:
+        assert game.forfeit is not None and game.forfeit.kind == "resigned"
+        assert game.players[game.forfeit.seat] == "quitter"
+        assert game.winner == 1 - game.forfeit.seat
+        record = GameRecord.from_text(game.record)
+        loser = f"Player {game.forfeit.seat + 1} (quitter)"
+        assert record.tag("Forfeit") == f"{loser} resigned"
+        assert record.forfeit is not None and record.forfeit.kind == "resigned"
+
+
 def test_an_engine_that_cannot_start_loses_every_game() -> None:
     engine = PlayerSpec.engine_command("missing", str(ENGINES / "no-such-engine"))
     games = play_batch(Batch(DEFAULT_CONFIG, 0, (PlayerSpec.bot_named("random"), engine), (4,)))

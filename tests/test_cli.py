@@ -426,6 +426,51 @@ def test_quit_then_no_leaves_without_saving(tmp_path: Path) -> None:
     assert "saved in" not in output
 
 
+def test_resign_asks_first_then_loses_the_game_and_the_record_says_resigned(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "resigned.hkr"
+    argv = ["play", "--bot", "random", "--seed", "5", "--first", "you", "--name", "Ann"]
+    lines = [*PICK_FIRST, "resign", "n", "help", "resign", "y", "n"]
+    status, output, _ = run([*argv, "--save", str(path)], lines)
+    assert status == EXIT_OK
+    assert "Resign this game? Ann (Player 1) loses it. [y/N]" in output
+    assert "The game goes on." in output  # the first answer was no
+    assert "resign: give the game up" in output  # 'help' tells of it
+    assert "Ann (Player 1) resigned: random (Player 2) wins." in output
+    assert "Play again? [y/N]" in output
+    record = read_record(path)
+    assert record.tag("Forfeit") == "Player 1 (Ann) resigned"
+    assert record.tag("ForfeitResult") == "0-1"
+    assert record.forfeit is not None and record.forfeit.kind == "resigned"
+    assert command_for("投了") == command_for("rendirse") == "resign"
+
+
+def test_play_again_starts_a_rematch_with_the_other_player_first(tmp_path: Path) -> None:
+    path = tmp_path / "game.hkr"
+    argv = ["play", "--bot", "random", "--seed", "5", "--first", "you", "--save", str(path)]
+    lines = ["resign", "y", "y", "resign", "y", "n"]
+    status, output, _ = run(argv, lines)
+    assert status == EXIT_OK
+    assert output.count("Play again? [y/N]") == 2
+    assert output.count("resigned: random (Player 2) wins.") == 2
+    first, second = read_record(path), read_record(tmp_path / "game-2.hkr")
+    assert (first.first_player, second.first_player) == (0, 1)
+    assert second.tag("Forfeit") == "Player 1 resigned"
+
+
+def test_an_engine_that_resigns_loses_and_the_person_wins_with_status_0(tmp_path: Path) -> None:
+    command = shlex.join([sys.executable, str(ENGINES / "misbehaving_engine.py"), "resign", "1"])
+    path = tmp_path / "won.hkr"
+    argv = ["play", "--engine", command, "--seed", "2", "--first", "bot", "--save", str(path)]
+    status, output, errors = run(argv, [*PICK_FIRST * 20, "n"])
+    assert status == EXIT_OK, errors
+    assert "(Player 2) resigned: Player 1 wins." in " ".join(output.split())
+    record = read_record(path)
+    assert record.forfeit is not None and record.forfeit.kind == "resigned"
+    assert record.forfeit.seat == 1
+
+
 def test_an_unwritable_save_path_is_refused_before_the_game(tmp_path: Path) -> None:
     path = tmp_path / "no such folder" / "game.hkr"
     status, output, _ = run(["play", "--bot", "random", "--save", str(path)], ["1"])

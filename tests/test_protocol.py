@@ -24,6 +24,7 @@ from hanamikoji.bots.levels import LEVELS
 from hanamikoji.core import GEISHAS, Game, Move, Phase, View
 from hanamikoji.interfaces.cli import Streams, run_command
 from hanamikoji.interfaces.engine_cli import engine_bot
+from hanamikoji.notation.records import RESIGNED
 from hanamikoji.protocol import (
     EngineError,
     EngineFailure,
@@ -33,6 +34,7 @@ from hanamikoji.protocol import (
     NarrationError,
     Narrator,
     ProtocolError,
+    forfeit_of,
     serve,
 )
 from hanamikoji.protocol.messages import (
@@ -576,6 +578,23 @@ def test_a_misbehaving_engine_loses_with_the_reason(
     assert not ext.running
     assert ext.pid is not None and group_is_gone(ext.pid)
     ext.close()
+
+
+def test_an_engine_may_resign_and_lives_on_to_hear_the_end() -> None:
+    """``resign`` answering a ``go``: the seat loses by resignation (the forfeit a
+    person's resignation is), and the engine is not killed: it hears ``gameover``."""
+    with ExternalEngineBot(
+        misbehaving("resign", 2), 0.5, grace_seconds=GRACE, startup_seconds=STARTUP
+    ) as ext:
+        game = Game(seed=9, first_player=0)
+        with pytest.raises(EngineError) as caught:
+            play(game, [ext, make_bot("random", seed=1)])
+        assert caught.value.failure is EngineFailure.RESIGNED
+        assert ext.running
+        forfeit = forfeit_of(0, caught.value)
+        assert (forfeit.kind, forfeit.reason, forfeit.result) == (RESIGNED, "", "0-1")
+        ext.game_over(game.view(0), result=forfeit.result, reason=forfeit.kind)
+        assert ext.transcript[-1] == "> gameover 0-1 resigned"
 
 
 def test_after_a_failure_the_next_game_gets_a_fresh_engine() -> None:

@@ -42,6 +42,7 @@ from hanamikoji.interfaces.tui.modals import (
     HelpScreen,
     PassScreen,
     QuitScreen,
+    ResignScreen,
     SaveScreen,
     ShowScreen,
 )
@@ -344,6 +345,33 @@ def test_rematch_the_other_player_starts_and_the_record_goes_to_a_new_file(
     run(app, script, SIZE)
     assert app.return_value == EXIT_OK
     assert "Result" in (tmp_path / "game-2.hkr").read_text(encoding="utf-8")
+
+
+def test_r_resigns_after_a_dialog_and_the_record_says_resigned(tmp_path: Path) -> None:
+    save = tmp_path / "resigned.hkr"
+    table = make_table(bot_seating(1), seed=5, first=0, save=save)
+
+    async def script(app: TableApp, pilot: Pilot[int]) -> None:
+        screen = app.screen
+        assert isinstance(screen, PlayScreen)
+        await wait_for(pilot, lambda: screen.draft is not None)
+        await pilot.press("r")
+        dialog = app.screen
+        assert isinstance(dialog, ResignScreen)
+        await pilot.press("escape")  # back to the game
+        assert app.screen is screen and not table.over
+        await pilot.press("r")
+        assert "Resign this game? Ann (Player 1) loses it." in screen_text(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, EndScreen))
+        assert "Ann (Player 1) resigned: Bot level 1 (Player 2) wins." in screen_text(app)
+        await pilot.press("q")
+
+    app = play_app(table)
+    run(app, script, SIZE)
+    assert app.return_value == EXIT_OK
+    record = GameRecord.from_text(save.read_text(encoding="utf-8"))
+    assert record.tag("Forfeit") == "Player 1 (Ann) resigned"
 
 
 def test_the_end_screen_saves_the_record_where_asked(tmp_path: Path) -> None:

@@ -11,7 +11,8 @@ requests (default 0) correctly, then, by MODE:
 - ``badmove``: answers ``bestmove`` with text that is not a decision;
 - ``mute``: never completes the handshake;
 - ``exit``: exits at once, before the handshake;
-- ``stubborn``: plays well but ignores ``quit`` and the end of its input.
+- ``stubborn``: plays well but ignores ``quit`` and the end of its input;
+- ``resign``: answers ``resign`` (it gives the game up) and keeps running.
 
 Standard library only (it imports its sibling script, not the hanamikoji package).
 """
@@ -23,7 +24,7 @@ import time
 
 from first_legal_engine import FirstLegal, handle
 
-MODES = ("sleep", "crash", "illegal", "garbage", "badmove", "mute", "exit", "stubborn")
+MODES = ("sleep", "crash", "illegal", "garbage", "badmove", "mute", "exit", "stubborn", "resign")
 
 
 def misbehave(mode: str, engine: FirstLegal) -> None:
@@ -40,6 +41,8 @@ def misbehave(mode: str, engine: FirstLegal) -> None:
         sys.stdout.write("hello, I am not an engine\n")
     elif mode == "badmove":
         sys.stdout.write("bestmove X:YZ\n")
+    elif mode == "resign":
+        sys.stdout.write("resign\n")
     sys.stdout.flush()
 
 

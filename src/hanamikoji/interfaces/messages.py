@@ -282,6 +282,17 @@ MESSAGES = sentences(
         "This terminal is {width}×{height}: the table needs at least {min_width}×{min_height}."
         " Make the window larger to go on, or press Q to stop.",
     ),
+    # -- resigning and playing again (issue 49)
+    sentence("help_resign", "resign: give the game up (you are asked first)."),
+    sentence("resign_question", "Resign this game? {player} loses it. [y/N] "),
+    sentence("resign_kept", "The game goes on."),
+    sentence("play_again_question", "Play again? [y/N] "),
+    sentence("tui_resign_key", "R resign"),
+    sentence("tui_help_resign", "R              resign this game (a dialog asks first)"),
+    sentence(
+        "tui_resign_question",
+        "Resign this game? {player} loses it. Enter resigns, Esc goes back to it.",
+    ),
 )
 """Each sentence of the terminal interfaces by key, in English; fields in braces."""
 
@@ -292,6 +303,7 @@ COMMANDS: dict[str, tuple[str, ...]] = {
     "board": ("board", "tablero", "plateau", "盤面", "牌桌"),
     "rules": ("rules", "reglas", "règles", "regles", "ルール", "規則"),
     "quit": ("quit", "q", "exit", "salir", "quitter", "終了", "離開"),
+    "resign": ("resign", "rendirse", "abandonner", "投了", "認輸"),
 }
 """Prompt commands and their words in every language (any word works in any language;
 none is a card letter, which answers an offer)."""
@@ -325,7 +337,7 @@ def outcome_key(outcome: Outcome) -> str:
 
 def command_for(text: str) -> str | None:
     """The prompt command ``text`` names (``help``, ``moves``, ``log``, ``board``,
-    ``quit``), or ``None``."""
+    ``rules``, ``quit``, ``resign``), or ``None``."""
     return _COMMAND_WORDS.get(text.strip().lower())
 
 

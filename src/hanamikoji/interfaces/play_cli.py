@@ -204,6 +204,7 @@ def _run_play(args: argparse.Namespace, streams: Streams) -> int:
         terminal_for(streams, lang, args.deck),
         save_path=args.save,
         hotseat=args.hotseat,
+        seating=seating,
     )
     return session.run()
 

@@ -36,7 +36,7 @@ from hanamikoji.bots import Bot
 from hanamikoji.core import Game, Move, Variant, View
 from hanamikoji.interfaces.words import player_label
 from hanamikoji.notation.names import Deck, Lang
-from hanamikoji.notation.records import Forfeit, GameRecord
+from hanamikoji.notation.records import RESIGNED, Forfeit, GameRecord
 from hanamikoji.protocol import EngineError, GameObserver, forfeit_of
 
 __all__ = [
@@ -107,7 +107,8 @@ class Table:
         # game nobody does until the screen is passed, nor between two bots.
         self.facing: int | None = people[0] if len(people) == 1 else None
         self.forfeit: Forfeit | None = None
-        """How the seat whose engine failed lost the game, once it forfeits it."""
+        """How a seat lost the game outside the rules: its engine failed or resigned, or
+        its person resigned (:meth:`resign`)."""
         self._released = False
         self._save_failed = False
 
@@ -186,6 +187,19 @@ class Table:
         bot = self.players[seat].bot
         if isinstance(bot, GameObserver):
             bot.game_over(self.game.view(seat), result=forfeit.result, reason=forfeit.kind)
+        return forfeit
+
+    def resign(self, seat: int) -> Forfeit:
+        """The person at ``seat`` gives the game up: the other seat wins, the record says
+        ``resigned`` (as the web's Resign does), and an engine in the game hears so.
+        Returns the forfeit."""
+        forfeit = Forfeit(seat, RESIGNED, "")
+        self.forfeit = forfeit
+        for other, player in enumerate(self.players):
+            if isinstance(player.bot, GameObserver):
+                with contextlib.suppress(Exception):  # a dead engine changes nothing here
+                    view = self.game.view(other)
+                    player.bot.game_over(view, result=forfeit.result, reason=RESIGNED)
         return forfeit
 
     # -- the record -------------------------------------------------------------------

@@ -28,7 +28,7 @@ from hanamikoji.notation.names import (
     term,
 )
 from hanamikoji.notation.outcomes import level_of_bot_name, seat_name
-from hanamikoji.notation.records import Forfeit
+from hanamikoji.notation.records import RESIGNED, Forfeit
 
 __all__ = [
     "GEISHA_STYLES",
@@ -226,6 +226,8 @@ def forfeit_lines(forfeit: Forfeit, labels: tuple[str, str], lang: Lang) -> list
     """What a forfeit is told as, each line with its style: who forfeits and why, then
     who wins."""
     loser, winner = labels[forfeit.seat], labels[1 - forfeit.seat]
+    if forfeit.kind == RESIGNED:  # a person, or an engine that answered 'resign'
+        return [(message("replay_resigned", lang, player=loser, winner=winner), "bold red")]
     reason = f"{forfeit.kind}: {forfeit.reason}"
     return [
         (message("engine_forfeit", lang, player=loser, reason=reason), "bold red"),

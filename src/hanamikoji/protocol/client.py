@@ -5,7 +5,9 @@ The bot sees only the views it is given (never a ``Game``) and tells the engine 
 they show, through a :class:`~hanamikoji.protocol.narrator.Narrator`, before each
 ``go``. Every read has a deadline: an engine that is too slow, exits, answers
 something that is not a decision, or a decision that is not legal, raises an
-:class:`EngineError` saying which, and its process group is killed. A caller that ends
+:class:`EngineError` saying which, and its process group is killed. An engine may also
+answer a ``go`` with ``resign``: the :class:`EngineError` says ``resigned`` and the
+engine lives on (it hears ``gameover``). A caller that ends
 the game (the arena, ``hanamikoji play``) counts that as a loss of the engine's seat,
 then may call :meth:`ExternalEngineBot.game_over` on every bot that has it
 (:class:`GameObserver`) so that engines hear how the game ended.
@@ -33,7 +35,7 @@ from hanamikoji.bots.base import Bot
 from hanamikoji.core.errors import InvalidMoveError
 from hanamikoji.core.moves import Move
 from hanamikoji.core.view import Phase, View
-from hanamikoji.notation.records import Forfeit
+from hanamikoji.notation.records import RESIGNED, Forfeit
 from hanamikoji.protocol.messages import PROTOCOL_VERSION, Go, format_event
 from hanamikoji.protocol.narrator import NarrationError, Narrator
 
@@ -63,6 +65,8 @@ class EngineFailure(enum.Enum):
     """It answered a ``go`` with a line that is not ``bestmove <decision>``."""
     ILLEGAL = "illegal"
     """It answered with a decision that is not legal now."""
+    RESIGNED = "resigned"
+    """It answered a ``go`` with ``resign``: it gives the game up (and is not killed)."""
 
 
 class EngineError(RuntimeError):
@@ -407,6 +411,8 @@ class ExternalEngineBot(Bot):
             words = line.split()
             if words[0] == "info":
                 continue
+            if words == ["resign"]:  # the engine gives the game up; it hears gameover
+                raise EngineError(EngineFailure.RESIGNED, "the engine resigned")
             if words[0] != "bestmove" or len(words) != 2:
                 raise self._fail(
                     EngineFailure.MALFORMED, f"expected 'bestmove <decision>', got {line!r}"
@@ -458,6 +464,8 @@ def forfeit_of(seat: int, error: Exception) -> Forfeit:
     """How ``seat`` lost when its player raised ``error`` deciding: ``timeout`` for a
     ``TimeoutError``, an engine's own failure (:class:`~hanamikoji.protocol.EngineFailure`:
     ``timeout``, ``crash``, ``malformed``, ``illegal``), else ``error``."""
+    if isinstance(error, EngineError) and error.failure is EngineFailure.RESIGNED:
+        return Forfeit(seat, RESIGNED, "")  # recorded as a person's resignation is
     if isinstance(error, EngineError):
         # The engine bot enforces its own hard time limit and says how it failed.
         return Forfeit(seat, error.reason, str(error).removeprefix(f"{error.reason}: "))

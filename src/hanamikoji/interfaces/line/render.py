@@ -358,6 +358,7 @@ def render_help(view: View, lang: Lang, *, deck: Deck = "boxed") -> RenderableTy
         table,
         Text(message("help_answer", lang)),
         Text(message("help_commands", lang)),
+        Text(message("help_resign", lang)),
     )
 
 

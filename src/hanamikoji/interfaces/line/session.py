@@ -3,7 +3,10 @@ people typing their decisions at a prompt, driving the :class:`~hanamikoji.inter
 
 What a person types is a decision in the notation (``G:DDG``), the cards of an answer
 (``D``, ``FG``), a number from a listed set, or a command (``help``, ``moves``, ``log``,
-``board``, ``rules``, ``quit``), in any of the interface's languages.
+``board``, ``rules``, ``quit``, ``resign``), in any of the interface's languages.
+``resign`` (after a confirm) gives the game up: the other side wins and the record says
+``resigned``, as the web's Resign does. After a game, the session offers to play again
+(the same seats, the other player starting), as the full-screen app's R does.
 """
 
 from __future__ import annotations
@@ -44,7 +47,13 @@ from hanamikoji.interfaces.line.render import (
 from hanamikoji.interfaces.messages import command_for, illegality, is_yes, localized
 from hanamikoji.interfaces.preparing import PreparingBot
 from hanamikoji.interfaces.styled import Text
-from hanamikoji.interfaces.table import Player, Table, TableSettings, default_record_name
+from hanamikoji.interfaces.table import (
+    Player,
+    Seating,
+    Table,
+    TableSettings,
+    default_record_name,
+)
 from hanamikoji.interfaces.words import (
     describe_decision,
     forfeit_lines,
@@ -52,14 +61,15 @@ from hanamikoji.interfaces.words import (
     variant_description,
 )
 from hanamikoji.notation.names import Deck, Lang
-from hanamikoji.notation.records import Forfeit
+from hanamikoji.notation.records import RESIGNED, Forfeit
 from hanamikoji.protocol import EngineError
 
 __all__ = ["PROGRESS_SECONDS", "PlaySession", "listed_place"]
 
 
 class _Forfeited(Exception):
-    """An engine failed (timeout, crash, illegal answer): its seat loses the game."""
+    """A seat lost outside the rules: its engine failed (timeout, crash, illegal answer)
+    or resigned, or its person resigned."""
 
     def __init__(self, forfeit: Forfeit) -> None:
         super().__init__(forfeit.reason)
@@ -113,9 +123,15 @@ class PlaySession:
         *,
         save_path: Path | None = None,
         hotseat: bool = False,
+        seating: Seating | None = None,
     ) -> None:
         settings = TableSettings(
-            game.variant, terminal.lang, hotseat=hotseat, save_path=save_path, deck=terminal.deck
+            game.variant,
+            terminal.lang,
+            seating,
+            hotseat=hotseat,
+            save_path=save_path,
+            deck=terminal.deck,
         )
         self.table = Table(settings, game, players)
         """The game, its seats, who faces the terminal, the record."""
@@ -148,17 +164,24 @@ class PlaySession:
         return self.terminal.t(key, **fields)
 
     def run(self) -> int:
-        """Play to the end or until the person stops; returns the exit status."""
+        """Play to the end (and again, while the person wants a rematch) or until the
+        person stops; returns the exit status of the last game."""
         try:
-            path = self.table.settings.save_path
-            if path is not None and not self._save(path):
-                return EXIT_ERROR
-            self._introduce()
-            while not self.table.over:
-                self._decide()
-            return self._finish()
-        except _Forfeited as forfeited:
-            return self._forfeit(forfeited.forfeit)
+            while True:
+                path = self.table.settings.save_path
+                if path is not None and not self._save(path):
+                    return EXIT_ERROR
+                self._introduce()
+                try:
+                    while not self.table.over:
+                        self._decide()
+                    status = self._finish()
+                except _Forfeited as forfeited:
+                    status = self._forfeit(forfeited.forfeit)
+                if not self._play_again():
+                    return status
+                self.table = self.table.rematch()
+                self._seen_log, self._seen_rounds = [0, 0], [0, 0]
         except _Stop:
             return self._stop(_QUIT)
         except EOFError:
@@ -172,7 +195,24 @@ class PlaySession:
         for line, style in forfeit_lines(forfeit, self.labels, self.lang):
             self.terminal.show(Text(line, style=style))
         self._save_at_the_end()
-        return EXIT_ENGINE
+        # A resignation (a person's, or an engine's 'resign') is a game's end, not a failure.
+        return EXIT_OK if forfeit.kind == RESIGNED else EXIT_ENGINE
+
+    def _play_again(self) -> bool:
+        """Whether the person wants a rematch (offered when the seats can be made again;
+        no answer, the input closed or interrupted: no)."""
+        if self.table.settings.seating is None:
+            return False
+        try:
+            return is_yes(self.terminal.ask(self.t("play_again_question")))
+        except (EOFError, KeyboardInterrupt):
+            return False
+
+    def _resign(self, seat: int) -> None:
+        """``resign`` typed: after a confirm, ``seat`` gives the game up."""
+        if is_yes(self.terminal.ask(self.t("resign_question", player=self.labels[seat]))):
+            raise _Forfeited(self.table.resign(seat))
+        self.terminal.show(Text(self.t("resign_kept"), style="dim"))
 
     def _introduce(self) -> None:
         game = self.game
@@ -323,6 +363,9 @@ class PlaySession:
             return None
         if command == "quit":
             raise _Stop
+        if command == "resign":
+            self._resign(view.player)
+            return None
         if _NUMBER.fullmatch(words):
             return self._by_number(words, view, legal)
         compact = "".join(words.split())

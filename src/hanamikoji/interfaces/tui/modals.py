@@ -1,5 +1,5 @@
 """The screens shown over the table: help and rules, a round's scoring, passing the
-terminal (hotseat), saving the record, and stopping a game."""
+terminal (hotseat), saving the record, stopping a game, and resigning it."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from hanamikoji.interfaces.rules import rules_markdown
 from hanamikoji.interfaces.tui.keys import binding
 from hanamikoji.notation.names import Lang
 
-__all__ = ["HelpScreen", "PassScreen", "QuitScreen", "SaveScreen", "ShowScreen"]
+__all__ = ["HelpScreen", "PassScreen", "QuitScreen", "ResignScreen", "SaveScreen", "ShowScreen"]
 
 
 class HelpScreen(ModalScreen[None]):
@@ -144,3 +144,23 @@ class QuitScreen(ModalScreen[str | None]):
         if answer == "save" and self._saving:
             answer = "stop"
         self.dismiss(answer or None)
+
+
+class ResignScreen(ModalScreen[bool]):
+    """Resign this game? Enter (or y) resigns, Esc (or n) goes back to it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        binding("enter,y", "answer(True)"),
+        binding("escape,n", "answer(False)"),
+    ]
+
+    def __init__(self, player: str, lang: Lang) -> None:
+        super().__init__()
+        self._text = message("tui_resign_question", lang, player=player)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog small"):
+            yield Static(Text(self._text, "bold"), id="resign-question")
+
+    def action_answer(self, resign: bool) -> None:
+        self.dismiss(resign)

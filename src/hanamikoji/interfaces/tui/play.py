@@ -40,6 +40,7 @@ from hanamikoji.interfaces.tui.modals import (
     HelpScreen,
     PassScreen,
     QuitScreen,
+    ResignScreen,
     SaveScreen,
     ShowScreen,
 )
@@ -52,6 +53,7 @@ from hanamikoji.interfaces.tui.prompt import (
 )
 from hanamikoji.interfaces.tui.size import SizeNotice, allowed, fit
 from hanamikoji.interfaces.words import describe_decision
+from hanamikoji.notation.records import RESIGNED
 from hanamikoji.protocol import EngineError
 
 __all__ = ["PlayScreen"]
@@ -79,6 +81,7 @@ class PlayScreen(Screen[None]):
         binding("question_mark,f1", "help"),
         binding("k", "tracker"),
         binding("q", "quit_game"),
+        binding("r", "resign"),
     ]
 
     def __init__(self, table: Table) -> None:
@@ -110,7 +113,10 @@ class PlayScreen(Screen[None]):
                 yield Static(id="log")
         yield HandBar(id="hand")
         yield PromptPanel(id="prompt")
-        keys = pieces(message("tui_keys", self.lang))
+        keys = [
+            *pieces(message("tui_keys", self.lang)),
+            *pieces(message("tui_resign_key", self.lang)),
+        ]
         yield FlowBar(keys, style="bold reverse", id="keys")
 
     def on_mount(self) -> None:
@@ -172,8 +178,10 @@ class PlayScreen(Screen[None]):
             self.app.exit(self.app_status())
 
     def app_status(self) -> int:
-        """The exit status if the app stopped now: an engine's forfeit, else done."""
-        return EXIT_ENGINE if self.table.forfeit is not None else EXIT_OK
+        """The exit status if the app stopped now: an engine's failure, else done (a
+        resignation too)."""
+        forfeit = self.table.forfeit
+        return EXIT_ENGINE if forfeit is not None and forfeit.kind != RESIGNED else EXIT_OK
 
     def _pass(self) -> None:
         seat = self.table.to_move
@@ -400,7 +408,8 @@ class PlayScreen(Screen[None]):
         self.action_play()
 
     def action_help(self) -> None:
-        self.app.push_screen(HelpScreen(message("tui_help_keys", self.lang), self.lang))
+        keys = message("tui_help_keys", self.lang) + "\n" + message("tui_help_resign", self.lang)
+        self.app.push_screen(HelpScreen(keys, self.lang))
 
     def action_tracker(self) -> None:
         self.tracker = not self.tracker
@@ -416,6 +425,22 @@ class PlayScreen(Screen[None]):
                 self._save_and_quit()
 
         self.app.push_screen(QuitScreen(self.lang, saving), answered)
+
+    def action_resign(self) -> None:
+        """R: the person facing the screen gives the game up, after a dialog (not while
+        the screen is hidden or a bot is deciding); the end screen then says so."""
+        table = self.table
+        if table.over or self.hidden or self.thinking is not None:
+            return
+        seat = table.viewer()
+
+        def answered(resign: bool | None) -> None:
+            if resign and not table.over:
+                table.resign(seat)
+                self.save_now()
+                self.advance()
+
+        self.app.push_screen(ResignScreen(table.labels[seat], self.lang), answered)
 
     def _save_and_quit(self) -> None:
         def saved(path: object) -> None:
