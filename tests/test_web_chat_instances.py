@@ -1,6 +1,7 @@
 """Chat across server instances on one PostgreSQL database (issue 49): a line said on
 one instance reaches the pages of its room on the other through the ``chat`` event, and
-never the other room's pages; the event carries the line and nothing of the game."""
+never the other room's pages; the event carries the line and nothing of the game; a
+player's rate limit holds across instances (their lines are counted in the database)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ from collections.abc import Iterator
 import pytest
 from postgres_db import DRIVER_MISSING, needs_postgres
 
-from hanamikoji.interfaces.web.chat.model import Author, Line
+from hanamikoji.interfaces.web.chat.model import RATE_LINES, Author, Line
 from hanamikoji.interfaces.web.chat.service import Reader
 from hanamikoji.interfaces.web.services import open_chat
 from hanamikoji.interfaces.web.wire.chat_messages import ChatSaid, ChatServerMessage
 from hanamikoji.interfaces.web.wire.incoming import ChatSayMessage
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 
@@ -88,3 +90,33 @@ def test_a_line_said_on_one_instance_reaches_its_room_on_the_other(schema: str) 
         "at",
         "ply",
     }
+
+
+def test_a_players_chat_rate_holds_across_instances(schema: str) -> None:
+    """Ann writes through two instances in turn, at one moment: each instance's own
+    window sees only half her lines, the database's count sees them all, and the line
+    one too many is refused (``err_chat_rate``) and stored nowhere."""
+
+    async def scenario() -> tuple[list[str], int, int]:
+        async with instance(schema) as one, instance(schema) as two:
+            created = await one.create("classic", 0, None, seed=3)
+            clock = lambda: 1_000_000  # noqa: E731 - one moment for both instances
+            chats = (open_chat(one, clock), open_chat(two, clock))
+            ann = Author("p-ann", "Ann", True, 0)
+            said = ChatSayMessage(room="player", preset="chat_hello")
+            refused: list[str] = []
+            for index in range(RATE_LINES + 2):
+                try:
+                    await chats[index % 2].say(created.id, ann, said, 0, chat=True)
+                except Refused as refusal:
+                    refused.append(refusal.key)
+            stored = len(await asyncio.to_thread(chats[0].store.lines, created.id, "player"))
+            # Another player is not held back by Ann's lines.
+            bob = Author("p-bob", "Bob", True, 1)
+            await chats[1].say(created.id, bob, said, 0, chat=True)
+            others = len(await asyncio.to_thread(chats[1].store.lines, created.id, "player"))
+            return refused, stored, others
+
+    refused, stored, others = asyncio.run(scenario())
+    assert refused == ["err_chat_rate", "err_chat_rate"]
+    assert stored == RATE_LINES and others == RATE_LINES + 1

@@ -158,7 +158,9 @@ NOBODY_HIDDEN: HiddenAuthors = nobody_hidden
 
 class RateWindow:
     """Each writer's lines in the last :data:`RATE_SECONDS` seconds, in this instance's
-    memory (as the sockets' message rate is)."""
+    memory (as the sockets' message rate is): the first gate, without a query. A
+    player's lines are counted again in the store as each is written
+    (``ChatStore.add_line``), which holds across instances."""
 
     def __init__(self, lines: int = RATE_LINES, seconds: int = RATE_SECONDS) -> None:
         self.lines = lines

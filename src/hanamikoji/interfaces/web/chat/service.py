@@ -195,7 +195,10 @@ class Chat:
             now,
             ply,
         )
-        stored = await self.write(lambda: self.store.add_line(line))
+        # This instance's window first (no query for a flood); then the store's count,
+        # which holds across instances (a player writing through two of them).
+        rate = (self.rates.lines, self.rates.window_ms)
+        stored = await self.write(lambda: self.store.add_line(line, rate))
         await self.deliver(stored)
         return stored
 

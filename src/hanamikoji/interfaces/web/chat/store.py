@@ -15,11 +15,12 @@ The tables are in ``db/tables.py`` (migration ``r0010_chat.py`` makes them).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 from msgspec.structs import replace
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from hanamikoji.interfaces.web.chat.model import HISTORY_LINES, Line, Room
@@ -27,6 +28,7 @@ from hanamikoji.interfaces.web.chat.notes import TOPIC, encode_line
 from hanamikoji.interfaces.web.cluster.events import Event, notify
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.tables import chat_closures, chat_lines, chat_reports
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 __all__ = ["ChatStore", "Report"]
 
@@ -50,10 +52,16 @@ class ChatStore:
 
     # -- lines --------------------------------------------------------------------------
 
-    def add_line(self, line: Line) -> Line:
+    def add_line(self, line: Line, rate: tuple[int, int] | None = None) -> Line:
         """Store ``line`` (its ``id`` is given by the database) and tell the other
-        instances."""
+        instances. With ``rate`` (lines, window in ms) a line of a player (``author_id``)
+        who said that many in the window before it, on any instance, is refused
+        (:class:`Refused` ``err_chat_rate``, ``seconds`` to wait) and not stored; on
+        PostgreSQL the author's lines are counted under a lock of their own, so two
+        instances never both admit one line too many."""
         with self.store.transaction() as connection:
+            if rate is not None and line.author_id is not None:
+                self._admit(connection, line.author_id, line.at, rate)
             result = connection.execute(
                 insert(chat_lines)
                 .values(
@@ -73,6 +81,29 @@ class ChatStore:
             data = encode_line(stored)
             notify(connection, Event(TOPIC, line.game_id, self.me, data=data))
         return stored
+
+    def _admit(self, connection: Any, author_id: str, now: int, rate: tuple[int, int]) -> None:
+        count, window_ms = rate
+        if self.store.dialect == "postgresql":
+            connection.execute(
+                text("SELECT pg_advisory_xact_lock(hashtext(:key))"),
+                {"key": "hanamikoji.chat:" + author_id},
+            )
+        times = (
+            connection.execute(
+                select(chat_lines.c.created_ms)
+                .where(
+                    chat_lines.c.author_id == author_id,
+                    chat_lines.c.created_ms > now - window_ms,
+                )
+                .order_by(chat_lines.c.created_ms)
+            )
+            .scalars()
+            .all()
+        )
+        if len(times) >= count:
+            wait = (int(times[-count]) + window_ms - now) / 1000
+            raise Refused("err_chat_rate", seconds=max(1, math.ceil(wait)))
 
     def lines(self, game_id: str, room: Room, limit: int = HISTORY_LINES) -> list[Line]:
         """The newest ``limit`` lines of a room, oldest first."""

@@ -396,6 +396,8 @@ chat_lines = Table(
     Column("created_ms", BigInteger, nullable=False),
     Column("ply", Integer, nullable=False),
     Index("ix_chat_lines_game", "game_id", "room", "id"),
+    # Revision 0017_chat_rate: a player's recent lines, counted on every instance.
+    Index("ix_chat_lines_author", "author_id", "created_ms"),
 )
 """Every chat line of every game: its room (``player`` or ``spectator``), who said it
 (the seat, the player and their name then; ``NULL`` for a seat opened by its link
