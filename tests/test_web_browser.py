@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from serving import app_client, served
 from starlette.testclient import TestClient
+from web_support import sign_in
 
 from hanamikoji.interfaces.web.browser import service
 from hanamikoji.interfaces.web.browser.filters import Cursor, Filters
@@ -349,6 +350,35 @@ def test_statistics_count_results_by_variant_seat_and_bot_level(
     # the game against level 6 whose first player is seat 1; Bob started the French one.
     assert sum(stats["first"].values()) == 3
     assert stats["second"] == {"won": 1, "lost": 0, "drawn": 0, "aborted": 0}
+
+
+def test_a_private_game_counts_and_is_listed_for_its_own_players_only(
+    client: TestClient,
+) -> None:
+    """One rule for the player page's statistics and its recent games: a private game
+    counts, and is listed, for its own players (Dee and Eve, on either one's page); for
+    anyone else (another account, or nobody signed in) it neither counts nor shows."""
+    dee, eve = sign_in(client, account="Dee"), sign_in(client, account="Eve")
+    other = sign_in(client, account="Fay")
+    games = Games(served(client).store)
+    ids = {}
+    for name in ("Dee", "Eve"):
+        found = games.players.account(name)
+        assert found is not None
+        ids[name] = found[0].id
+    seats = (ids["Dee"], ids["Eve"])
+    public = games.game(seats, result="1-0")
+    private = games.game(seats, result="0-1", private=True)
+    del public, private
+    views = {"Dee": dee, "Eve": eve, "Fay": other, "nobody": {}}
+    for viewer, headers in views.items():
+        own = viewer in ("Dee", "Eve")
+        for name in ("Dee", "Eve"):
+            stats = client.get(f"/api/players/{name}/statistics", headers=headers).json()
+            page = client.get(f"/api/players/{name}", headers=headers).json()
+            counted = sum(stats["total"].values())
+            listed = len(page["games"])
+            assert (counted, listed) == ((2, 2) if own else (1, 1)), (viewer, name)
 
 
 # -- export ---------------------------------------------------------------------------------

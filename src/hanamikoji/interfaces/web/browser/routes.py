@@ -26,6 +26,7 @@ from starlette.routing import BaseRoute, Route
 
 from hanamikoji.interfaces.web.browser.export import export_format, export_response
 from hanamikoji.interfaces.web.browser.filters import Cursor, read_filters, read_limit
+from hanamikoji.interfaces.web.players.sessions import current_session
 from hanamikoji.interfaces.web.services import services
 from hanamikoji.interfaces.web.wire.answers import WireResponse
 from hanamikoji.interfaces.web.wire.refused import Refused, whole_number
@@ -77,5 +78,7 @@ async def _export(request: Request) -> Response:
 async def _statistics(request: Request) -> Response:
     filters = read_filters({}, player=request.path_params["name"])
     assert filters.player is not None
-    answer = await services(request).browser.statistics(filters.player)
+    session = await current_session(request)
+    reader = None if session is None else session.player.id
+    answer = await services(request).browser.statistics(filters.player, reader)
     return WireResponse(answer, headers=NO_STORE)

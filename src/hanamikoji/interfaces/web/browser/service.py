@@ -70,10 +70,13 @@ class GameBrowser:
         following = page[-1].cursor.text() if len(found) > limit else None
         return GameSearch(games=tuple(_browsed(game, holders) for game in page), next=following)
 
-    async def statistics(self, name: str) -> PlayerStatistics:
-        """The account's statistics. Raises :class:`Refused` (``err_no_player``)."""
+    async def statistics(self, name: str, reader: str | None = None) -> PlayerStatistics:
+        """The account's statistics, as the player ``reader`` (an id; ``None``: nobody
+        signed in) may see them: a private game counts for its own players only (the
+        player page's games follow the same rule, ``db/games.py``'s ``shown_to``).
+        Raises :class:`Refused` (``err_no_player``)."""
         player = await self.account(name)
-        rows = await asyncio.to_thread(self.store.tallies, player.id)
+        rows = await asyncio.to_thread(self.store.tallies, player.id, reader)
         return player_statistics(player.name, rows)
 
     async def records(

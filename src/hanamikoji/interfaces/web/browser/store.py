@@ -30,8 +30,8 @@ from sqlalchemy.sql.elements import ColumnElement
 
 from hanamikoji.interfaces.web.browser.filters import Cursor, Filters
 from hanamikoji.interfaces.web.db.database import Store
-from hanamikoji.interfaces.web.db.games import FINISHED
-from hanamikoji.interfaces.web.db.tables import game_seats, games, players, private_games
+from hanamikoji.interfaces.web.db.games import FINISHED, shown_to
+from hanamikoji.interfaces.web.db.tables import game_seats, games, players
 from hanamikoji.interfaces.web.players.store import PlayerKind, name_key
 
 __all__ = ["Account", "BrowserStore", "FoundGame", "SeatHolder", "TallyRow"]
@@ -131,9 +131,11 @@ class BrowserStore:
             for game_id, seat, name, kind in rows
         }
 
-    def tallies(self, player_id: str) -> list[TallyRow]:
-        """The player's finished public games, counted by what their statistics tell
-        apart (:class:`TallyRow`)."""
+    def tallies(self, player_id: str, viewer: str | None = None) -> list[TallyRow]:
+        """The player's finished games that ``viewer`` (``None``: nobody signed in) may
+        see (``db/games.py``'s :func:`shown_to`: the public ones, and the private ones
+        the viewer sat in), counted by what their statistics tell apart
+        (:class:`TallyRow`)."""
         mine = game_seats.alias("mine")
         bot_seat = func.coalesce(games.c.bot_seat, -1)
         bot_level = func.coalesce(games.c.bot_level, -1)
@@ -141,7 +143,8 @@ class BrowserStore:
         query = (
             select(*keys, games.c.result, func.count())
             .select_from(mine.join(games, games.c.id == mine.c.game_id))
-            .where(mine.c.player_id == player_id, games.c.status == FINISHED, _public())
+            .where(mine.c.player_id == player_id, games.c.status == FINISHED)
+            .where(shown_to(viewer))
             .group_by(*keys, games.c.result)
         )
         with self.store.connection() as connection:
@@ -189,7 +192,7 @@ def search_query(
             .select_from(mine.join(games, games.c.id == mine.c.game_id))
             .where(mine.c.player_id == player_id)
         )
-    query = query.where(games.c.status == FINISHED, _public())
+    query = query.where(games.c.status == FINISHED, shown_to(None))
     if filters.variant is not None:
         query = query.where(games.c.variant == filters.variant)
     if filters.rated is not None:
@@ -207,11 +210,6 @@ def search_query(
     if cursor is not None:
         query = query.where(tuple_(created, game_id) < tuple_(cursor.created, cursor.game_id))
     return query.order_by(created.desc(), game_id.desc()).limit(limit)
-
-
-def _public() -> ColumnElement[bool]:
-    """Not a private game."""
-    return ~select(private_games.c.game_id).where(private_games.c.game_id == games.c.id).exists()
 
 
 def _result(wanted: str, seat: Any) -> ColumnElement[bool]:

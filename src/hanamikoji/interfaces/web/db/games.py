@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import ColumnElement, bindparam, insert, or_, select, update
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -37,7 +37,7 @@ from sqlalchemy.sql.expression import ClauseElement
 from hanamikoji.interfaces.clocks import UNTIMED, TimeControl, datetime_to_ms
 from hanamikoji.interfaces.web.cluster.events import Event, notify
 from hanamikoji.interfaces.web.db.database import Store
-from hanamikoji.interfaces.web.db.tables import decisions, games, private_games
+from hanamikoji.interfaces.web.db.tables import decisions, game_seats, games, private_games
 
 __all__ = [
     "ABORTED",
@@ -51,6 +51,7 @@ __all__ = [
     "StoredGame",
     "new_game_id",
     "new_game_row",
+    "shown_to",
 ]
 
 PLAYING = "playing"
@@ -66,6 +67,20 @@ rated, ``*``); in an untimed rated game (``ratings/forfeits.py``), abandoned (a 
 gone past the timeout after each side had decided: ``result`` names the other) or
 unstarted (a side did not decide within the timeout before each side had: not rated,
 ``*``); resigned (a seat gave the game up: ``result`` names the other side)."""
+
+
+def shown_to(viewer: str | None) -> ColumnElement[bool]:
+    """The games ``viewer`` (a player id; ``None``: nobody signed in) may see counted and
+    listed on a player's page: every public game, and a private one only when the viewer
+    holds one of its seats. One rule for the player page's statistics and its games: a
+    private game counts for its own players only, and is never shown to others."""
+    private = select(private_games.c.game_id).where(private_games.c.game_id == games.c.id)
+    if viewer is None:
+        return ~private.exists()
+    seated = select(game_seats.c.game_id).where(
+        game_seats.c.game_id == games.c.id, game_seats.c.player_id == viewer
+    )
+    return or_(~private.exists(), seated.exists())
 
 
 class PlyTakenError(Exception):

@@ -21,6 +21,7 @@ address, and signing in also per account name (``--login-rate``).
 from __future__ import annotations
 
 import asyncio
+import functools
 
 from msgspec import UNSET
 from starlette.requests import Request
@@ -311,7 +312,14 @@ async def _player_page(request: Request) -> Response:
     if found is None:
         raise Refused("err_no_player", name=name[:40])
     player, _ = found
-    recent = await asyncio.to_thread(store.games_of, player.id, FINISHED, PLAYER_PAGE_GAMES)
+    # A private game is listed for its own players only (as the statistics count it).
+    session = await current_session(request)
+    viewer = None if session is None else session.player.id
+    recent = await asyncio.to_thread(
+        functools.partial(
+            store.games_of, player.id, FINISHED, PLAYER_PAGE_GAMES, page=True, viewer=viewer
+        )
+    )
     ratings = services(request).ratings
     notes = await rating_notes(ratings, player.id, recent)
     current, history = await player_ratings(ratings, player.id)

@@ -34,7 +34,7 @@ from sqlalchemy.exc import IntegrityError
 
 from hanamikoji.interfaces.web.cluster.events import Event, notify
 from hanamikoji.interfaces.web.db.database import Store
-from hanamikoji.interfaces.web.db.games import FINISHED, PLAYING
+from hanamikoji.interfaces.web.db.games import FINISHED, PLAYING, shown_to
 from hanamikoji.interfaces.web.db.tables import game_seats, games, players, server_secrets, sessions
 
 __all__ = [
@@ -326,8 +326,19 @@ class PlayerStore:
         held = self.seat_players(game_id)
         return held.index(player_id) if player_id in held else None
 
-    def games_of(self, player_id: str, status: str, limit: int) -> list[GameEntry]:
-        """The player's games of ``status`` (``playing`` or ``finished``), newest first."""
+    def games_of(
+        self,
+        player_id: str,
+        status: str,
+        limit: int,
+        *,
+        page: bool = False,
+        viewer: str | None = None,
+    ) -> list[GameEntry]:
+        """The player's games of ``status`` (``playing`` or ``finished``), newest first:
+        all of them (their own My games), or with ``page``, those ``viewer`` (``None``:
+        nobody signed in) may see on the player's page (``db/games.py``'s
+        :func:`shown_to`)."""
         if status not in (PLAYING, FINISHED):
             raise ValueError(f"a game is {PLAYING} or {FINISHED}, not {status!r}")
         mine = game_seats.alias("mine")
@@ -353,6 +364,8 @@ class PlayerStore:
             .order_by(games.c.created.desc(), games.c.id)
             .limit(limit)
         )
+        if page:
+            query = query.where(shown_to(viewer))
         with self.store.connection() as connection:
             rows = connection.execute(query).all()
         return [_entry(row._mapping) for row in rows]
