@@ -64,6 +64,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "hanamikoji.interfaces.web_cli",
     "hanamikoji.interfaces.moderate_cli",
     "hanamikoji.interfaces.bridge_cli",
+    "hanamikoji.interfaces.puzzle_cli",
 )
 """Modules that register more subcommands when imported, e.g.
 ``"hanamikoji.interfaces.arena"``."""

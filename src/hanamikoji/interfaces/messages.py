@@ -277,6 +277,66 @@ MESSAGES = sentences(
     sentence("tui_end_keys", "R rematch · S save the record · V review the game · Q quit"),
     sentence("tui_replay_keys", "←/→ step · Home/End first/last · PgUp/PgDn by round · Q close"),
     sentence("tui_replay_step", "decision {step} of {total}"),
+    # -- puzzles (hanamikoji puzzle: interfaces/puzzling.py, line/puzzle.py, tui/puzzle.py)
+    sentence("cli_puzzle_title", "Puzzle {id} · {variant} · puzzle rating {rating}"),
+    sentence("cli_puzzle_solver_rating", "Your puzzle rating: {rating}"),
+    sentence("cli_puzzle_find", "{player} to decide: find the one best decision."),
+    sentence(
+        "cli_puzzle_help",
+        "Type the decision (such as C:AB/CD or G>A) or its number in the list; 'board',"
+        " 'log', 'rules', 'help' or 'quit'.",
+    ),
+    sentence(
+        "cli_puzzle_malformed",
+        "'{text}' is not a decision: type one such as G>A or C:AB/CD, or its number in the list.",
+    ),
+    sentence(
+        "cli_puzzle_illegal", "'{text}' is not a legal decision here: type one of those listed."
+    ),
+    sentence("cli_puzzle_right", "Right: {decision} is the best decision."),
+    sentence("cli_puzzle_wrong", "Not the best: {decision}. The best is {solution}."),
+    sentence("cli_puzzle_values_title", "Each decision's chance to win the match:"),
+    sentence("cli_puzzle_value", "{decision}: {chance}%"),
+    plural(
+        "cli_puzzle_proved",
+        "Proved exactly over the {n} world of the cards you could not see.",
+        "Proved exactly over the {n} worlds of the cards you could not see.",
+    ),
+    plural(
+        "cli_puzzle_searched",
+        "Found by two searches over {n} sampled world of the cards you could not see.",
+        "Found by two searches over {n} sampled worlds of the cards you could not see.",
+    ),
+    sentence("cli_puzzle_worlds_title", "Where your answer does worse than the best:"),
+    sentence(
+        "cli_puzzle_world",
+        "Chance {chance}%: the opponent's hand {hand}, {secret_term} {secret}, {tradeoff_term}"
+        " {tradeoff}; set aside {removed}; deck {deck}. Your answer {answer}%, the best {best}%.",
+    ),
+    sentence("cli_puzzle_themes", "Themes: {themes}"),
+    sentence("cli_puzzle_rating_change", "Your puzzle rating: {before} → {after} ({change})"),
+    sentence(
+        "cli_puzzle_not_counted", "You answered this puzzle before: your rating stays {rating}."
+    ),
+    plural("cli_puzzle_streak", "Streak: {n} solved.", "Streak: {n} solved."),
+    plural(
+        "cli_puzzle_streak_over", "The streak ends: {n} solved.", "The streak ends: {n} solved."
+    ),
+    plural(
+        "cli_puzzle_streak_done",
+        "Streak complete: all {n} puzzle solved!",
+        "Streak complete: all {n} puzzles solved!",
+    ),
+    sentence("cli_puzzle_next_prompt", "[Enter: next puzzle, q: stop] "),
+    sentence("cli_puzzle_none_left", "No puzzle left: you answered every puzzle of this choice."),
+    sentence("cli_puzzle_not_found", "no puzzle of that id, theme or variant in the set: {what}"),
+    sentence("cli_puzzle_record_failed", "Could not save your puzzle rating in {path}: {error}"),
+    sentence("cli_puzzle_stopped", "Puzzles stopped."),
+    sentence("cli_puzzle_eof", "End of input: the puzzles stop here."),
+    sentence(
+        "tui_puzzle_keys",
+        "S T G C action · 1-7 cards · Enter answer · ⌫ undo · Esc clear · ? help · Q quit",
+    ),
     sentence(
         "tui_too_small",
         "This terminal is {width}×{height}: the table needs at least {min_width}×{min_height}."

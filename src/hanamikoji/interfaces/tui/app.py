@@ -1,4 +1,4 @@
-"""The full-screen app: ``hanamikoji play`` and ``hanamikoji replay`` on a terminal.
+"""The full-screen app: ``hanamikoji play``, ``replay`` and ``puzzle`` on a terminal.
 
 :func:`play_in_app` runs a game (and its rematches) and :func:`replay_in_app` a
 recorded game; each returns the exit status of docs/cli.md: 0 when done, 3 when an
@@ -17,12 +17,22 @@ from textual.screen import Screen
 
 from hanamikoji.core import Game
 from hanamikoji.interfaces.exits import EXIT_INTERRUPTED, EXIT_OK
+from hanamikoji.interfaces.puzzling import PuzzleRun
 from hanamikoji.interfaces.table import Table
 from hanamikoji.interfaces.tui.play import PlayScreen
+from hanamikoji.interfaces.tui.puzzle import PuzzleScreen
 from hanamikoji.interfaces.tui.replay import ReplayScreen
 from hanamikoji.notation.names import Deck, Lang
 
-__all__ = ["TableApp", "play_app", "play_in_app", "replay_app", "replay_in_app"]
+__all__ = [
+    "TableApp",
+    "play_app",
+    "play_in_app",
+    "puzzles_app",
+    "puzzles_in_app",
+    "replay_app",
+    "replay_in_app",
+]
 
 
 class TableApp(App[int]):
@@ -55,6 +65,11 @@ def play_app(table: Table) -> TableApp:
     return TableApp(lambda: PlayScreen(table))
 
 
+def puzzles_app(run: PuzzleRun, lang: Lang, *, deck: Deck = "boxed") -> TableApp:
+    """The app solving the puzzles of ``run``."""
+    return TableApp(lambda: PuzzleScreen(run, lang, deck))
+
+
 def replay_app(
     game: Game,
     labels: tuple[str, str],
@@ -75,6 +90,11 @@ def _status(app: TableApp) -> int:
 def play_in_app(table: Table) -> int:
     """Play at ``table`` full screen; the exit status."""
     return _status(play_app(table))
+
+
+def puzzles_in_app(run: PuzzleRun, lang: Lang, *, deck: Deck = "boxed") -> int:
+    """Solve the puzzles of ``run`` full screen; the exit status."""
+    return _status(puzzles_app(run, lang, deck=deck))
 
 
 def replay_in_app(

@@ -84,6 +84,13 @@ class PlayScreen(Screen[None]):
         binding("r", "resign"),
     ]
 
+    KEYS = "tui_keys"
+    """The sentence of the bottom line's keys."""
+
+    RESIGN_KEY: str | None = "tui_resign_key"
+    """The sentence of the resign key, on the bottom line after :attr:`KEYS` (``None``:
+    a screen where nothing can be given up)."""
+
     def __init__(self, table: Table) -> None:
         super().__init__()
         self.table = table
@@ -113,10 +120,9 @@ class PlayScreen(Screen[None]):
                 yield Static(id="log")
         yield HandBar(id="hand")
         yield PromptPanel(id="prompt")
-        keys = [
-            *pieces(message("tui_keys", self.lang)),
-            *pieces(message("tui_resign_key", self.lang)),
-        ]
+        keys = pieces(message(self.KEYS, self.lang))
+        if self.RESIGN_KEY is not None:
+            keys = [*keys, *pieces(message(self.RESIGN_KEY, self.lang))]
         yield FlowBar(keys, style="bold reverse", id="keys")
 
     def on_mount(self) -> None:
@@ -212,7 +218,7 @@ class PlayScreen(Screen[None]):
             self.thinking = None
             move = worker.result
             assert isinstance(move, Move)
-            self._decided(move)
+            self.decided(move)
         elif event.state == WorkerState.ERROR:
             self.thinking = None
             error = worker.error
@@ -222,7 +228,9 @@ class PlayScreen(Screen[None]):
             self.save_now()
             self.advance()
 
-    def _decided(self, move: Move) -> None:
+    def decided(self, move: Move) -> None:
+        """The person's or the bot's decision: play it, write the record, go on (a
+        puzzle's screen grades it instead)."""
         self.table.play(move)
         self.save_now()
         self.advance()
@@ -263,7 +271,7 @@ class PlayScreen(Screen[None]):
         private = not self.hidden
         mine = side_of(view, me, table.labels[me], private=private)
         theirs = side_of(view, them, table.labels[them])
-        self.query_one("#status", FlowBar).show_parts(self._status(view))
+        self.query_one("#status", FlowBar).show_parts(self.status_parts(view))
         self.query_one("#top-side", Static).update(render_side(theirs, lang))
         self.query_one("#top-markers", ActionBar).show_side(theirs, lang, False, deck)
         headers = (message("marker_them", lang), message("marker_you", lang))
@@ -281,7 +289,8 @@ class PlayScreen(Screen[None]):
         self.query_one("#log-scroll", VerticalScroll).scroll_end(animate=False)
         self._show_prompt()
 
-    def _status(self, view: View) -> list[Text]:
+    def status_parts(self, view: View) -> list[Text]:
+        """The parts of the top line."""
         lang = self.lang
         parts = [
             message("board_title", lang, round=view.round, variant=view.variant.name),
@@ -381,7 +390,7 @@ class PlayScreen(Screen[None]):
             self._step(draft.missing())
             return
         try:
-            self._decided(move)
+            self.decided(move)
         except IllegalMoveError as error:
             key, fields = illegality(error)
             self.refusal = None
