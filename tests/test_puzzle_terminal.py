@@ -9,6 +9,7 @@ import dataclasses
 import io
 import json
 import random
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,7 @@ from hanamikoji.interfaces.tui.app import TableApp, puzzles_app
 from hanamikoji.interfaces.tui.modals import ShowScreen
 from hanamikoji.interfaces.tui.puzzle import PuzzleScreen
 from hanamikoji.notation.names import LANGUAGES, Lang
-from hanamikoji.puzzles import Puzzle, shipped_puzzles
+from hanamikoji.puzzles import Puzzle, shipped_puzzles, write_puzzles
 from hanamikoji.puzzles.choosing import STREAK_LENGTH
 
 PUZZLES = shipped_puzzles()
@@ -151,6 +152,7 @@ def test_answers_are_read_in_every_form_and_commands_work(tmp_path: Path) -> Non
         (["--id", "nope"], EXIT_ERROR, "no puzzle of that id"),
         (["--theme", "nope"], EXIT_USAGE, "invalid choice"),
         (["--daily", "--streak"], EXIT_USAGE, "not allowed with"),
+        (["--daily", "--variant", "french"], EXIT_USAGE, "--daily is one puzzle for everyone"),
         (["--variant", "french", "--theme", "final-round", "--id", OFFER], EXIT_ERROR, "no puzzle"),
         (["--file", "/nonexistent/p.jsonl"], EXIT_ERROR, "/nonexistent/p.jsonl"),
     ],
@@ -187,6 +189,51 @@ def test_a_record_that_cannot_be_written_is_told_and_the_answer_still_shown(
     status, out, _ = command(["--id", OFFER, "--record", str(tmp_path / "r.json")], ["1"])
     assert status == EXIT_OK and "Right: C>BC" in out
     assert "Could not save your puzzle rating in" in out and "No space left" in out
+
+
+def test_a_broken_puzzle_file_is_refused_naming_the_line(tmp_path: Path) -> None:
+    path = tmp_path / "set.jsonl"
+    path.write_text('{"format": "hanamikoji-puzzles", "schema": 1}\n{"id": 3}\n')
+    status, out, err = command(["--file", str(path), "--record", str(tmp_path / "r.json")], [])
+    assert status == EXIT_ERROR and "set.jsonl line 2" in err and out == ""
+
+
+def test_another_puzzle_file_is_played(tmp_path: Path) -> None:
+    path = tmp_path / "set.jsonl.gz"
+    write_puzzles(path, [BY_ID[OFFER]])
+    args = ["--file", str(path), "--record", str(tmp_path / "r.json")]
+    status, out, _ = command(args, ["C>BC"])
+    assert status == EXIT_OK and f"Puzzle {OFFER}" in out and "Right: C>BC" in out
+    assert "[Enter: next puzzle" not in out  # that was the only puzzle
+    assert out.rstrip().endswith(message("cli_puzzle_none_left", "en"))
+
+
+@FAST
+@given(
+    st.binary(max_size=300)
+    | st.builds(
+        lambda d: json.dumps(d).encode(),
+        st.dictionaries(
+            st.sampled_from(["format", "rating", "deviation", "volatility", "answered", "x"]),
+            st.none()
+            | st.booleans()
+            | st.floats()
+            | st.text(max_size=5)
+            | st.dictionaries(st.text(max_size=5), st.booleans() | st.integers(), max_size=3),
+        ),
+    )
+)
+def test_any_record_file_is_read_or_refused_naming_it(content: bytes) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "r.json"
+        path.write_bytes(content)
+        try:
+            record = read_solver(path)
+        except SolverRecordError as error:
+            assert str(path) in str(error)
+        else:
+            assert isinstance(record.rating.rating, float)
+            assert all(isinstance(value, bool) for value in record.answered.values())
 
 
 def test_the_record_round_trips(tmp_path: Path) -> None:

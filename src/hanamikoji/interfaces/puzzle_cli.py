@@ -25,7 +25,7 @@ from hanamikoji.interfaces.cli import (
 )
 from hanamikoji.interfaces.exits import EXIT_ERROR
 from hanamikoji.interfaces.messages import message
-from hanamikoji.interfaces.options import seed
+from hanamikoji.interfaces.options import UsageError, seed
 from hanamikoji.interfaces.puzzling import (
     Mode,
     PuzzleRun,
@@ -115,6 +115,8 @@ def _mode(args: argparse.Namespace) -> Mode:
 
 def _run(args: argparse.Namespace, streams: Streams) -> int:
     lang = check_lang(args.lang)
+    if args.daily and (args.theme is not None or args.variant is not None):
+        raise UsageError("--daily is one puzzle for everyone: it takes no --theme or --variant")
     try:
         puzzles = _puzzles(args.file)
     except (OSError, PuzzleError) as error:

@@ -201,7 +201,8 @@ class PuzzleRun:
         """The puzzles answered in this run, in order."""
         self.answered: Answered | None = None
         """The answer to the current puzzle, once given."""
-        self.current: Puzzle | None = self._first(puzzle_id, day)
+        self.current: Puzzle | None = None
+        self.current = self._first(puzzle_id, day)
 
     def _first(self, puzzle_id: str | None, day: datetime.date | None) -> Puzzle | None:
         if not self.pool:
@@ -221,6 +222,8 @@ class PuzzleRun:
 
     def _nearest(self) -> Puzzle | None:
         seen = set(self.record.answered) | set(self.done)
+        if self.current is not None:
+            seen.add(self.current.id)
         return next_puzzle(
             self.pool, self.record.rating.rating, ratings={}, seen=seen, seed=str(self.seed)
         )
@@ -281,11 +284,12 @@ class PuzzleRun:
 
     @property
     def has_next(self) -> bool:
-        """Whether another puzzle may follow this one (rated runs and unfinished
-        streaks; the daily puzzle and a puzzle by id are one puzzle)."""
+        """Whether another puzzle follows this one (in a rated run while one is left
+        unanswered, in a streak until it is over; the daily puzzle and a puzzle by id are
+        one puzzle)."""
         if self.mode is Mode.STREAK:
             return self.streak is not None and not self.streak.over
-        return self.mode is Mode.RATED
+        return self.mode is Mode.RATED and self._nearest() is not None
 
     def advance(self) -> Puzzle | None:
         """Go on to the next puzzle (after an answer); ``None`` when there is none."""

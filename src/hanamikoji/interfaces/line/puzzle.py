@@ -19,7 +19,7 @@ from hanamikoji.interfaces.line.console import Terminal
 from hanamikoji.interfaces.line.render import render_board, render_help, render_log, render_rules
 from hanamikoji.interfaces.line.session import listed_place
 from hanamikoji.interfaces.messages import command_for, message
-from hanamikoji.interfaces.puzzling import Answered, PuzzleRun
+from hanamikoji.interfaces.puzzling import Answered, Mode, PuzzleRun
 from hanamikoji.interfaces.styled import Group, RenderableType, Text
 from hanamikoji.interfaces.words import move_words, player_label
 from hanamikoji.notation.names import Deck, Lang, action_name, join_list
@@ -165,6 +165,8 @@ class PuzzlePrompt:
             while self.run.current is not None:
                 self._puzzle()
                 if not self.run.has_next:
+                    if self.run.mode is Mode.RATED:
+                        self.terminal.show(Text(self.t("cli_puzzle_none_left")))
                     return EXIT_OK
                 try:
                     typed = self.terminal.ask(self.t("cli_puzzle_next_prompt"))
@@ -172,8 +174,7 @@ class PuzzlePrompt:
                     return EXIT_OK
                 if command_for(typed.strip()) == "quit":
                     raise _Stop
-                if self.run.advance() is None:
-                    self.terminal.show(Text(self.t("cli_puzzle_none_left")))
+                self.run.advance()
             return EXIT_OK
         except _Stop:
             self.terminal.show(Text(self.t("cli_puzzle_stopped")))

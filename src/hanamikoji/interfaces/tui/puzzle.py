@@ -12,7 +12,7 @@ from hanamikoji.core import Move, View
 from hanamikoji.interfaces.exits import EXIT_OK
 from hanamikoji.interfaces.line.puzzle import puzzle_labels, rating_text, render_answered
 from hanamikoji.interfaces.messages import message
-from hanamikoji.interfaces.puzzling import PuzzleRun
+from hanamikoji.interfaces.puzzling import Mode, PuzzleRun
 from hanamikoji.interfaces.table import Player, Table, TableSettings
 from hanamikoji.interfaces.tui.modals import ShowScreen
 from hanamikoji.interfaces.tui.play import PlayScreen
@@ -83,11 +83,11 @@ class PuzzleScreen(PlayScreen):
     def _next(self) -> None:
         run = self.run
         if not run.has_next:
-            self.app.exit(EXIT_OK)
+            rated = run.mode is Mode.RATED
+            said = message("cli_puzzle_none_left", self.lang) if rated else None
+            self.app.exit(EXIT_OK, message=said)
             return
-        if run.advance() is None:
-            self.app.exit(EXIT_OK, message=message("cli_puzzle_none_left", self.lang))
-            return
+        run.advance()
         self.app.switch_screen(PuzzleScreen(run, self.lang, self.deck))
 
     def action_quit_game(self) -> None:
