@@ -45,6 +45,7 @@ from hanamikoji.interfaces.styled import (
 
 __all__ = [
     "Rows",
+    "backend_options",
     "configure_arena",
     "engine_option",
     "match_rows",
@@ -70,6 +71,24 @@ def engine_option(text: str) -> tuple[str, str]:
     if not equals or not name or not command:
         raise argparse.ArgumentTypeError(f"expected NAME=COMMAND, not {text!r}")
     return name, command_line(command)
+
+
+def backend_options(parser: argparse.ArgumentParser) -> None:
+    """``--jobs`` and ``--backend``: where the games are played (the arena's and the
+    tournament's)."""
+    parser.add_argument(
+        "--jobs",
+        type=jobs,
+        metavar="J",
+        help="worker processes, or CPUs of a local Ray instance (default: all CPUs)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="processes",
+        help="processes on this machine (default), or Ray: the cluster at RAY_ADDRESS, else"
+        " a local instance (needs the extra: pip install 'hanamikoji[ray]')",
+    )
 
 
 def configure_arena(parser: argparse.ArgumentParser) -> None:
@@ -121,19 +140,7 @@ def configure_arena(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help=f"the first seed; the games use seeds S, S+1, ... (default: {DEFAULT_FIRST_SEED})",
     )
-    parser.add_argument(
-        "--jobs",
-        type=jobs,
-        metavar="J",
-        help="worker processes, or CPUs of a local Ray instance (default: all CPUs)",
-    )
-    parser.add_argument(
-        "--backend",
-        choices=BACKENDS,
-        default="processes",
-        help="processes on this machine (default), or Ray: the cluster at RAY_ADDRESS, else"
-        " a local instance (needs the extra: pip install 'hanamikoji[ray]')",
-    )
+    backend_options(parser)
     records = parser.add_mutually_exclusive_group()
     records.add_argument(
         "--records",

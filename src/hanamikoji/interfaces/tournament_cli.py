@@ -16,7 +16,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
-from hanamikoji.arena.backends import BACKENDS, make_backend
+from hanamikoji.arena.backends import make_backend
 from hanamikoji.arena.games import MatchConfig
 from hanamikoji.bots.base import NumberRange
 from hanamikoji.core import UnknownVariantError, Variant
@@ -24,6 +24,7 @@ from hanamikoji.core.rng import MAX_SEED
 from hanamikoji.extras import MissingExtraError
 from hanamikoji.interfaces.arena_cli import (
     Rows,
+    backend_options,
     engine_option,
     player_specs,
     report_console,
@@ -34,7 +35,6 @@ from hanamikoji.interfaces.exits import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK
 from hanamikoji.interfaces.options import (
     MAX_COUNT,
     UsageError,
-    jobs,
     number,
     positive_milliseconds,
     seed,
@@ -105,19 +105,7 @@ def configure_tournament(parser: argparse.ArgumentParser) -> None:
         metavar="S",
         help="the first game's seed; the n-th game paired plays seed S+n-1 (default: 1)",
     )
-    parser.add_argument(
-        "--jobs",
-        type=jobs,
-        metavar="J",
-        help="worker processes, or CPUs of a local Ray instance (default: all CPUs)",
-    )
-    parser.add_argument(
-        "--backend",
-        choices=BACKENDS,
-        default="processes",
-        help="processes on this machine (default), or Ray: the cluster at RAY_ADDRESS, else"
-        " a local instance (needs the extra: pip install 'hanamikoji[ray]')",
-    )
+    backend_options(parser)
     parser.add_argument(
         "--records",
         type=Path,
