@@ -177,6 +177,7 @@ WEB_ABOVE_SHARED = (
     "puzzles",
     "api",
     "bots",
+    "ladder",
     "pages",
     "services",
     "app",

@@ -81,6 +81,12 @@ def configure_bridge(parser: argparse.ArgumentParser) -> None:
         help="on Ctrl-C: finish the games in progress, leave them or resign them (default: finish)",
     )
     parser.add_argument("--config", metavar="FILE", help="a TOML file with a [challenge] table")
+    parser.add_argument(
+        "--ladder",
+        action="store_true",
+        help="join the server's bot ladder on start (its variants and concurrency: the"
+        " challenge settings'), leave it on stop",
+    )
     policy = parser.add_argument_group("challenges accepted (over --config's)")
     policy.add_argument("--concurrency", type=int, metavar="N", help="games at once (default 1)")
     policy.add_argument(
@@ -169,7 +175,9 @@ def run_bridge(args: argparse.Namespace, streams: Streams) -> int:
 
     async def main() -> None:
         async with BotApi(args.server, token) as api:
-            bridge = Bridge(api, contender, policy, records=records, on_stop=args.on_stop)
+            bridge = Bridge(
+                api, contender, policy, records=records, on_stop=args.on_stop, ladder=args.ladder
+            )
             _stop_on_signals(bridge)
             await bridge.run()
 

@@ -11,6 +11,10 @@ Stopping (:meth:`Bridge.stop`, on SIGINT or SIGTERM): new challenges are decline
 (``later``), then per ``on_stop``: ``finish`` plays the games in progress to their end,
 ``leave`` leaves them at once (they go on on the server: a bridge started again
 resumes them), ``resign`` resigns them. A second stop leaves at once.
+
+With ``ladder``, the bot joins the server's bot ladder on start (``POST
+/api/bot/ladder/join`` with the policy's variants and concurrency: the ladder's games
+then come as ``gameStart`` events) and leaves it when it stops.
 """
 
 from __future__ import annotations
@@ -57,6 +61,7 @@ class Bridge:
         *,
         records: Path | None = None,
         on_stop: OnStop = "finish",
+        ladder: bool = False,
         backoff_first: float = 0.5,
         backoff_most: float = 60.0,
     ) -> None:
@@ -65,6 +70,7 @@ class Bridge:
         self.policy = policy or Policy()
         self.records = records
         self.on_stop = on_stop
+        self.ladder = ladder
         self.backoff_first = backoff_first
         self.backoff_most = backoff_most
         self.me = ""
@@ -77,6 +83,7 @@ class Bridge:
         self.connected = asyncio.Event()
         self._done = asyncio.Event()
         self._leave = False
+        self._leaving: asyncio.Task[None] | None = None
 
     def _backoff(self) -> Backoff:
         return Backoff(self.backoff_first, self.backoff_most)
@@ -93,6 +100,8 @@ class Bridge:
             "" if account.get("bot") else " (not a bot account: upgrade it first)",
             self.contender.describe(),
         )
+        if self.ladder:
+            await self._join_ladder()
         follower = asyncio.create_task(self._follow_events())
         waiter = asyncio.create_task(self._done.wait())
         try:
@@ -103,6 +112,20 @@ class Bridge:
             for task in (follower, waiter):
                 task.cancel()
             await self._end_games()
+            if self._leaving is not None:
+                await self._leaving
+
+    async def _join_ladder(self) -> None:
+        body = {"variants": list(self.policy.variants), "concurrency": self.policy.concurrency}
+        place = await self.api.post("/api/bot/ladder/join", body)
+        log.info("on the bot ladder: %s", place)
+
+    async def _leave_ladder(self) -> None:
+        try:
+            await self.api.post("/api/bot/ladder/leave")
+            log.info("off the bot ladder")
+        except (ApiError, httpx.TransportError) as error:
+            log.warning("leaving the bot ladder failed: %s", error)
 
     async def _account(self) -> dict[str, object]:
         backoff = self._backoff()
@@ -218,6 +241,8 @@ class Bridge:
             return
         self.stopping = True
         log.info("stopping (%s %d game(s) in progress)", self.on_stop, len(self.games))
+        if self.ladder:
+            self._leaving = asyncio.get_running_loop().create_task(self._leave_ladder())
         if self.on_stop == "leave" or not self.games:
             self._leave = self.on_stop == "leave"
             self._done.set()

@@ -47,6 +47,7 @@ from hanamikoji.interfaces.web.http.refusals import (
     request_lang,
     unavailable_message,
 )
+from hanamikoji.interfaces.web.ladder.routes import ladder_routes
 from hanamikoji.interfaces.web.lobby.routes import lobby_routes
 from hanamikoji.interfaces.web.notices.routes import notice_routes
 from hanamikoji.interfaces.web.pages.routes import page_routes, static_files
@@ -99,6 +100,7 @@ def create_app(config: ServerConfig) -> Starlette:
         *social_sockets(),
         *token_routes(),
         *bot_routes(),
+        *ladder_routes(),
         *game_routes(),
         *chat_routes(),
         Route("/healthz", _health),

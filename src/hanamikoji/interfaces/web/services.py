@@ -52,6 +52,7 @@ from hanamikoji.interfaces.web.games.live import SeatTap
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.http.bearer import Bearer
 from hanamikoji.interfaces.web.http.guards import RateGuard, SeatSockets, loopback_hosts, parse_rate
+from hanamikoji.interfaces.web.ladder.service import Ladder, run_ladder
 from hanamikoji.interfaces.web.lobby.seeks import NOBODY_BLOCKED, BlockedPair, Pairing, Seat
 from hanamikoji.interfaces.web.lobby.service import Lobby
 from hanamikoji.interfaces.web.notices.batches import Notices, run_notices
@@ -183,6 +184,7 @@ class Services:
         puzzles: the puzzles, their ratings and their solvers' (``puzzles/``).
         bearer: the bot API's door: tokens, scopes, per-token rates (``http/bearer.py``).
         bots: the bot API's games, challenges and open streams (``bots/``).
+        ladder: the bot ladder: who is on it, its pairing, its standings (``ladder/``).
     """
 
     store: Store
@@ -202,6 +204,7 @@ class Services:
     puzzles: Puzzles
     bearer: Bearer
     bots: BotGames
+    ladder: Ladder
 
     @property
     def rates(self) -> RateGuard:
@@ -237,6 +240,8 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
             social = await open_social(hub, accounts, store, hub.listener, now)
             lobby = await open_lobby(hub, accounts, store, hub.listener, now, blocked_pairs(social))
             pairings = asyncio.create_task(run_pairings(lobby))
+            ladder = Ladder(store, hub.ratings, social, now, accounts.writer.call)
+            laddering = asyncio.create_task(run_ladder(ladder))
             hints = Hints(bots, settings.analysis_worlds)
             notices = await open_notices(hub, accounts, settings, now)
             mailing = asyncio.create_task(run_notices(notices))
@@ -261,12 +266,14 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
                     puzzles=Puzzles(PuzzleStore(store), now, bots),
                     bearer=Bearer(ApiTokenStore(store), hub.writer.call, now),
                     bots=BotGames(hub, accounts.store),
+                    ladder=ladder,
                 )
             finally:
-                for task in (keeper, mailing, pairings):
+                for task in (keeper, mailing, pairings, laddering):
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
+                await ladder.close()
                 await social.close()
                 await lobby.close()
                 await hints.close()

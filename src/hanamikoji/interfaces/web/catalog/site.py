@@ -541,5 +541,20 @@ SITE = sentences(
     sentence("challenge_cancelled", "The challenge was withdrawn."),
     sentence("challenge_expired", "The challenge expired."),
     sentence("challenge_taken", "Another player accepted this challenge first."),
+    # -- the bot ladder (ladder/)
+    sentence("err_not_on_ladder", "This bot is not on the ladder."),
+    sentence("ladder_title", "Bot ladder"),
+    sentence(
+        "ladder_intro",
+        "Bot accounts that join the ladder are paired with each other all the time,"
+        " in rated games.",
+    ),
+    sentence("ladder_variant", "Variant"),
+    sentence("ladder_bot", "Bot"),
+    sentence("ladder_rating", "Rating"),
+    sentence("ladder_games", "Games"),
+    sentence("ladder_record", "W/L/D"),
+    sentence("ladder_online", "Online"),
+    sentence("ladder_empty", "No bot plays this variant on the ladder yet."),
 )
 """The site's sentences by key, in English; fields in braces."""

@@ -41,6 +41,8 @@ __all__ = [
     "game_seats",
     "games",
     "instances",
+    "ladder_bots",
+    "ladder_games",
     "lobby_queue",
     "lobby_seeks",
     "mail_batches",
@@ -500,3 +502,29 @@ api_tokens = Table(
 """Personal API tokens of accounts: a name, its scopes (space-separated: ``bot:play``,
 ``read``), the SHA-256 hash of the token (never the token), when it was made, last used
 and revoked (``NULL``: in use)."""
+
+# -- the bot ladder (revision 0018_ladder; its queries are in ladder/store.py) ----------
+
+ladder_bots = Table(
+    "ladder_bots",
+    metadata,
+    Column("player_id", String(16), primary_key=True),
+    Column("variants", String(200), nullable=False),
+    Column("concurrency", Integer, nullable=False),
+    Column("joined_ms", BigInteger, nullable=False),
+)
+"""The bot accounts on the ladder: the variants they play (comma-separated), their cap
+of concurrent games, when they joined. Leaving deletes the row."""
+
+ladder_games = Table(
+    "ladder_games",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("variant", String(40), nullable=False),
+    Column("player_0", String(16), nullable=False),
+    Column("player_1", String(16), nullable=False),
+    Column("made_ms", BigInteger, nullable=False),
+    Index("ix_ladder_games_player_0", "player_0", "variant", "made_ms"),
+    Index("ix_ladder_games_player_1", "player_1", "variant", "made_ms"),
+)
+"""The games the ladder made: its variant and players (seat 0, seat 1), when."""

@@ -150,6 +150,8 @@ STATUS = {
     "err_rate": 429,
     "err_too_many_tokens": 409,
     "err_no_token": 404,
+    # the bot ladder (ladder/)
+    "err_not_on_ladder": 404,
 }
 """The HTTP status of each refusal a route can raise (docs/web.md's error table)."""
 

@@ -3,6 +3,9 @@ holds a session-level advisory lock of PostgreSQL on a connection of its own
 (:class:`MatcherLock`; the lock goes with the connection, so when its instance dies
 another takes it over at its next look). On SQLite there is one instance, which is the
 matcher, and no lock.
+
+The same lock under another ``name`` makes one of any other kind of matcher at a time
+(the bot ladder's pairer, ``ladder/``).
 """
 
 from __future__ import annotations
@@ -20,9 +23,11 @@ log = logging.getLogger("hanamikoji.web")
 
 class MatcherLock:
     """PostgreSQL's session-level advisory lock of the lobby's matcher, on a connection
-    of its own: held until released or until the connection (or its process) dies."""
+    of its own: held until released or until the connection (or its process) dies.
+    ``name`` says whose lock it is (the lobby's by default)."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, name: str = "lobby") -> None:
+        self.name = name
         self._conninfo = (
             make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
         )
@@ -43,12 +48,13 @@ class MatcherLock:
                 await self._connection.execute("SELECT 1")  # the lock lives with this
             else:
                 cursor = await self._connection.execute(
-                    "SELECT pg_try_advisory_lock(hashtext('hanamikoji.lobby:' || current_schema()))"
+                    "SELECT pg_try_advisory_lock(hashtext(%s::text || current_schema()))",
+                    (f"hanamikoji.{self.name}:",),
                 )
                 row = await cursor.fetchone()
                 self.held = bool(row and row[0])
         except Exception:
-            log.exception("lobby: the matcher's connection failed")
+            log.exception("%s: the matcher's connection failed", self.name)
             await self.release()
         return self.held
 
