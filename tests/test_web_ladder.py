@@ -5,6 +5,7 @@ games."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import httpx2 as httpx
@@ -199,3 +200,42 @@ def test_four_bridged_bots_on_the_ladder_are_paired_and_finish_games(tmp_path: P
                 " WHERE games.rated"
             ).scalar()
         assert authorized == len(rows)
+
+
+# -- fuzz: the join's body ---------------------------------------------------------------------
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=50),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner),
+    max_leaves=8,
+)
+bodies = st.one_of(
+    st.binary(max_size=200),
+    st.builds(
+        lambda variants, concurrency, extra: (
+            {"variants": variants, "concurrency": concurrency} | extra
+        ),
+        json_values,
+        json_values,
+        st.dictionaries(st.sampled_from(["x", "variants"]), json_values, max_size=1),
+    ).map(lambda body: json.dumps(body).encode()),
+)
+
+
+def test_any_join_body_is_taken_or_refused_with_a_code() -> None:
+    with app_client() as client:
+        bob = register(client, "BobBot")
+        token = token_of(client, bob)
+        client.cookies.clear()
+        assert client.post("/api/bot/account/upgrade", headers=bearer(token)).status_code == 200
+        headers = {**bearer(token), "Content-Type": "application/json"}
+
+        @given(bodies)
+        def check(body: bytes) -> None:
+            answer = client.post("/api/bot/ladder/join", content=body, headers=headers)
+            assert answer.status_code in (200, 400), answer.text
+            if answer.status_code == 400:
+                assert answer.json()["error"].startswith("err_"), answer.text
+            assert client.get("/api/ladder").status_code == 200
+
+        check()
