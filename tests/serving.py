@@ -28,13 +28,13 @@ def app_client(db_url: str = "sqlite://", **options: Any) -> TestClient:
     ``options`` say otherwise: bots think in threads and act at once, no collector
     freezing, the test client's host name allowed, no rate limits. ``options`` are
     ``hanamikoji serve``'s settings (``ServeSettings``) and ``ServerConfig``'s own
-    (``tap``, ``clock``, ``gc_freeze_interval``)."""
+    (``tap``, ``clock``, ``gc_freeze_interval``, ``direct_interval``)."""
     return TestClient(create_app(app_config(db_url, **options)), base_url="http://testserver")
 
 
 def app_config(db_url: str = "sqlite://", **options: Any) -> ServerConfig:
     """The server's configuration for tests (see :func:`app_client`)."""
-    own = {"tap", "clock", "gc_freeze_interval"}
+    own = {"tap", "clock", "gc_freeze_interval", "direct_interval"}
     settings: dict[str, Any] = {
         "bot_processes": 0,
         "bot_delay": 0.0,

@@ -178,6 +178,7 @@ WEB_ABOVE_SHARED = (
     "api",
     "bots",
     "ladder",
+    "tournaments",
     "pages",
     "services",
     "app",

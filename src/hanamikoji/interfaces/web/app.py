@@ -63,6 +63,7 @@ from hanamikoji.interfaces.web.services import (
 )
 from hanamikoji.interfaces.web.social.routes import social_routes
 from hanamikoji.interfaces.web.social.sockets import social_sockets
+from hanamikoji.interfaces.web.tournaments.routes import tournament_routes
 from hanamikoji.interfaces.web.wire.answers import Health, WireResponse
 from hanamikoji.interfaces.web.wire.outgoing import encode
 from hanamikoji.interfaces.web.wire.refused import Refused, parse_lang
@@ -103,6 +104,7 @@ def create_app(config: ServerConfig) -> Starlette:
         *ladder_routes(),
         *game_routes(),
         *chat_routes(),
+        *tournament_routes(),
         Route("/healthz", _health),
         *game_sockets(),
         static_files(),

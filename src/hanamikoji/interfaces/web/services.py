@@ -24,7 +24,7 @@ import functools
 import gc
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, TypedDict, cast
@@ -33,7 +33,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
 from hanamikoji.bots.analysis import AnalysisSettings
-from hanamikoji.interfaces.clocks import TimeControl, wall_clock_ms
+from hanamikoji.interfaces.clocks import wall_clock_ms
 from hanamikoji.interfaces.web.bots.service import BotGames
 from hanamikoji.interfaces.web.browser.service import GameBrowser
 from hanamikoji.interfaces.web.browser.store import BrowserStore
@@ -49,6 +49,13 @@ from hanamikoji.interfaces.web.games.analyses import Analyses
 from hanamikoji.interfaces.web.games.hints import Hints
 from hanamikoji.interfaces.web.games.hub import GameHub, HubServices
 from hanamikoji.interfaces.web.games.live import SeatTap
+from hanamikoji.interfaces.web.games.making import (
+    GameOrder,
+    PreparedGame,
+    games_made,
+    prepare,
+    write_games,
+)
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.http.bearer import Bearer
 from hanamikoji.interfaces.web.http.guards import RateGuard, SeatSockets, loopback_hosts, parse_rate
@@ -66,6 +73,10 @@ from hanamikoji.interfaces.web.puzzles.service import Puzzles
 from hanamikoji.interfaces.web.puzzles.store import PuzzleStore
 from hanamikoji.interfaces.web.ratings.store import RatingStore
 from hanamikoji.interfaces.web.social.service import Social
+from hanamikoji.interfaces.web.tournaments.director import DIRECT_INTERVAL, Director
+from hanamikoji.interfaces.web.tournaments.locks import AdvisoryLocks, SoleDirector
+from hanamikoji.interfaces.web.tournaments.service import Tournaments
+from hanamikoji.interfaces.web.tournaments.store import TournamentStore
 from hanamikoji.interfaces.web_settings import ServeSettings
 
 if TYPE_CHECKING:
@@ -87,7 +98,9 @@ __all__ = [
     "open_lobby",
     "open_notices",
     "open_social",
+    "open_tournaments",
     "people_game",
+    "run_directing",
     "run_pairings",
     "running_games",
     "running_services",
@@ -122,6 +135,8 @@ class ServerConfig:
         clock: the games' clocks' time source, ms since the epoch (tests; the wall clock).
         gc_freeze_interval: seconds between moves of long-lived objects out of the
             cyclic garbage collector's sight (0: never); see :func:`keep_collections_short`.
+        direct_interval: seconds between two looks of the tournaments' director (0:
+            none; tests call ``Director.tick`` themselves).
     """
 
     db_url: str
@@ -129,6 +144,7 @@ class ServerConfig:
     tap: SeatTap | None = None
     clock: Callable[[], int] | None = None
     gc_freeze_interval: float = 10.0
+    direct_interval: float = DIRECT_INTERVAL
 
     @property
     def allowed_hosts(self) -> tuple[str, ...]:
@@ -185,6 +201,8 @@ class Services:
         bearer: the bot API's door: tokens, scopes, per-token rates (``http/bearer.py``).
         bots: the bot API's games, challenges and open streams (``bots/``).
         ladder: the bot ladder: who is on it, its pairing, its standings (``ladder/``).
+        tournaments: Swiss and arena tournaments (``tournaments/``).
+        director: directs the tournaments this instance holds (``tournaments/director.py``).
     """
 
     store: Store
@@ -205,6 +223,8 @@ class Services:
     bearer: Bearer
     bots: BotGames
     ladder: Ladder
+    tournaments: Tournaments
+    director: Director
 
     @property
     def rates(self) -> RateGuard:
@@ -246,6 +266,8 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
             notices = await open_notices(hub, accounts, settings, now)
             mailing = asyncio.create_task(run_notices(notices))
             chat = open_chat(hub, now, blocks_hidden(social))
+            tournaments, director = open_tournaments(hub, now)
+            directing = asyncio.create_task(run_directing(director, config.direct_interval))
             keeper = asyncio.create_task(keep_collections_short(config.gc_freeze_interval))
             try:
                 yield Services(
@@ -267,12 +289,15 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
                     bearer=Bearer(ApiTokenStore(store), hub.writer.call, now),
                     bots=BotGames(hub, accounts.store),
                     ladder=ladder,
+                    tournaments=tournaments,
+                    director=director,
                 )
             finally:
-                for task in (keeper, mailing, pairings, laddering):
+                for task in (keeper, mailing, pairings, laddering, directing):
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
+                await director.close()
                 await ladder.close()
                 await social.close()
                 await lobby.close()
@@ -357,19 +382,24 @@ control's name, rated, the seat that starts; each seat with its token."""
 
 def people_game(hub: GameHub, accounts: Accounts) -> PeopleGame:
     """How a game between two players is made, for the lobby's pairings and for
-    challenges alike: the game with its time control, then both seats named for their
-    players (so My games lists it and each seat opens by its player's session)."""
-    take_seat = accounts.store.take_seat
+    challenges alike: the game with its time control and both seats named for their
+    players (so My games lists it and each seat opens by its player's session), written
+    in one transaction (``games/making.py``, which tournaments use for a whole round)."""
+    store = accounts.store.store
 
     async def make(
         players: tuple[str, str], variant: str, time_control: str, rated: bool, first: int
     ) -> tuple[Seat, Seat]:
-        clock = TimeControl.parse(time_control)
-        created = await hub.create(variant, first, None, clock=clock, rated=rated)
+        game = prepare(hub, GameOrder(players, variant, time_control, rated, first))
+        created = game.new
         assert created.friend_token is not None, "a game between people has two tokens"
-        for seat, player in enumerate(players):
-            await accounts.writer.call(functools.partial(take_seat, created.id, seat, player))
-        await hub.seats_changed(created.id)  # loaded already if it has an owner
+
+        def write() -> None:
+            with store.transaction() as connection:
+                write_games(connection, [game], store.instance)
+
+        await accounts.writer.call(write)
+        await games_made(hub, [game])
         return Seat(created.id, 0, created.token), Seat(created.id, 1, created.friend_token)
 
     return make
@@ -457,6 +487,41 @@ def open_chat(
     says whose lines a reader does not see (the players it blocked): nobody's until the
     social part's block list is plugged in here."""
     return Chat(ChatStore(hub.store), hub.writer.call, now, hub.listener, hidden_authors)
+
+
+def open_tournaments(hub: GameHub, now: Callable[[], int]) -> tuple[Tournaments, Director]:
+    """The tournaments and their director, on the hub's database, writer and listener:
+    a tournament's games are made as challenges' are (``games/making.py``), a whole
+    round in the transaction that writes its pairings."""
+    db = TournamentStore(hub.store)
+    tournaments = Tournaments(db, hub.ratings, hub.writer.call, now, hub.listener)
+    store = hub.store
+    locks = SoleDirector() if store.dialect == "sqlite" else AdvisoryLocks(store.url)
+
+    async def made(games: Sequence[PreparedGame]) -> None:
+        await games_made(hub, games)
+
+    director = Director(
+        db,
+        locks,
+        functools.partial(prepare, hub),
+        made,
+        hub.writer.call,
+        now,
+        tournaments.changed,
+    )
+    return tournaments, director
+
+
+async def run_directing(director: Director, interval: float = DIRECT_INTERVAL) -> None:
+    """Look at the tournaments again and again (``Director.tick``), until cancelled (not
+    at all with an ``interval`` of 0)."""
+    while interval > 0:
+        await asyncio.sleep(interval)
+        try:
+            await director.tick()
+        except Exception:  # the next look tries again
+            log.exception("tournaments: directing failed")
 
 
 async def run_pairings(lobby: Lobby, interval: float = PAIRING_INTERVAL) -> None:

@@ -49,6 +49,7 @@ __all__ = [
     "GameStore",
     "PlyTakenError",
     "StoredGame",
+    "insert_game",
     "new_game_id",
     "new_game_row",
     "shown_to",
@@ -171,7 +172,7 @@ class GameStore:
 
     def create_game(self, game: StoredGame) -> StoredGame:
         with self.store.transaction() as connection:
-            _insert_game(connection, game)
+            insert_game(connection, game)
         return game
 
     def create_rematch(self, old_id: str, game: StoredGame) -> str:
@@ -183,7 +184,7 @@ class GameStore:
             ).scalar_one_or_none()
             if existing is not None:
                 return str(existing)
-            _insert_game(connection, game)
+            insert_game(connection, game)
             claimed = connection.execute(
                 update(games)
                 .where(games.c.id == old_id, games.c.rematch_id.is_(None))
@@ -421,7 +422,9 @@ _GAME_ROW = select(games, private_games.c.game_id.label("private_id")).select_fr
 """A game's row, and whether it is private."""
 
 
-def _insert_game(connection: Connection, game: StoredGame) -> None:
+def insert_game(connection: Connection, game: StoredGame) -> None:
+    """Write a new game's row in ``connection``'s transaction (with what else it writes:
+    a tournament's pairing, ``games/making.py``)."""
     connection.execute(insert(games).values(**_row_values(game)))
     if game.private:
         connection.execute(insert(private_games).values(game_id=game.id, created=game.created))

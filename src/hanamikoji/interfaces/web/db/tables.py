@@ -62,6 +62,9 @@ __all__ = [
     "server_secrets",
     "sessions",
     "sign_in_attempts",
+    "tournament_entrants",
+    "tournament_games",
+    "tournaments",
 ]
 
 metadata = MetaData()
@@ -528,3 +531,60 @@ ladder_games = Table(
     Index("ix_ladder_games_player_1", "player_1", "variant", "made_ms"),
 )
 """The games the ladder made: its variant and players (seat 0, seat 1), when."""
+
+# -- tournaments (revision 0019; their queries are in tournaments/store.py) -------------
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", String(16), primary_key=True),
+    Column("creator_id", String(16), nullable=False),
+    Column("name", String(60), nullable=False),
+    Column("variant", String(40), nullable=False),
+    Column("time_control", String(24), nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("kind", String(8), nullable=False),
+    Column("rounds", Integer, nullable=True),
+    Column("minutes", Integer, nullable=True),
+    Column("starts_ms", BigInteger, nullable=False),
+    Column("invite_code", String(32), nullable=True),
+    Column("entry", String(8), nullable=False),
+    Column("status", String(10), nullable=False),
+    Column("event", Text, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("created_ms", BigInteger, nullable=False),
+    Column("ended_ms", BigInteger, nullable=True),
+    Index("ix_tournaments_status_starts", "status", "starts_ms"),
+)
+"""Tournaments (``tournaments/``): who made one, its settings (``kind`` ``swiss`` with
+``rounds``, or ``arena`` with ``minutes``; ``entry`` ``people``, ``bots`` or ``both``; an
+``invite_code`` for one by invitation, ``NULL`` for an open one), its ``status``
+(``created``, ``started``, ``finished``) and the library's value as JSON (``event``:
+``hanamikoji.tournaments``' ``to_json``), written by compare-and-set on ``version``."""
+
+tournament_entrants = Table(
+    "tournament_entrants",
+    metadata,
+    Column("tournament_id", String(16), primary_key=True),
+    Column("entrant_id", String(16), primary_key=True),
+    Column("player_id", String(16), nullable=True),
+    Column("bot_level", Integer, nullable=True),
+    Column("bot", Boolean, nullable=False),
+    Column("name", String(40), nullable=False),
+    Column("joined_ms", BigInteger, nullable=False),
+    Index("ix_tournament_entrants_player", "player_id"),
+)
+"""Who entered a tournament: an account (``player_id``, a bot account's too) or one of
+our bot levels (``bot_level``, its ``entrant_id`` ``level:N``), as the event names them."""
+
+tournament_games = Table(
+    "tournament_games",
+    metadata,
+    Column("game_id", String(32), primary_key=True),
+    Column("tournament_id", String(16), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("board", Integer, nullable=False),
+    Index("ix_tournament_games_tournament", "tournament_id", "round", "board"),
+)
+"""A tournament's games: the Swiss round (from 1) and board (from 0), or an arena's
+game number (``round`` 0, ``board`` its index in the event)."""

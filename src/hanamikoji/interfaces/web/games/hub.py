@@ -220,6 +220,27 @@ class GameHub:
         or a friend when it is ``None``. A ``private`` game cannot be watched; a
         ``rated`` one is rated when it ends (its seats must then name accounts:
         ``ratings/``, whose ``check_rated`` says who may ask)."""
+        row, made = self.prepare(
+            variant, first_player, bot_level, seed, private=private, clock=clock, rated=rated
+        )
+        await self.writer.call(lambda: self.games.create_game(row))
+        await self.made([row])
+        return made
+
+    def prepare(
+        self,
+        variant: str,
+        first_player: int,
+        bot_level: int | None,
+        seed: int | None = None,
+        *,
+        private: bool = False,
+        clock: TimeControl = UNTIMED,
+        rated: bool = False,
+    ) -> tuple[StoredGame, NewGame]:
+        """The row of a new game as :meth:`create` makes it, and its seats' tokens,
+        written by the caller (``db/games.insert_game``, in a transaction of its own
+        that may write more), who then calls :meth:`made`."""
         token = new_token()
         friend_token = None if bot_level is not None else new_token()
         hashes = (hash_token(token), None if friend_token is None else hash_token(friend_token))
@@ -235,11 +256,17 @@ class GameHub:
         )
         row = replace(row, clock=clock, created=ms_to_datetime(self.now()))
         row = replace(row, owner=self.me if needs_owner(row, first_player) else None)
-        await self.writer.call(lambda: self.games.create_game(row))
-        # Kept in memory as written (its first page need not read it back); opening it
-        # runs its pending work here, if it has an owner (this instance).
-        await self.memory.load(row.id, lambda _: self._fresh(row), self._opened)
-        return NewGame(row.id, token, friend_token)
+        return row, NewGame(row.id, token, friend_token)
+
+    async def made(self, rows: list[StoredGame]) -> None:
+        """Games :meth:`prepare` made are written: each is kept in memory as written
+        (its first page need not read it back); opening it runs its pending work here,
+        if it has an owner (this instance)."""
+        for row in rows:
+            await self.memory.load(row.id, self._fresh_of(row), self._opened)
+
+    def _fresh_of(self, row: StoredGame) -> Callable[[str], LiveGame]:
+        return lambda _: self._fresh(row)
 
     def _fresh(self, row: StoredGame) -> LiveGame:
         """The live game of a row just written: no decision, nobody named or present."""

@@ -152,6 +152,13 @@ STATUS = {
     "err_no_token": 404,
     # the bot ladder (ladder/)
     "err_not_on_ladder": 404,
+    # tournaments (tournaments/; docs/tournaments.md)
+    "err_no_tournament": 404,
+    "err_tournament_closed": 409,
+    "err_tournament_entry": 403,
+    "err_tournament_in": 409,
+    "err_tournament_full": 409,
+    "err_tournament_creator": 403,
 }
 """The HTTP status of each refusal a route can raise (docs/web.md's error table)."""
 

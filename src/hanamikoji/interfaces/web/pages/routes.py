@@ -6,6 +6,7 @@
 ``GET /@/{name}``, ``GET /leaderboard``     the page: a player's page, the leaderboard
 ``GET /games``                              the page: the game browser
 ``GET /puzzles``, ``/puzzles/...``           the page: puzzles, the daily one, a streak
+``GET /tournaments``, ``/tournament/{id}``    the page: the tournaments, one tournament
 ``GET /static/...``                         HTML, CSS and ES modules
 ``GET /api/i18n/{lang}``                    sentences and edition terms of a language
 ``GET /api/options``                        the variants, bot levels and languages
@@ -56,6 +57,8 @@ PAGE_PATHS = (
     "/puzzles/daily",
     "/puzzles/streak",
     "/puzzles/{puzzle_id}",
+    "/tournaments",
+    "/tournament/{tournament_id}",
 )
 """The addresses the page answers (it routes among them itself)."""
 

@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 
 from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from hanamikoji.interfaces.web.cluster.events import Event, notify
@@ -45,6 +46,7 @@ __all__ = [
     "PlayerStore",
     "SeatClaim",
     "name_key",
+    "name_seat",
     "new_player",
 ]
 
@@ -253,19 +255,7 @@ class PlayerStore:
                 return "both"
             try:
                 with self.store.transaction() as connection:
-                    claimed = datetime.now(UTC)
-                    started = select(games.c.created).where(games.c.id == game_id)
-                    connection.execute(
-                        insert(game_seats).values(
-                            game_id=game_id,
-                            seat=seat,
-                            player_id=player_id,
-                            claimed=claimed,
-                            game_created=func.coalesce(started.scalar_subquery(), claimed),
-                        )
-                    )
-                    # The other instances showing the game read its seats again.
-                    notify(connection, Event("game", game_id, self.store.instance))
+                    name_seat(connection, game_id, seat, player_id, self.store.instance)
             except IntegrityError:
                 continue  # taken at this moment by another request: say by whom
             return "taken"
@@ -397,3 +387,23 @@ def _entry(row: Any) -> GameEntry:
         opponent_name=row["opponent_name"],
         opponent_kind=None if kind is None else ("account" if kind == "account" else "guest"),
     )
+
+
+def name_seat(
+    connection: Connection, game_id: str, seat: int, player_id: str, instance: str
+) -> None:
+    """Name ``player_id`` at ``seat`` of the game in ``connection``'s transaction (an
+    ``IntegrityError`` if someone holds it); the other instances showing the game read
+    its seats again."""
+    claimed = datetime.now(UTC)
+    started = select(games.c.created).where(games.c.id == game_id)
+    connection.execute(
+        insert(game_seats).values(
+            game_id=game_id,
+            seat=seat,
+            player_id=player_id,
+            claimed=claimed,
+            game_created=func.coalesce(started.scalar_subquery(), claimed),
+        )
+    )
+    notify(connection, Event("game", game_id, instance))

@@ -45,6 +45,7 @@ from hanamikoji.interfaces.web.wire.outgoing import (
 from hanamikoji.interfaces.web.wire.player_answers import PLAYER_ANSWERS
 from hanamikoji.interfaces.web.wire.puzzle_messages import PUZZLE_ANSWERS
 from hanamikoji.interfaces.web.wire.social_messages import SOCIAL_ANSWERS, SocialServerMessage
+from hanamikoji.interfaces.web.wire.tournament_messages import TOURNAMENT_ANSWERS
 
 __all__ = ["ALIASES", "TARGET", "UNIONS", "declaration", "generate", "main", "typescript"]
 
@@ -69,6 +70,7 @@ ANSWER_GROUPS: tuple[tuple[Any, ...], ...] = (
     SOCIAL_ANSWERS,
     CHAT_ANSWERS,
     PUZZLE_ANSWERS,
+    TOURNAMENT_ANSWERS,
 )
 """The routes' answers, a group per module of ``wire/`` (one line each)."""
 

@@ -743,6 +743,95 @@ export interface Tally {
   aborted: number;
 }
 
+/** A pairing: its round (0 in an arena), who starts (`first`) and who plays them, the result from the first's side (`None`: on), and its game (`None`: played between two levels, no page). */
+export interface TournamentBoard {
+  round: number;
+  first: string;
+  second: string;
+  result: string | null;
+  game: string | null;
+}
+
+/** A tournament in the list: its settings, status, start (and an arena's end, ms since the epoch) and how many entered. */
+export interface TournamentCard {
+  id: string;
+  name: string;
+  creator: string;
+  variant: string;
+  time_control: string;
+  rated: boolean;
+  kind: "arena" | "swiss";
+  rounds: number | null;
+  minutes: number | null;
+  starts: number;
+  ends: number | null;
+  status: "created" | "finished" | "started";
+  entry: "both" | "bots" | "people";
+  entrants: number;
+}
+
+/** `POST /api/tournaments`: the new tournament's id (and invitation code). */
+export interface TournamentCreated {
+  id: string;
+  invite_code: string | null;
+}
+
+/** A join or a withdrawal, done: whether the player is now in. */
+export interface TournamentEntry {
+  id: string;
+  entered: boolean;
+}
+
+/** A line of the standings: a Swiss's score, Buchholz and Sonneborn-Berger, or an arena's points, streak (`fire`) and what each game was worth (`sheet`). */
+export interface TournamentLine {
+  rank: number;
+  name: string;
+  level: number | null;
+  bot: boolean;
+  rating: number;
+  active: boolean;
+  score: number;
+  buchholz: number;
+  sonneborn_berger: number;
+  fire: boolean;
+  sheet: number[];
+  wins: number;
+  draws: number;
+  losses: number;
+  byes: number;
+}
+
+/** `GET /api/tournaments`: upcoming, running and finished open tournaments, and the server's time (for the countdowns). */
+export interface TournamentList {
+  upcoming: TournamentCard[];
+  running: TournamentCard[];
+  finished: TournamentCard[];
+  now: number;
+}
+
+/** The viewer's own place: entered, still paired (`active`), their game on (and its seat), and their opponent's name. */
+export interface TournamentMine {
+  entered: boolean;
+  active: boolean;
+  game: string | null;
+  seat: number | null;
+  opponent: string | null;
+}
+
+/** `GET /api/tournaments/{id}` and the tournament's socket: the card, its standings, its pairings (each round's, the latest first; byes named), the viewer's place, whether they may join, and (to its creator) the invitation code. */
+export interface TournamentView {
+  card: TournamentCard;
+  standings: TournamentLine[];
+  boards: TournamentBoard[];
+  byes: string[];
+  round: number;
+  mine: TournamentMine;
+  can_join: boolean;
+  creator: boolean;
+  invite_code: string | null;
+  now: number;
+}
+
 /** The lesson page's buttons, in the learner's language. */
 export interface TutorialLabels {
   next: string;
