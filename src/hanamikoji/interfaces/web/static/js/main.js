@@ -2,7 +2,8 @@
 // in the address's fragment, which browsers never send to a server, so a reload (or a
 // bookmark) opens the same seat. A signed-in player's own seats open without a token
 // ("/g/ID", from My games at "/me"); a player's page is at "/@/NAME", the friends list
-// at "/friends", a challenge's link at "/challenge/ID".
+// at "/friends", a challenge's link at "/challenge/ID", the tournaments at "/tournaments"
+// and one at "/tournament/ID".
 
 import { claimSeat, currentPlayer, initAccount, onPlayerChange, renderAccountButton } from "./account.js";
 import { byId, h, messageOf, store, toast } from "./dom.js";
@@ -20,6 +21,7 @@ import { renderLeaderboard } from "./ratings.js";
 import { renderGames } from "./games.js";
 import { PuzzlePage } from "./puzzles.js";
 import { renderChallenge, renderFriends, startSocial } from "./social.js";
+import { renderTournament, renderTournaments } from "./tournaments.js";
 import { watchTransport } from "./watch.js";
 
 /**
@@ -98,6 +100,17 @@ function route() {
     renderFriends(root, { navigate });
     return;
   }
+  if (/^\/tournaments\/?$/.test(location.pathname)) {
+    document.title = `Hanamikoji · ${t("tour_title")}`;
+    renderTournaments(root, { navigate });
+    return;
+  }
+  const tournament = location.pathname.match(/^\/tournament\/([A-Za-z0-9_-]{1,16})\/?$/);
+  if (tournament) {
+    document.title = `Hanamikoji · ${t("tour_title")}`;
+    table = renderTournament(root, tournament[1], { navigate });
+    return;
+  }
   const challenge = location.pathname.match(/^\/challenge\/([A-Za-z0-9_-]{1,16})\/?$/);
   if (challenge) {
     document.title = `Hanamikoji · ${t("social_challenge")}`;
@@ -136,7 +149,7 @@ function route() {
 function playerChanged() {
   startSocial({ navigate });
   if (table instanceof TableController && table.token) claimSeat(table.gameId, table.token);
-  else if (/^\/($|me\/?$|@\/|g\/|lobby|friends|challenge\/)/.test(location.pathname)) route();
+  else if (/^\/($|me\/?$|@\/|g\/|lobby|friends|challenge\/|tournament)/.test(location.pathname)) route();
 }
 
 /** @param {boolean | null} online */
@@ -179,6 +192,7 @@ function translateChrome() {
   byId("lobby-link").textContent = t("lobby_title");
   byId("leaderboard-link").textContent = t("leaderboard_title");
   byId("puzzles-link").textContent = t("puzzles_title");
+  byId("tournaments-link").textContent = t("tour_title");
   byId("rules-button").textContent = t("rules_button");
   const headerLang = byId("lang-select");
   headerLang.replaceChildren(...Object.entries(languages()).map(([code, name]) => h("option", { value: code, selected: code === lang }, name)));
