@@ -246,3 +246,42 @@ def test_a_pairings_game_seats_a_level_at_the_bot_seat() -> None:
     assert result_for(Pairing("p1", "level:2"), "1-0") == "1-0"
     assert result_for(Pairing("level:2", "p1"), "1-0") == "0-1"
     assert result_for(Pairing("p1", "p2"), "*") == "1/2-1/2"
+
+
+def test_a_bot_account_joins_with_its_token_and_is_seated_in_its_games(
+    client: TestClient, clock: Clock
+) -> None:
+    ann = person(client, "Ann")
+    robo = person(client, "Robo")
+    made = client.post(
+        "/api/tokens", json={"name": "engine", "scopes": ["bot:play"]}, headers=robo.headers
+    )
+    assert made.status_code == 201, made.text
+    token = {"Authorization": f"Bearer {made.json()['token']}"}
+    client.cookies.clear()
+    assert client.post("/api/bot/account/upgrade", headers=token).is_success
+    people_only = create(client, ann, entry="people")
+    refused = client.post(f"/api/tournament/{people_only}/join", headers=token)
+    assert (refused.status_code, refused.json()["error"]) == (403, "err_tournament_entry")
+    tid = create(client, ann, entry="both")
+    # A bot account's session is not how it joins; nor does a token open the page's route.
+    refusal(
+        client.post(f"/api/tournaments/{tid}/join", headers=robo.headers),
+        403,
+        "err_tournament_entry",
+    )
+    refusal(client.post(f"/api/tournaments/{tid}/join", headers=token), 401, "err_signed_out")
+    assert client.post(f"/api/tournament/{tid}/join", headers=token).json()["entered"]
+    assert client.post(f"/api/tournaments/{tid}/join", headers=ann.headers).is_success
+    clock.now += 60_000
+    assert tick(client) == 2  # this one paired; the other, nobody in it, over
+    assert view(client, people_only)["card"]["status"] == "finished"
+    (board,) = view(client, tid)["boards"]
+    # The game is the bot's as a challenge's is: its event stream polls these.
+    players = served(client).accounts.store
+    bot_id = client.get("/api/account", headers=token).json()["id"]
+    assert [entry.id for entry in players.games_of(bot_id, "playing", 10)] == [board["game"]]
+    left = client.post(f"/api/tournament/{tid}/withdraw", headers=token)
+    assert left.status_code == 200 and not left.json()["entered"]
+    listed = view(client, tid)["standings"]
+    assert [line["bot"] for line in listed if line["name"] == "Robo"] == [True]

@@ -237,7 +237,13 @@ async def refused(request: Request, error: Exception) -> Response:
     return refusal_response(error, request_lang(request))
 
 
-API_PREFIXES = ("/api/bot/", "/api/stream/", "/api/challenge/", "/api/account")
+API_PREFIXES = (
+    "/api/bot/",
+    "/api/stream/",
+    "/api/challenge/",
+    "/api/account",
+    "/api/tournament/",
+)
 """The bot API's paths (docs/bot-api.md): a refusal there is ``{"error", "message"}``."""
 
 
