@@ -756,3 +756,113 @@ def test_any_make_a_puzzle_request_is_refused_as_documented_and_makes_nothing(
     assert response.status_code in (400, 403, 413), response.text
     assert_documented_error(response.json())
     assert served(client).puzzles.store.own_of(signed.json()["player"]["id"] if guest else "") == []
+
+
+# -- tournaments (tournaments/) -----------------------------------------------------------
+
+TOURNAMENT_FIELDS = (
+    "name", "variant", "time_control", "rated", "kind", "rounds", "minutes", "starts_in",
+    "invitation", "entry", "level",
+)  # fmt: skip
+tournament_values = json_values | st.sampled_from(
+    ["Friday", "swiss", "arena", "people", "bots", "both", "5+5", "a\u0007b", " ", "x" * 61, 3, 0]
+)
+tournament_bodies = st.dictionaries(
+    st.sampled_from(TOURNAMENT_FIELDS) | st.text(max_size=8), tournament_values, max_size=6
+)
+
+
+def tournament_count(client: TestClient) -> int:
+    from sqlalchemy import func, select
+
+    from hanamikoji.interfaces.web.db.tables import tournaments
+
+    with served(client).store.connection() as connection:
+        return int(connection.execute(select(func.count()).select_from(tournaments)).scalar_one())
+
+
+@FUZZ
+@given(body=tournament_bodies | json_values.map(lambda value: {"value": value}))
+def test_any_tournament_body_is_made_or_refused_with_a_code(
+    client: TestClient, social_people: dict[str, dict[str, str]], body: dict[str, Any]
+) -> None:
+    headers = {**social_people["Fuzzer"], **JSON_TYPE}
+    before = tournament_count(client)
+    response = client.post("/api/tournaments", content=json.dumps(body).encode(), headers=headers)
+    if response.status_code == 201:
+        made = response.json()["id"]
+        shown = client.get(f"/api/tournaments/{made}", headers=social_people["Fuzzer"])
+        assert shown.status_code == 200 and shown.json()["card"]["name"].strip()
+        assert tournament_count(client) == before + 1
+    else:
+        assert response.status_code in (400, 413), response.text
+        assert_documented_error(response.json())
+        assert tournament_count(client) == before
+
+
+@pytest.fixture(scope="module")
+def real_tournament(client: TestClient, social_people: dict[str, dict[str, str]]) -> str:
+    """A tournament of the fuzzer's, by invitation, for the fuzz to aim at."""
+    body = {"name": "Fuzzed", "invitation": True}
+    made = client.post("/api/tournaments", json=body, headers=social_people["Fuzzer"])
+    assert made.status_code == 201, made.text
+    tournament_id: str = made.json()["id"]
+    return tournament_id
+
+
+@FUZZ
+@given(
+    action=st.sampled_from(["", "join", "withdraw", "level", "records", "nope"]),
+    tournament=st.text(max_size=40) | st.sampled_from(["", "x" * 17, "REAL"]),
+    code=st.none() | st.text(max_size=40),
+    body=tournament_bodies,
+    signed_in=st.booleans(),
+)
+def test_any_tournament_route_gets_a_documented_answer(
+    client: TestClient,
+    social_people: dict[str, dict[str, str]],
+    real_tournament: str,
+    action: str,
+    tournament: str,
+    code: str | None,
+    body: dict[str, Any],
+    signed_in: bool,
+) -> None:
+    client.cookies.clear()
+    tournament = real_tournament if tournament == "REAL" else tournament
+    headers = {**social_people["Target"], **JSON_TYPE} if signed_in else JSON_TYPE
+    path = f"/api/tournaments/{quote(tournament, safe='')}" + (f"/{action}" if action else "")
+    params = {} if code is None else {"code": code}
+    if action in ("", "records"):
+        response = client.get(path, headers=headers, params=params)
+    else:
+        response = client.post(path, json=body, headers=headers, params=params)
+    if response.status_code == 200:  # no id ("", "."): the list; or the real one
+        shown = response.json()
+        if tournament == real_tournament:
+            assert shown["card"]["id"] == real_tournament and shown["invite_code"] is None
+        else:
+            assert set(shown) == {"upcoming", "running", "finished", "now"}
+        return
+    assert response.status_code in (400, 401, 403, 404, 405, 409, 415), response.text
+    if response.headers.get("content-type", "").startswith("application/json"):
+        assert_documented_error(response.json())
+
+
+@FUZZ
+@given(
+    action=st.sampled_from(["join", "withdraw"]),
+    tournament=st.text(max_size=40),
+    header=st.text(max_size=80) | st.sampled_from(["Bearer hmk_x", "Bearer", ""]),
+)
+def test_any_bot_tournament_join_gets_an_api_error(
+    client: TestClient, action: str, tournament: str, header: str
+) -> None:
+    client.cookies.clear()
+    path = f"/api/tournament/{quote(tournament, safe='')}/{action}"
+    headers = {"Authorization": header} if header.isprintable() and header.isascii() else {}
+    response = client.post(path, headers=headers)
+    assert response.status_code in (401, 404), response.text
+    if response.status_code == 401:
+        body = response.json()
+        assert body["error"] == "err_token" and body["message"]

@@ -263,7 +263,9 @@ def _log_failure(task: asyncio.Task[None]) -> None:
 
 def _may_see(tournament: Tournament, viewer: str | None, code: str | None) -> bool:
     invite = tournament.settings.invite_code
-    if invite is None or (code is not None and secrets.compare_digest(code, invite)):
+    if invite is None or (
+        code is not None and secrets.compare_digest(code.encode(errors="replace"), invite.encode())
+    ):
         return True
     if viewer is None:
         return False
