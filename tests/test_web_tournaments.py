@@ -285,3 +285,35 @@ def test_a_bot_account_joins_with_its_token_and_is_seated_in_its_games(
     assert left.status_code == 200 and not left.json()["entered"]
     listed = view(client, tid)["standings"]
     assert [line["bot"] for line in listed if line["name"] == "Robo"] == [True]
+
+
+def test_no_tournament_message_can_hold_a_card() -> None:
+    """Hidden information: a tournament's answers hold names, numbers and results only,
+    never a card, a hand or a decision (every field's type, however deep, is one of
+    them or another tournament Struct)."""
+    import msgspec.inspect as mi
+
+    from hanamikoji.interfaces.web.wire.tournament_messages import TOURNAMENT_ANSWERS
+
+    plain = (mi.StrType, mi.IntType, mi.FloatType, mi.BoolType, mi.NoneType, mi.LiteralType)
+    seen: set[str] = set()
+
+    def walk(info: mi.Type) -> None:
+        if isinstance(info, mi.StructType):
+            assert info.cls.__module__.endswith("tournament_messages"), info.cls
+            if info.cls.__name__ not in seen:
+                seen.add(info.cls.__name__)
+                for item in info.fields:
+                    assert item.name not in ("hand", "hands", "cards", "decisions", "log")
+                    walk(item.type)
+        elif isinstance(info, mi.UnionType):
+            for member in info.types:
+                walk(member)
+        elif isinstance(info, mi.VarTupleType | mi.ListType):
+            walk(info.item_type)
+        else:
+            assert isinstance(info, plain), info
+
+    for answer in TOURNAMENT_ANSWERS:
+        walk(mi.type_info(answer))
+    assert {"TournamentView", "TournamentLine", "TournamentBoard", "TournamentMine"} <= seen
