@@ -123,6 +123,32 @@ def test_an_account_that_has_played_cannot_become_a_bot() -> None:
         assert client.get("/api/account", headers=bearer(token)).json()["bot"] is False
 
 
+def test_the_account_page_upgrades_a_session_to_a_bot_once_and_never_after_a_game() -> None:
+    with app_client() as client:
+        cleo = register(client, "Cleo")
+        assert client.post("/api/me/bot").status_code == 403  # no CSRF token: refused
+        upgraded = client.post("/api/me/bot", headers=csrf(cleo))
+        assert upgraded.status_code == 200 and upgraded.json() == {"bot": True}
+        assert client.get("/api/me").json()["player"]["bot"] is True
+        assert client.get("/api/players/Cleo").json()["player"]["bot"] is True
+        client.cookies.clear()
+        assert client.post("/api/me/bot").status_code == 401
+        dan = register(client, "Dan")
+        game = client.post("/api/games", json={"level": 1}, headers=csrf(dan)).json()
+        claimed = client.post(
+            f"/api/games/{game['id']}/claim",
+            headers={**csrf(dan), "Authorization": f"Bearer {game['token']}"},
+        )
+        assert claimed.status_code == 200, claimed.text
+        refused = client.post("/api/me/bot", headers=csrf(dan))
+        assert refused.status_code == 409 and refused.json()["code"] == "err_has_games"
+        assert client.get("/api/me").json()["player"]["bot"] is False
+        # Dan follows Cleo: the friends' list carries her BOT badge.
+        assert client.post("/api/players/Cleo/follow", headers=csrf(dan)).status_code == 200
+        friends = client.get("/api/me/friends").json()["following"]
+        assert friends == [{"name": "Cleo", "online": False, "bot": True}]
+
+
 # -- a whole game between two bots, on a real server -------------------------------------------
 
 

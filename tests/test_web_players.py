@@ -269,7 +269,12 @@ def test_a_guest_becomes_an_account_with_its_games(client: TestClient) -> None:
     )
     assert made.status_code == 201, made.text
     account = made.json()
-    assert account["player"] == {"id": guest["player"]["id"], "name": "Hanami", "kind": "account"}
+    assert account["player"] == {
+        "id": guest["player"]["id"],
+        "name": "Hanami",
+        "kind": "account",
+        "bot": False,
+    }
     assert [entry["id"] for entry in my_games(client)["ongoing"]] == [game.json()["id"]]
     account_cookie = session_cookie(client)
     # The guest's session ended with the change: its cookie opens nothing any more.
@@ -599,7 +604,7 @@ def test_a_players_page_shows_recent_games_and_nothing_private(client: TestClien
     page = client.get("/api/players/FAMOUS")
     assert page.status_code == 200
     body = page.json()
-    assert body["player"] == {"name": "Famous", "kind": "account"}
+    assert body["player"] == {"name": "Famous", "kind": "account", "bot": False}
     (recent,) = body["games"]
     assert set(recent) == {"variant", "created", "opponent", "outcome"}
     assert body["ratings"] == [] and body["history"] == []  # no rated game yet

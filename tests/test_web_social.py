@@ -112,8 +112,8 @@ def test_follow_lists_friends_with_their_online_dot(client: TestClient) -> None:
         assert receive(ws, "social") == {"type": "social", "incoming": [], "outgoing": []}
         friends = client.get("/api/me/friends", headers=ann.headers).json()
         assert friends["following"] == [
-            {"name": "Cyd", "online": True},
-            {"name": "Bob", "online": False},
+            {"name": "Cyd", "online": True, "bot": False},
+            {"name": "Bob", "online": False, "bot": False},
         ]
         relation = client.get("/api/players/cyd/relation", headers=bob.headers).json()
         assert relation == {"name": "Cyd", "online": True, "following": False, "blocking": False}

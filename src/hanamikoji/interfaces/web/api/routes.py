@@ -4,6 +4,7 @@
 ``GET /api/tokens``             the account's tokens in use (never a token's text)
 ``POST /api/tokens``            a new token (``{"name", "scopes"}``): its text, once
 ``DELETE /api/tokens/{id}``     revoke one: it opens nothing from then on
+``POST /api/me/bot``            make the account a bot account, for good (no game yet)
 ==============================  =====================================================
 
 Accounts only (``err_account_only``); a ``POST`` or ``DELETE`` carries the session's
@@ -27,6 +28,7 @@ from hanamikoji.interfaces.web.players.store import Player
 from hanamikoji.interfaces.web.services import services
 from hanamikoji.interfaces.web.wire.answers import WireResponse
 from hanamikoji.interfaces.web.wire.api_messages import (
+    BotUpgraded,
     TokenCreated,
     TokenInfo,
     TokenList,
@@ -44,6 +46,7 @@ def token_routes() -> list[BaseRoute]:
     return [
         Route("/api/tokens", _tokens, methods=["GET", "POST"]),
         Route("/api/tokens/{token_id}", _revoke, methods=["DELETE"]),
+        Route("/api/me/bot", _upgrade, methods=["POST"]),
     ]
 
 
@@ -98,3 +101,13 @@ async def _revoke(request: Request) -> Response:
     if not await services(request).writer.call(lambda: tokens.revoke(me.id, token_id, now)):
         raise Refused("err_no_token")
     return Response(status_code=204)
+
+
+async def _upgrade(request: Request) -> Response:
+    """The account's page's upgrade to a bot account (as ``POST /api/bot/account/upgrade``
+    does for a token): refused ``err_has_games`` once the account has a seat in a game."""
+    me = await _account(request, acting=True)
+    players = services(request).accounts.store
+    if not await services(request).writer.call(lambda: players.make_bot(me.id)):
+        raise Refused("err_has_games")
+    return WireResponse(BotUpgraded(), headers=NO_STORE)

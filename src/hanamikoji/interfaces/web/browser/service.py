@@ -135,4 +135,4 @@ def _seat(game: FoundGame, seat: int, holders: dict[tuple[str, int], SeatHolder]
     holder = holders.get((game.id, seat))
     if holder is None:
         return Opponent(kind="anonymous")
-    return Opponent(kind=holder.kind, name=holder.name)
+    return Opponent(kind=holder.kind, name=holder.name, bot=True if holder.bot else UNSET)

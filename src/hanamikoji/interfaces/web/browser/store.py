@@ -72,6 +72,7 @@ class SeatHolder:
 
     name: str
     kind: PlayerKind
+    bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,7 +119,13 @@ class BrowserStore:
         if not game_ids:
             return {}
         query = (
-            select(game_seats.c.game_id, game_seats.c.seat, players.c.name, players.c.kind)
+            select(
+                game_seats.c.game_id,
+                game_seats.c.seat,
+                players.c.name,
+                players.c.kind,
+                players.c.bot,
+            )
             .join(players, players.c.id == game_seats.c.player_id)
             .where(game_seats.c.game_id.in_(game_ids))
         )
@@ -126,9 +133,9 @@ class BrowserStore:
             rows = connection.execute(query).all()
         return {
             (str(game_id), int(seat)): SeatHolder(
-                str(name), "account" if kind == "account" else "guest"
+                str(name), "account" if kind == "account" else "guest", bool(bot)
             )
-            for game_id, seat, name, kind in rows
+            for game_id, seat, name, kind, bot in rows
         }
 
     def tallies(self, player_id: str, viewer: str | None = None) -> list[TallyRow]:

@@ -216,6 +216,29 @@ SITE = sentences(
     sentence("puzzle_theme_charm_beats_geishas", "Charm beats geishas"),
     sentence("puzzle_theme_hold_marker", "Hold a marker"),
     sentence("puzzle_theme_final_round", "The final round"),
+    # -- the account's tokens and its bot upgrade (tokens.js)
+    sentence("tokens_scopes", "Scopes"),
+    sentence("tokens_created", "Created: {when}"),
+    sentence("tokens_never_used", "Never used"),
+    sentence("tokens_copy", "Copy"),
+    sentence("tokens_copied", "Token copied."),
+    sentence("tokens_revoked", "Token revoked: it opens nothing from now on."),
+    sentence("tokens_no_scope", "Choose at least one scope."),
+    sentence("bot_title", "Bot account"),
+    sentence(
+        "bot_intro",
+        "A bot account is played by a program through the bot API: it shows a BOT badge "
+        "and plays challenges, never the lobby's pairing. Only an account that has "
+        "played no game can become one.",
+    ),
+    sentence("bot_upgrade", "Upgrade to a bot account"),
+    sentence(
+        "bot_upgrade_confirm",
+        "Upgrade {name} to a bot account? This is irreversible: it can never become a "
+        "person's account again.",
+    ),
+    sentence("bot_is", "This account is a bot account."),
+    sentence("bot_badge_title", "A bot: a program plays this account"),
     sentence("lobby_title", "Lobby"),
     # -- the lobby (lobby.js)
     sentence("err_seek_gone", "This seek is no longer open."),

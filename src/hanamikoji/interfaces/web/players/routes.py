@@ -89,7 +89,7 @@ NO_STORE = {"Cache-Control": "no-store"}
 
 
 def _player_info(player: Player) -> PlayerInfo:
-    return PlayerInfo(id=player.id, name=player.name, kind=player.kind)
+    return PlayerInfo(id=player.id, name=player.name, kind=player.kind, bot=player.bot)
 
 
 def _signed_in(request: Request, session: Session, status: int = 200) -> Response:
@@ -263,7 +263,8 @@ def _opponent(entry: GameEntry, notes: RatingNotes) -> Opponent:
     if entry.opponent_kind is None or entry.opponent_name is None:
         return Opponent(kind="anonymous")
     rating = notes.opponents.get(entry.id, UNSET)
-    return Opponent(kind=entry.opponent_kind, name=entry.opponent_name, rating=rating)
+    bot = True if entry.opponent_bot else UNSET
+    return Opponent(kind=entry.opponent_kind, name=entry.opponent_name, rating=rating, bot=bot)
 
 
 def _ongoing(
@@ -334,7 +335,7 @@ async def _player_page(request: Request) -> Response:
         for entry in recent
     )
     answer = PlayerPage(
-        player=PublicPlayer(name=player.name, kind=player.kind),
+        player=PublicPlayer(name=player.name, kind=player.kind, bot=player.bot),
         since=player.created.date().isoformat(),
         games=games,
         ratings=current,

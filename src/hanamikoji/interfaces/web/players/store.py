@@ -93,6 +93,7 @@ class GameEntry:
     opponent_level: int | None
     opponent_name: str | None
     opponent_kind: PlayerKind | None
+    opponent_bot: bool = False
 
 
 def new_player(kind: PlayerKind, name: str) -> Player:
@@ -284,6 +285,16 @@ class PlayerStore:
             )
         return True
 
+    def bot_ids(self, player_ids: list[str]) -> frozenset[str]:
+        """Which of ``player_ids`` are bot accounts (their BOT badges)."""
+        if not player_ids:
+            return frozenset()
+        with self.store.connection() as connection:
+            rows = connection.execute(
+                select(players.c.id).where(players.c.id.in_(player_ids), players.c.bot)
+            ).all()
+        return frozenset(str(row[0]) for row in rows)
+
     def seat_players(self, game_id: str) -> tuple[str | None, str | None]:
         """The player id at each seat of the game (``None``: a bot or nobody named)."""
         with self.store.connection() as connection:
@@ -346,6 +357,7 @@ class PlayerStore:
                 mine.c.seat,
                 players.c.name.label("opponent_name"),
                 players.c.kind.label("opponent_kind"),
+                players.c.bot.label("opponent_bot"),
             )
             .join(mine, mine.c.game_id == games.c.id)
             .outerjoin(theirs, (theirs.c.game_id == games.c.id) & (theirs.c.seat != mine.c.seat))
@@ -386,6 +398,7 @@ def _entry(row: Any) -> GameEntry:
         opponent_level=int(row["bot_level"]) if bot else None,
         opponent_name=row["opponent_name"],
         opponent_kind=None if kind is None else ("account" if kind == "account" else "guest"),
+        opponent_bot=bool(row["opponent_bot"]),
     )
 
 

@@ -150,9 +150,14 @@ async def _friends(request: Request) -> Response:
     social = _social(request)
     following = await asyncio.to_thread(social.relations.listed, me.id, FOLLOW)
     blocked = await asyncio.to_thread(social.relations.listed, me.id, BLOCK)
-    online = await social.online([player_id for player_id, _ in following])
+    ids = [player_id for player_id, _ in following]
+    online = await social.online(ids)
+    bots = await asyncio.to_thread(services(request).accounts.store.bot_ids, ids)
     friends = sorted(
-        (Friend(name=name, online=player_id in online) for player_id, name in following),
+        (
+            Friend(name=name, online=player_id in online, bot=player_id in bots)
+            for player_id, name in following
+        ),
         key=lambda friend: not friend.online,  # stable: by name within
     )
     answer = Friends(following=tuple(friends), blocked=tuple(name for _, name in blocked))

@@ -12,7 +12,7 @@ Event ``type``\\ s are camelCase as lichess's are; the game's state is the page'
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -23,6 +23,7 @@ from hanamikoji.interfaces.web.wire.outgoing import SeatPlayer, SeatState, WireS
 from hanamikoji.interfaces.web.wire.refused import Refused
 
 __all__ = [
+    "TOKEN_ANSWERS",
     "AccountInfo",
     "ApiChallenge",
     "ApiChallengeMade",
@@ -246,6 +247,9 @@ class OpponentGone(WireStruct, tag="opponentGone", frozen=True, kw_only=True, gc
     gone: bool
     claim_win_in_seconds: int | None = msgspec.field(name="claimWinInSeconds")
 
+
+TOKEN_ANSWERS: tuple[Any, ...] = (TokenList, TokenCreated, BotUpgraded)
+"""What the account's page reads of the tokens' routes, for ``typescript.py``."""
 
 StreamLine = (
     GameRefEvent | ChallengeEvent | GameFull | GameStateEvent | ChatLineEvent | OpponentGone

@@ -41,6 +41,7 @@ class PlayerInfo(WireStruct, frozen=True, kw_only=True, gc=False):
     id: str
     name: str
     kind: PlayerKind
+    bot: bool = False
 
 
 class SignedIn(WireStruct, frozen=True, kw_only=True, gc=False):
@@ -72,6 +73,8 @@ class Opponent(WireStruct, frozen=True, kw_only=True, gc=False):
     level: int | UnsetType = UNSET
     name: str | UnsetType = UNSET
     rating: VariantRating | UnsetType = UNSET
+    bot: bool | UnsetType = UNSET
+    """``True`` for a bot account (its BOT badge); absent for anyone else."""
 
 
 class PlayerPageGame(WireStruct, frozen=True, kw_only=True, gc=False):
@@ -120,10 +123,11 @@ class MyGames(WireStruct, frozen=True, kw_only=True, gc=False):
 
 
 class PublicPlayer(WireStruct, frozen=True, kw_only=True, gc=False):
-    """A player as anyone may see them."""
+    """A player as anyone may see them (``bot``: a bot account, its BOT badge)."""
 
     name: str
     kind: PlayerKind
+    bot: bool = False
 
 
 class PlayerPage(WireStruct, frozen=True, kw_only=True, gc=False):

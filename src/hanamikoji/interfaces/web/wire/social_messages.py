@@ -140,6 +140,7 @@ class Friend(WireStruct, frozen=True, kw_only=True, gc=False):
 
     name: str
     online: bool
+    bot: bool = False
 
 
 class Friends(WireStruct, frozen=True, kw_only=True, gc=False):

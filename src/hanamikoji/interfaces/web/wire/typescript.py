@@ -30,6 +30,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from hanamikoji.interfaces.web.wire.answers import ANSWERS
+from hanamikoji.interfaces.web.wire.api_messages import TOKEN_ANSWERS
 from hanamikoji.interfaces.web.wire.browser_answers import BROWSER_ANSWERS
 from hanamikoji.interfaces.web.wire.chat_messages import CHAT_ANSWERS, ChatServerMessage
 from hanamikoji.interfaces.web.wire.lobby_messages import LobbyServerMessage
@@ -71,6 +72,7 @@ ANSWER_GROUPS: tuple[tuple[Any, ...], ...] = (
     CHAT_ANSWERS,
     PUZZLE_ANSWERS,
     TOURNAMENT_ANSWERS,
+    TOKEN_ANSWERS,
 )
 """The routes' answers, a group per module of ``wire/`` (one line each)."""
 

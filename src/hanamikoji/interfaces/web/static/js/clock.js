@@ -8,6 +8,7 @@
 import { h, store } from "./dom.js";
 import { seatName, t, tCount } from "./i18n.js";
 import { api } from "./net.js";
+import { seatLabel } from "./people.js";
 
 /** @typedef {import("./messages").GameState} GameState */
 /** @typedef {import("./wire").ClockState} ClockState */
@@ -95,7 +96,7 @@ export function clockBar(view) {
     dataset: { seat, mine: seat === state.seat && !view.watching() ? "yes" : "no", testid: `clock-${seat}` },
     role: "timer",
     "aria-label": t("clock_of", { player: seatName(state, seat) }),
-  }, h("span", { class: "who" }, seatName(state, seat)), " ", h("span", { class: "time" }));
+  }, h("span", { class: "who" }, seatLabel(state, seat)), " ", h("span", { class: "time" }));
   const root = h("div", { class: "clocks", "data-testid": "clocks", "data-control": state.clock.control },
     face(1 - me), face(me),
     h("p", { class: "clock-alert visually-hidden", "aria-live": "assertive" }));

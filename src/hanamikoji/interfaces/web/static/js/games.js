@@ -8,6 +8,7 @@ import { h, messageOf, toast } from "./dom.js";
 import { currentLang, t, variantName } from "./i18n.js";
 import { api } from "./net.js";
 import { VARIANTS } from "./ratings.js";
+import { botBadge } from "./people.js";
 
 /** @typedef {import("./wire").BrowsedGame} BrowsedGame */
 /** @typedef {import("./wire").GameSearch} GameSearch */
@@ -131,7 +132,7 @@ function withNames(players) {
 function seatName(seat) {
   if (seat.kind === "bot") return t("bot_name", { level: seat.level });
   if (seat.kind === "guest") return t("account_guest_name", { name: seat.name });
-  if (seat.kind === "account") return h("a", { href: `/@/${encodeURIComponent(String(seat.name))}`, class: "player-link" }, String(seat.name));
+  if (seat.kind === "account") return h("span", {}, h("a", { href: `/@/${encodeURIComponent(String(seat.name))}`, class: "player-link" }, String(seat.name)), botBadge(seat));
   return t("anonymous_player");
 }
 

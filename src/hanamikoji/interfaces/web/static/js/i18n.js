@@ -270,12 +270,13 @@ export function personName(person, seat) {
 // Who won and why: the sentence the server chose (`reason`, the terminal's too).
 /**
  * @param {GameState} state
+ * @param {{ winner?: string, loser?: string }} [names] the seats' names, if not `seatName`'s
  * @returns {string}
  */
-export function outcomeSentence(state) {
+export function outcomeSentence(state, names = {}) {
   const outcome = /** @type {import("./wire").GameOutcome} */ (state.outcome);
   // The outcome sentences speak of the winner in the third person: "Player 1 wins ...".
-  const winner = outcome.winner === null ? "" : seatName(state, outcome.winner, { you: false });
-  const loser = outcome.winner === null ? "" : seatName(state, 1 - outcome.winner, { you: false });
+  const winner = outcome.winner === null ? "" : names.winner ?? seatName(state, outcome.winner, { you: false });
+  const loser = outcome.winner === null ? "" : names.loser ?? seatName(state, 1 - outcome.winner, { you: false });
   return t(outcome.reason, { winner, loser, charm_term: term("charm") });
 }

@@ -12,6 +12,8 @@ import { emailSection } from "./email.js";
 import { ratingBadge, ratingDelta, ratingSection } from "./ratings.js";
 import { playerStatistics } from "./games.js";
 import { playerActions } from "./social.js";
+import { botSection, tokensSection } from "./tokens.js";
+import { botBadge } from "./people.js";
 
 /** @typedef {import("./messages").GameEntry} GameEntry */
 /** @typedef {import("./messages").MyGames} MyGames */
@@ -61,7 +63,9 @@ export async function renderMyGames(root, { navigate }) {
       ratingDelta(entry.rating_delta),
       h("a", { href: `/g/${entry.id}`, class: "button", "data-game": entry.id, onclick: open(entry.id) }, t("my_games_open")),
     ]),
-    body.player.kind === "account" ? emailSection() : null));
+    body.player.kind === "account" ? emailSection() : null,
+    body.player.kind === "account" ? tokensSection() : null,
+    body.player.kind === "account" ? botSection(body.player, () => renderMyGames(root, { navigate })) : null));
 }
 
 /**
@@ -79,7 +83,7 @@ export async function renderPlayer(root, name) {
   }
   document.title = `Hanamikoji · ${body.player.name}`;
   root.replaceChildren(h("section", { class: "player-page", "data-testid": "player-page" },
-    h("h1", {}, body.player.name),
+    h("h1", {}, body.player.name, botBadge(body.player)),
     playerActions(body.player.name),
     h("p", { class: "muted" }, t("player_since", { date: shownDate(body.since) })),
     h("h2", {}, t("rating_title")),
@@ -98,7 +102,7 @@ function gameList(entries, extra) {
   if (!entries.length) return h("p", { class: "muted" }, t("my_games_none"));
   return h("ul", { class: "game-list" }, entries.map((entry) =>
     h("li", { class: "game-entry", dataset: { yourTurn: "your_turn" in entry && entry.your_turn ? "yes" : "no" } },
-      h("span", { class: "entry-title" }, t("my_games_entry", { variant: variantName(entry.variant), opponent: opponentName(entry.opponent) }), " ", ratingBadge(entry.opponent.rating)),
+      h("span", { class: "entry-title" }, t("my_games_entry", { variant: variantName(entry.variant), opponent: opponentName(entry.opponent) }), botBadge(entry.opponent), " ", ratingBadge(entry.opponent.rating)),
       h("span", { class: "muted" }, t("my_games_started", { date: shownDate(entry.created) })),
       extra(entry))));
 }

@@ -22,7 +22,48 @@ export function personTag(person, seat) {
     ? h("a", { href: `/@/${encodeURIComponent(person.name)}`, target: "_blank", rel: "noopener" }, name)
     : name;
   const rating = person.rating === null || person.rating === undefined ? null : { rating: person.rating, provisional: person.provisional };
-  return h("span", { class: `seat-name ${person.kind}`, "data-seat": seat }, shown, rating ? " " : null, ratingBadge(rating));
+  return h("span", { class: `seat-name ${person.kind}`, "data-seat": seat }, shown, botBadge(person), rating ? " " : null, ratingBadge(rating));
+}
+
+// The BOT badge beside an account played by a program (through the bot API), else null.
+/**
+ * @param {{ bot?: boolean | null }} [person]
+ * @returns {HTMLElement | null}
+ */
+export function botBadge(person = { bot: true }) {
+  if (!person.bot) return null;
+  return h("span", { class: "bot-badge", title: t("bot_badge_title"), "data-testid": "bot-badge" }, t("bot_badge"));
+}
+
+// A seat's name as `seatName` writes it, with its BOT badge if a bot account sits there.
+/**
+ * @param {GameState} s
+ * @param {number} seat
+ * @param {{ you?: boolean }} [options]
+ * @returns {(string | HTMLElement)[]}
+ */
+export function seatLabel(s, seat, options = {}) {
+  const badge = s.people ? botBadge(s.people[seat]) : null;
+  const name = seatName(s, /** @type {import("./messages").Seat} */ (seat), options);
+  return badge ? [name, badge] : [name];
+}
+
+// A sentence with seats' names in it, each name with its BOT badge: `write` is given a
+// marker for each seat's name (\u0001 for Player 1's, \u0002 for Player 2's).
+/**
+ * @param {GameState} s
+ * @param {(first: string, second: string) => string} write
+ * @returns {(string | HTMLElement)[]}
+ */
+export function withSeatLabels(s, write) {
+  /** @type {(string | HTMLElement)[]} */
+  const parts = [];
+  for (const piece of write("\u0001", "\u0002").split(/([\u0001\u0002])/)) {
+    if (piece === "\u0001") parts.push(...seatLabel(s, 0, { you: false }));
+    else if (piece === "\u0002") parts.push(...seatLabel(s, 1, { you: false }));
+    else if (piece) parts.push(piece);
+  }
+  return parts;
 }
 
 // Both seats' players, Player 1's first: above the table.

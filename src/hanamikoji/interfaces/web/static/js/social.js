@@ -6,6 +6,7 @@
 import { h, messageOf, toast } from "./dom.js";
 import { currentLang, t, variantName } from "./i18n.js";
 import { api } from "./net.js";
+import { botBadge } from "./people.js";
 import { currentPlayer, openAccount } from "./account.js";
 
 /** @typedef {import("./wire").SocialServerMessage} SocialMessage */
@@ -295,6 +296,7 @@ export async function renderFriends(root, { navigate }) {
     friends.following.length
       ? h("ul", { class: "game-list" }, friends.following.map((friend) => h("li", { class: "game-entry", "data-friend": friend.name },
         h("a", { href: page(friend.name), onclick: (event) => { event.preventDefault(); navigate(page(friend.name)); } }, friend.name),
+        botBadge(friend),
         onlineDot(friend.online),
         h("button", { type: "button", class: "primary challenge-friend", onclick: () => openChallenge(friend.name) }, t("social_challenge")))))
       : h("p", { class: "muted" }, t("friends_none")),

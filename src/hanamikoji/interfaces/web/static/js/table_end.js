@@ -5,6 +5,7 @@
 import { h, messageOf, store, toast } from "./dom.js";
 import { tile } from "./cards.js";
 import { actionName, cardLabel, cardsInWords, outcomeSentence, seatName, t } from "./i18n.js";
+import { withSeatLabels } from "./people.js";
 import { ROW } from "./game_rules.js";
 import { api } from "./net.js";
 import { AnalysisView } from "./analysis.js";
@@ -35,13 +36,13 @@ export function renderEnd(table) {
   const outcome = /** @type {import("./wire").GameOutcome} */ (s.outcome);
   const headline = outcome.winner === null
     ? (outcome.termination === "shared-win" ? t("shared_win") : t("nobody_wins"))
-    : (table.watching() ? outcomeSentence(s) : (outcome.winner === s.seat ? t("you_win") : t("you_lose")));
+    : (table.watching() ? outcomeLine(s) : (outcome.winner === s.seat ? t("you_win") : t("you_lose")));
   const me = table.viewer();
   const totals = table.watching()
-    ? t("watch_totals", {
-      player1: seatName(s, 0), score1: scoreText(outcome.charm[0], outcome.geishas[0]),
-      player2: seatName(s, 1), score2: scoreText(outcome.charm[1], outcome.geishas[1]),
-    })
+    ? withSeatLabels(s, (player1, player2) => t("watch_totals", {
+      player1, score1: scoreText(outcome.charm[0], outcome.geishas[0]),
+      player2, score2: scoreText(outcome.charm[1], outcome.geishas[1]),
+    }))
     : t("summary_totals", {
       mine: scoreText(outcome.charm[me], outcome.geishas[me]),
       theirs: scoreText(outcome.charm[1 - me], outcome.geishas[1 - me]),
@@ -129,4 +130,18 @@ function renderReveal(s) {
           h("dd", {}, cardsLine(rnd.secrets[seat] === null ? [] : [rnd.secrets[seat]]), " / ", cardsLine(rnd.tradeoffs[seat])),
         ]),
         h("dt", {}, t("replay_deck")), h("dd", {}, cardsLine(rnd.deck))))));
+}
+
+// The outcome sentence a spectator reads, each seat's name with its BOT badge.
+/**
+ * @param {GameState} s
+ * @returns {(string | HTMLElement)[]}
+ */
+function outcomeLine(s) {
+  const outcome = /** @type {import("./wire").GameOutcome} */ (s.outcome);
+  const winner = Number(outcome.winner);
+  return withSeatLabels(s, (first, second) => {
+    const names = [first, second];
+    return outcomeSentence(s, { winner: names[winner], loser: names[1 - winner] });
+  });
 }

@@ -42,6 +42,10 @@ export interface AnalysisSummaryLine {
   blunders: number;
 }
 
+export interface BotUpgraded {
+  bot: boolean;
+}
+
 /** A finished public game in the browser: who sat at each seat (a bot's level, a player's name, or nobody named), its result and how it ended; `outcome` from the searched player's side when the search named one. `created` in ISO 8601. */
 export interface BrowsedGame {
   id: string;
@@ -202,6 +206,7 @@ export interface ForcedHint {
 export interface Friend {
   name: string;
   online: boolean;
+  bot: boolean;
 }
 
 /** `GET /api/me/friends`: the players followed (those online first, then by name) and those blocked (by name). */
@@ -349,6 +354,7 @@ export interface Opponent {
   level?: number;
   name?: string;
   rating?: VariantRating;
+  bot?: boolean;
 }
 
 /** `GET /api/options`: the variants, bot levels and languages there are. */
@@ -382,6 +388,7 @@ export interface PlayerInfo {
   id: string;
   name: string;
   kind: "account" | "guest";
+  bot: boolean;
 }
 
 /** `GET /api/players/{name}`: an account's page (its ratings, their history and its recent games). */
@@ -417,10 +424,11 @@ export interface Pong {
   type: "pong";
 }
 
-/** A player as anyone may see them. */
+/** A player as anyone may see them (`bot`: a bot account, its BOT badge). */
 export interface PublicPlayer {
   name: string;
   kind: "account" | "guest";
+  bot: boolean;
 }
 
 /** An open seek as pages see it; `mine`: this page's own. */
@@ -741,6 +749,28 @@ export interface Tally {
   lost: number;
   drawn: number;
   aborted: number;
+}
+
+/** A new token, with its text: the only time the server shows it. */
+export interface TokenCreated {
+  id: string;
+  name: string;
+  scopes: string[];
+  token: string;
+  created: number;
+}
+
+/** A token as its account's list shows it (never the token). */
+export interface TokenInfo {
+  id: string;
+  name: string;
+  scopes: string[];
+  created: number;
+  last_used: number | null;
+}
+
+export interface TokenList {
+  tokens: TokenInfo[];
 }
 
 /** A pairing: its round (0 in an arena), who starts (`first`) and who plays them, the result from the first's side (`None`: on), and its game (`None`: played between two levels, no page). */
