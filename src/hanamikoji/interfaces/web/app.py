@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import AsyncIterator
-from typing import cast
+from typing import Any, cast
 
 from starlette.applications import Starlette
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -25,6 +25,7 @@ from starlette.routing import Route
 from starlette.types import ExceptionHandler
 from starlette.websockets import WebSocket, WebSocketState
 
+from hanamikoji.interfaces.web.api.openapi import openapi_routes
 from hanamikoji.interfaces.web.api.routes import token_routes
 from hanamikoji.interfaces.web.bots.routes import bot_routes
 from hanamikoji.interfaces.web.browser.routes import browser_routes
@@ -42,6 +43,7 @@ from hanamikoji.interfaces.web.http.headers import SecurityHeaders
 from hanamikoji.interfaces.web.http.refusals import (
     OriginCheck,
     error_message,
+    no_route,
     refusal_response,
     refused,
     request_lang,
@@ -100,6 +102,7 @@ def create_app(config: ServerConfig) -> Starlette:
         *social_routes(),
         *social_sockets(),
         *token_routes(),
+        *openapi_routes(),
         *bot_routes(),
         *ladder_routes(),
         *game_routes(),
@@ -113,7 +116,9 @@ def create_app(config: ServerConfig) -> Starlette:
     # (Starlette types a handler for requests or for sockets; this one serves both.)
     handlers = dict.fromkeys(UNREACHABLE, cast(ExceptionHandler, _database_unreachable))
     handlers[Refused] = cast(ExceptionHandler, refused)  # every route's refusals
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    # A path or method no route takes: the bot API's form under its paths.
+    statuses: dict[Any, ExceptionHandler] = dict.fromkeys((404, 405), no_route)
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={**handlers, **statuses})
     app.add_middleware(OriginCheck, allowed=guards.allowed_origins)
     app.add_middleware(
         SocketCap, per_address=config.settings.sockets_per_address, refusal=_too_many_sockets

@@ -132,6 +132,7 @@ SITE = sentences(
     sentence("err_rate", "Too many requests with this token: try again in {seconds} s."),
     sentence("err_too_many_tokens", "You already have {max} API tokens: revoke one first."),
     sentence("err_no_token", "You have no such API token."),
+    sentence("err_no_route", "There is no such route in the bot API."),
     sentence("tokens_title", "API tokens"),
     sentence("tokens_intro", "Tokens let a program (a bot) use your account through the bot API."),
     sentence("tokens_name", "Token name"),

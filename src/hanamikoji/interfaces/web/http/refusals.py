@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from msgspec import UNSET
 from starlette.requests import HTTPConnection, Request
-from starlette.responses import Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
@@ -40,6 +40,7 @@ __all__ = [
     "api_refusal_response",
     "error_message",
     "foreign_socket",
+    "no_route",
     "path_lang",
     "refusal_response",
     "refused",
@@ -159,6 +160,7 @@ STATUS = {
     "err_tournament_in": 409,
     "err_tournament_full": 409,
     "err_tournament_creator": 403,
+    "err_no_route": 404,
 }
 """The HTTP status of each refusal a route can raise (docs/web.md's error table)."""
 
@@ -245,6 +247,23 @@ API_PREFIXES = (
     "/api/tournament/",
 )
 """The bot API's paths (docs/bot-api.md): a refusal there is ``{"error", "message"}``."""
+
+
+async def no_route(request: Request, error: Exception) -> Response:
+    """The app's answer to a path no route matches (or a method it does not take): in
+    the bot API's form (``err_no_route``, 404; 405 for a method) under
+    :data:`API_PREFIXES`, as Starlette answers elsewhere."""
+    status = getattr(error, "status_code", 404)
+    headers = getattr(error, "headers", None)
+    if isinstance(request, WebSocket):
+        raise error
+    if not request.url.path.startswith(API_PREFIXES):
+        return PlainTextResponse(str(getattr(error, "detail", "Not Found")), status, headers)
+    response = api_refusal_response(NotFound("err_no_route"), request_lang(request))
+    response.status_code = status
+    if headers:
+        response.headers.update(headers)
+    return response
 
 
 def api_refusal_response(refusal: Refused, lang: Lang) -> WireResponse:
