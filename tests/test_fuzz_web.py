@@ -16,6 +16,7 @@ import json
 import random
 import socket
 import sqlite3
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,7 @@ from hanamikoji.interfaces.web.catalog.lookup import UI
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore
 from hanamikoji.interfaces.web.games.live import rebuild
+from hanamikoji.interfaces.web.http.bearer import TokenRates
 
 CODES = frozenset(key for key in (*UI, *MESSAGES) if key.startswith("err_"))
 FIELDS = ("type", "token", "lang", "move", "ply", "opponent", "level", "variant", "first", "rated")
@@ -849,6 +851,167 @@ def test_any_tournament_route_gets_a_documented_answer(
         assert_documented_error(response.json())
 
 
+# -- the bot API (issue 50): tokens, headers, decisions, chat, challenges, floods, streams -----
+
+API_STATUSES = frozenset({400, 401, 403, 404, 405, 409, 413, 415, 429})
+
+
+def assert_api_error(response: Any) -> None:
+    """A refused bot API request: a documented status, ``{"error", "message"}`` with a
+    code the catalog knows, and the headers its code promises."""
+    assert response.status_code in API_STATUSES, response.text
+    body = response.json()
+    assert body["error"] in CODES and isinstance(body["message"], str) and body["message"]
+    if body["error"] == "err_token":
+        assert response.headers["www-authenticate"].startswith("Bearer")
+    if body["error"] == "err_rate":
+        assert int(response.headers["retry-after"]) >= 1
+
+
+def api_token(client: TestClient, name: str, scopes: list[str], *, bot: bool) -> str:
+    """A new account's token (the account upgraded to a bot if ``bot``)."""
+    client.cookies.clear()
+    made = client.post("/api/me/register", json={"name": name, "password": "x" * 12})
+    assert made.status_code == 201, made.text
+    answer = client.post(
+        "/api/tokens",
+        json={"name": "fuzz", "scopes": scopes},
+        headers={"X-CSRF-Token": made.json()["csrf"]},
+    )
+    token = str(answer.json()["token"])
+    client.cookies.clear()
+    if bot:
+        upgraded = client.post("/api/bot/account/upgrade", headers=bearer(token))
+        assert upgraded.status_code == 200, upgraded.text
+    return token
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture(scope="module")
+def bots(client: TestClient) -> dict[str, str]:
+    """Tokens: two bots in a game (``ann``, ``bob``), a bot outside it (``cyd``), a
+    read-only one, a person's, a revoked one; and the game's ``game`` id. The per-token
+    rates are lifted here (their own test floods them)."""
+    served(client).bearer.rates = TokenRates("100000 per second", "100000 per second")
+    found = {
+        "ann": api_token(client, "FuzzAnn", ["bot:play"], bot=True),
+        "bob": api_token(client, "FuzzBob", ["bot:play"], bot=True),
+        "cyd": api_token(client, "FuzzCyd", ["bot:play"], bot=True),
+        "read": api_token(client, "FuzzRead", ["read"], bot=False),
+        "person": api_token(client, "FuzzPerson", ["bot:play"], bot=False),
+    }
+    client.cookies.clear()
+    made = client.post("/api/me/register", json={"name": "FuzzGone", "password": "x" * 12})
+    csrf = {"X-CSRF-Token": made.json()["csrf"]}
+    gone = client.post("/api/tokens", json={"name": "x", "scopes": ["bot:play"]}, headers=csrf)
+    assert client.delete(f"/api/tokens/{gone.json()['id']}", headers=csrf).status_code == 204
+    found["revoked"] = gone.json()["token"]
+    client.cookies.clear()
+    challenge = client.post(
+        "/api/challenge/FuzzBob",
+        json={"rated": False, "first": "challenger"},
+        headers=bearer(found["ann"]),
+    ).json()["challenge"]["id"]
+    assert (
+        client.post(f"/api/challenge/{challenge}/accept", headers=bearer(found["bob"])).status_code
+        == 200
+    )
+    owner = served(client).bearer.tokens.owner(found["ann"])
+    assert owner is not None
+    found["game"] = served(client).accounts.store.games_of(owner.player_id, "playing", 1)[0].id
+    return found
+
+
+def decisions_of(client: TestClient, game_id: str) -> list[str]:
+    stored = store_of(client).load(game_id)
+    assert stored is not None
+    rebuild(stored)  # still replays
+    return list(stored.decisions)
+
+
+header_texts = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=80) | (
+    st.sampled_from(["Bearer ", "bearer ", "Basic ", "Bearer hmk_", "Token "]).flatmap(
+        lambda scheme: st.text(st.characters(min_codepoint=33, max_codepoint=126), max_size=60).map(
+            lambda rest: scheme + rest
+        )
+    )
+)
+
+
+@FUZZ
+@given(header=header_texts, who=st.sampled_from(["read", "person", "revoked", "cyd", None]))
+def test_any_authorization_header_or_wrong_token_is_refused_with_its_code(
+    client: TestClient, bots: dict[str, str], header: str, who: str | None
+) -> None:
+    game = bots["game"]
+    before = decisions_of(client, game)
+    auth = {"Authorization": header} if who is None else bearer(bots[who])
+    # What each token must be refused: a bad header or a revoked token opens nothing, a
+    # read token plays nothing, a person plays no bot route, a bot not in the game
+    # finds no game. (The upgrade and the account, which some of these may use, are
+    # left out: a person's bot:play token may upgrade it.)
+    expected = {None: "err_token", "revoked": "err_token", "read": "err_scope"}
+    expected |= {"person": "err_not_bot", "cyd": "err_no_game"}
+    paths = [f"/api/bot/game/{game}/resign", f"/api/bot/game/{game}/move"]
+    if who in (None, "revoked"):
+        paths.append("/api/bot/account/upgrade")
+    for path in paths:
+        response = client.post(path, headers={**auth, **JSON_TYPE}, content=b'{"decision":"S:A"}')
+        assert_api_error(response)
+        assert response.json()["error"] == expected[who], (who, path, response.text)
+    account = client.get("/api/account", headers=auth)
+    if who in (None, "revoked"):
+        assert_api_error(account)
+        assert account.json()["error"] == "err_token"
+    else:
+        assert account.status_code == 200 and account.json()["bot"] == (who == "cyd")
+    assert decisions_of(client, game) == before  # nothing played or resigned
+
+
+decision_texts = (
+    st.text(max_size=40)
+    | st.sampled_from(["S:A", "D:AB", "G:ABC>", "C:AB/FG", "G>A", "C>FG", "S:", ":", "/", "%", ""])
+    | st.text(st.sampled_from("SDGC:>/ABCDEFGHIJKLMNOPQRSTUVWXYZ"), max_size=12)
+)
+
+
+@FUZZ
+@given(decision=decision_texts, in_path=st.booleans(), seat=st.sampled_from(["ann", "bob"]))
+def test_any_decision_in_a_path_or_a_body_is_played_or_refused_with_a_code(
+    client: TestClient, bots: dict[str, str], decision: str, in_path: bool, seat: str
+) -> None:
+    game = bots["game"]
+    before = decisions_of(client, game)
+    if in_path:
+        response = client.post(
+            f"/api/bot/game/{game}/move/{quote(decision, safe='')}", headers=bearer(bots[seat])
+        )
+    else:
+        body = json.dumps({"decision": decision}).encode()
+        response = client.post(
+            f"/api/bot/game/{game}/move", content=body, headers={**bearer(bots[seat]), **JSON_TYPE}
+        )
+    after = decisions_of(client, game)
+    if response.status_code == 200:
+        assert response.json() == {"ok": True} and len(after) == len(before) + 1
+    else:
+        assert_api_error(response)
+        assert response.json()["error"] in (
+            "err_malformed",
+            "err_illegal",
+            "err_not_your_turn",
+            "err_game_over",
+            "err_no_route",
+            "err_bad_field",
+            "err_not_object",
+            "err_not_json",
+        ), response.text
+        assert after == before
+
+
 @FUZZ
 @given(
     action=st.sampled_from(["join", "withdraw"]),
@@ -866,3 +1029,167 @@ def test_any_bot_tournament_join_gets_an_api_error(
     if response.status_code == 401:
         body = response.json()
         assert body["error"] == "err_token" and body["message"]
+
+
+@FUZZ
+@given(
+    body=objects
+    | json_values.map(lambda value: {"value": value})
+    | st.fixed_dictionaries(
+        {"room": st.sampled_from(["player", "spectator", "x"]), "text": st.text(max_size=1100)}
+    ),
+    raw=st.booleans(),
+)
+def test_any_chat_body_is_said_or_refused_with_a_code(
+    client: TestClient, bots: dict[str, str], body: dict[str, Any], raw: bool
+) -> None:
+    content = json.dumps(body).encode() if not raw else str(body).encode()
+    response = client.post(
+        f"/api/bot/game/{bots['game']}/chat",
+        content=content,
+        headers={**bearer(bots["ann"]), **JSON_TYPE},
+    )
+    if response.status_code != 200:
+        assert_api_error(response)
+
+
+@FUZZ
+@given(
+    name=st.text(max_size=50) | st.sampled_from(["FuzzBob", "FuzzAnn", "fuzzcyd", "Nobody"]),
+    body=objects
+    | json_values.map(lambda value: {"value": value})
+    | st.fixed_dictionaries(
+        {},
+        optional={
+            "variant": st.sampled_from(["classic", "x", ""]) | st.text(max_size=10),
+            "clock": st.sampled_from([None, "3+2", "1d", "9+9", 3]),
+            "rated": st.booleans() | st.integers(),
+            "first": st.sampled_from(["challenger", "dest", "random", "me"]),
+        },
+    ),
+)
+def test_any_api_challenge_is_made_or_refused_with_a_code(
+    client: TestClient, bots: dict[str, str], name: str, body: dict[str, Any]
+) -> None:
+    response = client.post(
+        f"/api/challenge/{quote(name, safe='')}",
+        content=json.dumps(body).encode(),
+        headers={**bearer(bots["cyd"]), **JSON_TYPE},
+    )
+    if response.status_code == 200:
+        made = response.json()["challenge"]
+        assert made["challenger"]["name"] == "FuzzCyd" and made["status"] == "open"
+        cancel = client.post(f"/api/challenge/{made['id']}/cancel", headers=bearer(bots["cyd"]))
+        assert cancel.status_code == 200, cancel.text
+    else:
+        assert_api_error(response)
+
+
+@FUZZ
+@given(
+    body=objects
+    | json_values.map(lambda value: {"value": value})
+    | st.fixed_dictionaries(
+        {
+            "name": st.text(max_size=50),
+            "scopes": st.lists(st.sampled_from(["bot:play", "read", "admin", ""]), max_size=3),
+        }
+    )
+)
+def test_any_token_body_is_made_or_refused_with_a_code(
+    client: TestClient, social_people: dict[str, dict[str, str]], body: dict[str, Any]
+) -> None:
+    person = social_people["Target"]
+    response = client.post(
+        "/api/tokens", content=json.dumps(body).encode(), headers={**person, **JSON_TYPE}
+    )
+    listed = client.get("/api/tokens", headers=person).json()["tokens"]
+    if response.status_code == 201:
+        made = response.json()
+        assert made["token"].startswith("hmk_") and made["id"] in [t["id"] for t in listed]
+        revoked = client.delete(f"/api/tokens/{made['id']}", headers=person)
+        assert revoked.status_code == 204
+    else:
+        assert response.status_code in (400, 409, 413), response.text
+        assert_documented_error(response.json())
+    assert len(listed) <= 20
+
+
+def test_a_flooding_token_is_slowed_and_the_other_token_is_not() -> None:
+    with make_client() as fresh:  # the per-token rates as served
+        ann = api_token(fresh, "FloodAnn", ["bot:play"], bot=True)
+        bob = api_token(fresh, "FloodBob", ["bot:play"], bot=True)
+        codes = [
+            fresh.post("/api/bot/game/nope/resign", headers=bearer(ann)).json()["error"]
+            for _ in range(100)
+        ]
+        assert codes[:60] == ["err_no_game"] * 60  # ACTION_RATE: 60 per 2 seconds
+        assert set(codes[60:]) == {"err_rate"}
+        slowed = fresh.post("/api/bot/game/nope/resign", headers=bearer(ann))
+        assert_api_error(slowed)
+        assert slowed.status_code == 429 and 1 <= int(slowed.headers["retry-after"]) <= 2
+        other = fresh.post("/api/bot/game/nope/resign", headers=bearer(bob))
+        assert other.status_code == 404 and other.json()["error"] == "err_no_game"
+        assert fresh.get("/api/account", headers=bearer(ann)).status_code == 200
+
+
+class HeldStream:
+    """An event stream held open in a thread: its status, and whether the server ended it."""
+
+    def __init__(self, url: str, token: str) -> None:
+        self.status = 0
+        self.error = ""
+        self.answered = threading.Event()
+        self.ended = threading.Event()
+        self.http = httpx.Client(timeout=httpx.Timeout(10, read=60))
+        threading.Thread(target=self.read, args=(url, token), daemon=True).start()
+        assert self.answered.wait(30)
+
+    def read(self, url: str, token: str) -> None:
+        with contextlib.suppress(httpx.HTTPError):
+            with self.http.stream("GET", url, headers=bearer(token)) as response:
+                self.status = response.status_code
+                if self.status != 200:
+                    self.error = json.loads(response.read())["error"]
+                self.answered.set()
+                for _ in response.iter_bytes():
+                    pass
+            self.ended.set()
+        self.answered.set()
+
+    def close(self) -> None:
+        self.http.close()
+
+
+def test_a_stream_opened_100_times_keeps_its_cap_and_closes_the_oldest(tmp_path: Path) -> None:
+    with Server(tmp_path / "games.sqlite", free_port()) as server:
+        http = httpx.Client(base_url=server.url, timeout=30)
+        tokens = []
+        for name in ("StreamBot", None):
+            if name is not None:
+                made = http.post("/api/me/register", json={"name": name, "password": "x" * 12})
+                csrf = {"X-CSRF-Token": made.json()["csrf"]}
+            answer = http.post(
+                "/api/tokens", json={"name": "s", "scopes": ["bot:play"]}, headers=csrf
+            )
+            tokens.append(answer.json()["token"])
+        assert http.post("/api/bot/account/upgrade", headers=bearer(tokens[0])).status_code == 200
+        url = f"{server.url}/api/stream/event"
+        streams = [HeldStream(url, tokens[0]) for _ in range(100)]
+        try:
+            opened = [stream for stream in streams if stream.status == 200]
+            refused = [stream for stream in streams if stream.status != 200]
+            assert len(opened) == 20 and streams[:20] == opened  # OPEN_RATE: 20 a minute
+            assert {(s.status, s.error) for s in refused} == {(429, "err_rate")}
+            # The cap: 4 event streams per token, a newer one closing the oldest.
+            for stream in opened[:16]:
+                assert stream.ended.wait(15)
+            assert not any(stream.ended.is_set() for stream in opened[16:])
+            # The other token of the same bot is unharmed.
+            other = HeldStream(url, tokens[1])
+            assert other.status == 200 and not other.ended.wait(1.5)
+            other.close()
+        finally:
+            for stream in streams:
+                stream.close()
+        assert http.get("/healthz").status_code == 200
