@@ -1,0 +1,102 @@
+"""The bot API across two server instances on one PostgreSQL database (issue 50): a
+bot's event stream and game stream on one instance, its opponent (and the game, made
+where the challenge was accepted) on the other. The event stream gets the challenge
+made on the other instance and the game's start and end; the game finishes, and both
+game streams see every state, each line audited for hidden cards."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx2 as httpx
+import pytest
+import test_web_bot_api as api
+from postgres_db import DRIVER_MISSING, needs_postgres
+from serving import Server, free_port
+from web_support import legal_texts
+
+from hanamikoji.interfaces.web.db.database import Store
+from hanamikoji.interfaces.web.db.games import GameStore
+
+pytest.importorskip("psycopg", reason=DRIVER_MISSING)
+
+from postgres_db import postgres_schemas
+
+pytestmark = needs_postgres
+
+
+@pytest.fixture
+def schema() -> Iterator[str]:
+    with postgres_schemas() as new_schema:
+        yield new_schema()
+
+
+def test_a_bot_on_one_instance_plays_a_whole_game_against_one_on_the_other(
+    schema: str, tmp_path: Path
+) -> None:
+    rng = random.Random(5)
+    with (
+        Server(tmp_path / "a.sqlite", free_port(), db_url=schema) as one,
+        Server(tmp_path / "b.sqlite", free_port(), db_url=schema) as other,
+    ):
+        at_one = httpx.Client(base_url=one.url, timeout=30)
+        at_other = httpx.Client(base_url=other.url, timeout=30)
+        ann, bob = api.bot(at_one, "AnnBot"), api.bot(at_other, "BobBot")
+        with api.streaming(f"{one.url}/api/stream/event", ann) as events:
+            made = at_other.post(
+                "/api/challenge/AnnBot",
+                json={"variant": "classic", "clock": None, "rated": True, "first": "dest"},
+                headers=api.bearer(bob),
+            )
+            assert made.status_code == 200, made.text
+            challenge = made.json()["challenge"]
+            shown = events.next("challenge")["challenge"]  # made on the other instance
+            assert shown["id"] == challenge["id"] and shown["challenger"]["name"] == "BobBot"
+            # Accepted on the other instance: the game is made (and its hub runs) there.
+            accepted = at_other.post(
+                f"/api/challenge/{challenge['id']}/accept", headers=api.bearer(ann)
+            )
+            assert accepted.status_code == 200, accepted.text
+            start = events.next("gameStart")["game"]
+            assert start["opponent"]["name"] == "BobBot"
+            me = start["seat"]
+            game_id = start["id"]
+            stored = GameStore(Store(schema)).load(game_id)
+            assert stored is not None
+            decisions: list[str] = []
+            with (
+                api.streaming(f"{one.url}/api/bot/game/stream/{game_id}", ann) as first,
+                api.streaming(f"{other.url}/api/bot/game/stream/{game_id}", bob) as second,
+            ):
+                streams = {me: first, 1 - me: second}
+                clients = {me: at_one, 1 - me: at_other}
+                tokens = {me: ann, 1 - me: bob}
+                states = {seat: streams[seat].next("gameFull")["state"] for seat in (0, 1)}
+                seen: dict[int, set[int]] = {seat: {states[seat]["ply"]} for seat in (0, 1)}
+                while states[0]["outcome"] is None:
+                    mover = states[0]["to_move"]
+                    choice = rng.choice(legal_texts(states[mover]))
+                    answer = clients[mover].post(
+                        f"/api/bot/game/{game_id}/move",
+                        json={"decision": choice},
+                        headers=api.bearer(tokens[mover]),
+                    )
+                    assert answer.status_code == 200, (choice, answer.text)
+                    decisions.append(choice)
+                    for seat in (0, 1):  # every state, in order, on both instances
+                        while states[seat]["ply"] < len(decisions):
+                            line = streams[seat].next("gameState")
+                            assert line["type"] == "gameState", line
+                            assert line["state"]["ply"] - states[seat]["ply"] in (0, 1)
+                            states[seat] = line["state"]
+                            seen[seat].add(states[seat]["ply"])
+                            api.seat_audit(states[seat], seat, stored, decisions)
+                for seat in (0, 1):
+                    assert streams[seat].next()["type"] == "_closed"
+            assert states[0]["outcome"] == states[1]["outcome"]
+            assert seen[0] == seen[1] == set(range(len(decisions) + 1))
+            assert len(decisions) >= 12
+            finish = events.next("gameFinish")["game"]
+            assert finish["id"] == game_id
