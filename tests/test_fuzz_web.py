@@ -1146,7 +1146,7 @@ class HeldStream:
         assert self.answered.wait(30)
 
     def read(self, url: str, token: str) -> None:
-        with contextlib.suppress(httpx.HTTPError):
+        try:
             with self.http.stream("GET", url, headers=bearer(token)) as response:
                 self.status = response.status_code
                 if self.status != 200:
@@ -1155,7 +1155,10 @@ class HeldStream:
                 for _ in response.iter_bytes():
                     pass
             self.ended.set()
+        except httpx.HTTPError as error:
+            self.error = self.error or repr(error)
         self.answered.set()
+        self.http.close()  # no kept-alive connection: the server caps them per address
 
     def close(self) -> None:
         self.http.close()
