@@ -35,6 +35,7 @@ from hanamikoji.interfaces.web.wire.api_messages import (
     TokenCreated,
     TokenList,
 )
+from hanamikoji.interfaces.web.wire.ladder_messages import LadderJoinBody, LadderPlace
 from hanamikoji.interfaces.web.wire.outgoing import ErrorMessage
 
 __all__ = ["OPERATIONS", "Operation", "openapi_document", "openapi_routes"]
@@ -58,6 +59,8 @@ class Operation:
     auth: str = "bearer"
     refusals: tuple[int, ...] = (400, 401, 403, 404, 409, 413, 415, 429, 503)
     stream: bool = False
+    body_optional: bool = False
+    """Whether the body may be left out (its fields then take their defaults)."""
 
 
 _GAME = "/api/bot/game/{game_id}"
@@ -103,6 +106,15 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("post", "/api/challenge/{challenge_id}/accept", "Accept a challenge", ApiOk),
     Operation("post", "/api/challenge/{challenge_id}/decline", "Decline a challenge", ApiOk),
     Operation("post", "/api/challenge/{challenge_id}/cancel", "Cancel a challenge", ApiOk),
+    Operation(
+        "post",
+        "/api/bot/ladder/join",
+        "Join the bot ladder (no body: every variant, one game at a time)",
+        LadderPlace,
+        body=LadderJoinBody,
+        body_optional=True,
+    ),
+    Operation("post", "/api/bot/ladder/leave", "Leave the bot ladder", ApiOk),
 )
 """Every route of the bot API and of the tokens, as the document shows them."""
 
@@ -165,7 +177,7 @@ def _operation(op: Operation) -> dict[str, Any]:
     if op.body is not None:
         schema = _ref(op.body)
         found["requestBody"] = {
-            "required": True,
+            "required": not op.body_optional,
             "content": {"application/json": {"schema": schema}},
         }
     return found
