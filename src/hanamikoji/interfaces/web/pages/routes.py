@@ -4,6 +4,7 @@
 ``GET /``, ``GET /g/{id}``, ``GET /w/{id}``  the page (a seat token is in the fragment)
 ``GET /learn``, ``GET /lobby``, ``GET /me``  the page: the lesson, the lobby, my games
 ``GET /@/{name}``, ``GET /leaderboard``     the page: a player's page, the leaderboard
+``GET /ladder``                             the page: the bot ladder's standings
 ``GET /games``                              the page: the game browser
 ``GET /puzzles``, ``/puzzles/...``           the page: puzzles, the daily one, a streak
 ``GET /tournaments``, ``/tournament/{id}``    the page: the tournaments, one tournament
@@ -50,6 +51,7 @@ PAGE_PATHS = (
     "/w/{game_id}",
     "/lobby",
     "/leaderboard",
+    "/ladder",
     "/games",
     "/friends",
     "/challenge/{challenge_id}",

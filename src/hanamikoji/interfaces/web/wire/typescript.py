@@ -33,6 +33,7 @@ from hanamikoji.interfaces.web.wire.answers import ANSWERS
 from hanamikoji.interfaces.web.wire.api_messages import TOKEN_ANSWERS
 from hanamikoji.interfaces.web.wire.browser_answers import BROWSER_ANSWERS
 from hanamikoji.interfaces.web.wire.chat_messages import CHAT_ANSWERS, ChatServerMessage
+from hanamikoji.interfaces.web.wire.ladder_messages import LADDER_ANSWERS
 from hanamikoji.interfaces.web.wire.lobby_messages import LobbyServerMessage
 from hanamikoji.interfaces.web.wire.notice_answers import NOTICE_ANSWERS
 from hanamikoji.interfaces.web.wire.outgoing import (
@@ -73,6 +74,7 @@ ANSWER_GROUPS: tuple[tuple[Any, ...], ...] = (
     PUZZLE_ANSWERS,
     TOURNAMENT_ANSWERS,
     TOKEN_ANSWERS,
+    LADDER_ANSWERS,
 )
 """The routes' answers, a group per module of ``wire/`` (one line each)."""
 

@@ -2,8 +2,8 @@
 // in the address's fragment, which browsers never send to a server, so a reload (or a
 // bookmark) opens the same seat. A signed-in player's own seats open without a token
 // ("/g/ID", from My games at "/me"); a player's page is at "/@/NAME", the friends list
-// at "/friends", a challenge's link at "/challenge/ID", the tournaments at "/tournaments"
-// and one at "/tournament/ID".
+// at "/friends", a challenge's link at "/challenge/ID", the tournaments at "/tournaments",
+// one at "/tournament/ID", and the bot ladder at "/ladder".
 
 import { claimSeat, currentPlayer, initAccount, onPlayerChange, renderAccountButton } from "./account.js";
 import { byId, h, messageOf, store, toast } from "./dom.js";
@@ -18,6 +18,7 @@ import { TableController } from "./table.js";
 import { TutorialView } from "./tutorial.js";
 import { renderLobby } from "./lobby.js";
 import { renderLeaderboard } from "./ratings.js";
+import { LadderPage } from "./ladder.js";
 import { renderGames } from "./games.js";
 import { PuzzlePage } from "./puzzles.js";
 import { renderChallenge, renderFriends, startSocial } from "./social.js";
@@ -88,6 +89,13 @@ function route() {
   if (/^\/leaderboard\/?$/.test(location.pathname)) {
     document.title = `Hanamikoji · ${t("leaderboard_title")}`;
     renderLeaderboard(root);
+    return;
+  }
+  if (/^\/ladder\/?$/.test(location.pathname)) {
+    document.title = `Hanamikoji · ${t("ladder_title")}`;
+    const ladder = new LadderPage(root);
+    table = ladder;
+    ladder.start();
     return;
   }
   if (/^\/games\/?$/.test(location.pathname)) {

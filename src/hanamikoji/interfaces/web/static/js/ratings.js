@@ -135,6 +135,7 @@ export async function renderLeaderboard(root) {
     h("h1", {}, t("leaderboard_title")),
     h("div", { class: "field" }, h("label", { for: "leaderboard-variant" }, t("variant_label")), select),
     h("p", { class: "muted" }, t("leaderboard_about", { bound: Math.round(body.bound) })),
+    h("p", {}, h("a", { href: "/ladder", id: "ladder-link" }, t("ladder_title"))),
     leaderTable(body.players, "leaderboard-established"),
     h("h2", {}, t("leaderboard_provisional")),
     h("p", { class: "muted" }, t("rating_provisional_hint")),

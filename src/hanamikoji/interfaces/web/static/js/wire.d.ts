@@ -264,6 +264,31 @@ export interface Hint {
   next_value: number | null;
 }
 
+/** A bot in a variant's standings: its rating, its finished ladder games won, lost and drawn, and whether its event stream is open now. */
+export interface LadderLine {
+  name: string;
+  rating: number;
+  provisional: boolean;
+  games: number;
+  won: number;
+  lost: number;
+  drawn: number;
+  online: boolean;
+}
+
+/** A bot's place on the ladder after joining: its variants and cap. */
+export interface LadderPlace {
+  variants: string[];
+  concurrency: number;
+}
+
+/** `GET /api/ladder?variant=`: the bots on the ladder in a variant, best first, and every variant the ladder has. */
+export interface LadderStandings {
+  variant: string;
+  variants: string[];
+  bots: LadderLine[];
+}
+
 /** `GET /api/leaderboard`: established ratings, then provisional ones (deviation above `bound`). */
 export interface Leaderboard {
   variant: string;
