@@ -5,6 +5,7 @@
 import { h, messageOf, toast } from "./dom.js";
 import { t, variantName } from "./i18n.js";
 import { api } from "./net.js";
+import { botBadge } from "./people.js";
 import { ratingBadge } from "./ratings.js";
 
 /** @typedef {import("./wire").LadderStandings} LadderStandings */
@@ -101,7 +102,7 @@ function standingsTable(bots) {
       h("td", {}, index + 1),
       h("td", {},
         h("a", { href: `/@/${encodeURIComponent(bot.name)}` }, bot.name), " ",
-        h("span", { class: "bot-badge", "data-testid": "bot-badge" }, t("bot_badge"))),
+        botBadge()),
       h("td", {}, ratingBadge(bot)),
       h("td", {}, bot.games),
       h("td", {}, `${bot.won}/${bot.lost}/${bot.drawn}`),
