@@ -14,7 +14,8 @@ whether exactly one of them is clearly the best.
   only if its best is at least :data:`SEARCHED_MARGIN` ahead is a second search run, on
   other worlds (another seed) and four times as many, and the position is kept only if
   it names the same best decision, again that far ahead. Its values are the second
-  search's.
+  search's. Both searches are seeded (the second's seed is the first's plus
+  :data:`CONFIRM_SEED`), so a searched verdict is found again from its seed.
 
 A position where several decisions are about equally good is never kept: the margin is
 over the *next best* decision, and decisions that differ only in the order of the same
@@ -34,12 +35,14 @@ from hanamikoji.puzzles.model import Method
 
 __all__ = [
     "CONFIRM_FACTOR",
+    "CONFIRM_SEED",
     "EXACT_LIMIT",
     "EXACT_TURNS",
     "PROVED_MARGIN",
     "SEARCHED_MARGIN",
     "Verdict",
     "exact_verdict",
+    "search_values",
     "searched_verdict",
 ]
 
@@ -53,6 +56,8 @@ EXACT_TURNS = 2
 """Positions on the last this many turns of a round are judged exactly..."""
 EXACT_LIMIT = 5_000
 """...if the mover's information set holds at most this many worlds."""
+CONFIRM_SEED = 1_000_003
+"""The second search's seed is the first's plus this (other worlds)."""
 UNCAPPED = 1e9
 """The searches stop by their number of playouts, not by the clock."""
 
@@ -107,7 +112,10 @@ def exact_verdict(view: View, legal: Sequence[Move], limit: int = EXACT_LIMIT) -
     )
 
 
-def _search(view: View, legal: Sequence[Move], seed: int, worlds: int) -> dict[Move, float]:
+def search_values(view: View, legal: Sequence[Move], seed: int, worlds: int) -> dict[Move, float]:
+    """Every decision of ``legal`` valued by ``ismcts`` (the compiled judge, every decision
+    compared at the root) on ``worlds`` sampled worlds each, drawn from ``seed``: the
+    same values for the same seed."""
     config = replace(DEFAULT_CONFIG, compiled=True, root_candidates=len(legal))
     bot = ISMCTSBot(seed, budget=UNCAPPED, iterations=worlds * len(legal), config=config)
     return {move: value for move, (_, value) in bot.evaluate(view, legal, legal).items()}
@@ -117,14 +125,14 @@ def searched_verdict(view: View, legal: Sequence[Move], seed: int, worlds: int) 
     """The searched values of ``legal`` (see the module's docstring), or ``None`` unless
     both searches agree on a best decision :data:`SEARCHED_MARGIN` ahead."""
     nothing: dict[Move, float | None] = dict.fromkeys(legal)
-    first = _search(view, legal, seed, worlds)
+    first = search_values(view, legal, seed, worlds)
     if len(first) < len(legal):
         return None
     verdict = Verdict(_ordered(first, legal), Method.SEARCHED, worlds, nothing, nothing)
     if not verdict.clear(SEARCHED_MARGIN):
         return None
     confirm_worlds = worlds * CONFIRM_FACTOR
-    second = _search(view, legal, seed + 1_000_003, confirm_worlds)
+    second = search_values(view, legal, seed + CONFIRM_SEED, confirm_worlds)
     if len(second) < len(legal):
         return None
     confirmed = Verdict(_ordered(second, legal), Method.SEARCHED, confirm_worlds, nothing, nothing)

@@ -18,6 +18,7 @@ from the seed).
 from __future__ import annotations
 
 import argparse
+import resource
 import sys
 import time
 from collections.abc import Sequence
@@ -27,6 +28,7 @@ from hanamikoji.core.variants import VARIANTS
 from hanamikoji.notation.records import RecordError, read_record
 from hanamikoji.puzzles.mining import Miner, game_seed
 from hanamikoji.puzzles.model import PuzzleError
+from hanamikoji.puzzles.selection import Selection, mined_games
 from hanamikoji.puzzles.store import append_puzzles, read_puzzles
 
 __all__ = ["main", "mine_bot_games", "mine_records"]
@@ -41,18 +43,30 @@ def _existing(out: Path) -> tuple[set[str], set[str]]:
 
 
 def mine_bot_games(
-    out: Path, variants: Sequence[str], games: int, seed: int, miner: Miner, quiet: bool = False
+    out: Path,
+    variants: Sequence[str],
+    games: int,
+    seed: int,
+    miner: Miner,
+    quiet: bool = False,
+    selection: Selection | None = None,
+    jobs: int = 1,
 ) -> int:
     """Mine games ``0 .. games-1`` of a run seeded ``seed`` into ``out`` (see the module's
-    docstring), game ``i`` in ``variants[i % len(variants)]``; the number of puzzles
-    added (``miner.stats`` has the rest)."""
+    docstring), game ``i`` in ``variants[i % len(variants)]``, keeping what ``selection``
+    keeps (every puzzle if ``None``), the games played by ``jobs`` processes; the number
+    of puzzles added (``miner.stats`` has the rest)."""
     ids, _ = _existing(out)
     before = len(ids)
+    if selection is not None:
+        selection.count(read_puzzles(out, check=False) if out.exists() else [])
     done = {int(pid.split("-")[-2]) - game_seed(seed, 0) for pid in ids if _ours(pid, seed)}
     first = max(done, default=0)
-    for index in range(first, games):
-        variant = variants[index % len(variants)]
-        found = [p for p in miner.bot_game_puzzles(variant, seed, index) if p.id not in ids]
+    tasks = [(variants[index % len(variants)], seed, index) for index in range(first, games)]
+    for index, puzzles in zip(range(first, games), mined_games(miner, tasks, jobs), strict=True):
+        found = [p for p in puzzles if p.id not in ids]
+        if selection is not None:
+            found = [p for p in found if selection.keeps(p)]
         append_puzzles(out, found)
         ids.update(p.id for p in found)
         if not quiet and (index + 1) % 50 == 0:
@@ -88,6 +102,12 @@ def mine_records(out: Path, folder: Path, miner: Miner, quiet: bool = False) -> 
     return len(ids) - before
 
 
+def _cpu() -> float:
+    """Processor seconds of this process and of its ended children (``--jobs``)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="python -m hanamikoji.puzzles.mine",
@@ -106,6 +126,16 @@ def _parser() -> argparse.ArgumentParser:
         default=0,
         help="positions searched per game before the last two turns (default 0: proved only)",
     )
+    parser.add_argument(
+        "--keep-solved",
+        type=int,
+        metavar="N",
+        help="keep every puzzle greedy misses and, of each variant, method and decision "
+        "kind, the first N it solves (default: keep every puzzle)",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=1, help="processes playing the games (default 1)"
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
     return parser
 
@@ -119,17 +149,29 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(f"--variant is one of {', '.join(VARIANTS)} or all")
     if args.games < 0 or args.seed < 0 or args.seed > 10**12 or args.searched_per_game < 0:
         parser.error("--games, --searched-per-game and --seed are not negative")
+    if args.jobs < 1 or (args.keep_solved is not None and args.keep_solved < 0):
+        parser.error("--jobs is at least 1 and --keep-solved not negative")
     miner = Miner(searched_per_game=args.searched_per_game)
-    start = time.process_time()
+    selection = None if args.keep_solved is None else Selection(args.keep_solved)
+    start = _cpu()
     try:
         if args.records is not None:
             added = mine_records(args.out, args.records, miner, args.quiet)
         else:
-            added = mine_bot_games(args.out, variants, args.games, args.seed, miner, args.quiet)
+            added = mine_bot_games(
+                args.out,
+                variants,
+                args.games,
+                args.seed,
+                miner,
+                args.quiet,
+                selection,
+                args.jobs,
+            )
     except PuzzleError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    seconds = time.process_time() - start
+    seconds = _cpu() - start
     stats = miner.stats
     print(
         f"{stats.games} games, {stats.positions} positions judged, {stats.puzzles} puzzles found "

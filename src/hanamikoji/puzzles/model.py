@@ -68,6 +68,9 @@ class Puzzle:
         themes: what the puzzle is about (:mod:`hanamikoji.puzzles.themes`).
         level: 1 to 5, from how many alternatives look close.
         source: where the game came from (the bots that played it, or a record file).
+        greedy: the decision greedy (level 6, seed 0) chose in the position when it was
+            mined (``None``: not recorded); the shipped set's selection used it
+            (docs/puzzles.md, "The shipped set").
     """
 
     id: str
@@ -84,6 +87,7 @@ class Puzzle:
     themes: tuple[str, ...]
     level: int
     source: str
+    greedy: str | None = None
 
     @property
     def best_value(self) -> float:
@@ -154,3 +158,5 @@ class Puzzle:
             raise PuzzleError(f"{where}: values are chances, highest first")
         if abs(numbers[0] - numbers[1] - self.margin) > 2e-4 or self.margin <= 0:
             raise PuzzleError(f"{where}: margin is the best value less the next one")
+        if self.greedy is not None and self.greedy not in {text for text, _ in self.values}:
+            raise PuzzleError(f"{where}: greedy's decision is not one of the values")

@@ -54,7 +54,9 @@ FIELDS = frozenset(
         "source",
     ]
 )
-"""The fields of a puzzle's JSON form, every one required."""
+"""The fields of a puzzle's JSON form, every one required..."""
+OPTIONAL = frozenset(["greedy"])
+"""...and these may be left out (``greedy``: the decision greedy chose when it was mined)."""
 
 
 def puzzle_json(puzzle: Puzzle) -> dict[str, object]:
@@ -74,7 +76,7 @@ def puzzle_json(puzzle: Puzzle) -> dict[str, object]:
         "themes": list(puzzle.themes),
         "level": puzzle.level,
         "source": puzzle.source,
-    }
+    } | ({} if puzzle.greedy is None else {"greedy": puzzle.greedy})
 
 
 def _field(data: dict[str, object], name: str) -> object:
@@ -140,7 +142,10 @@ def puzzle_from_json(data: object) -> Puzzle:
         known = Method(method)
     except ValueError:
         raise PuzzleError(f"field 'method' is 'proved' or 'searched', not {method!r}") from None
-    extra = set(data) - FIELDS
+    greedy = data.get("greedy")
+    if greedy is not None and not isinstance(greedy, str):
+        raise _wrong("greedy", greedy)
+    extra = set(data) - FIELDS - OPTIONAL
     if extra:
         raise PuzzleError(f"unknown fields {sorted(extra)}")
     return Puzzle(
@@ -158,6 +163,7 @@ def puzzle_from_json(data: object) -> Puzzle:
         themes=tuple(str(theme) for theme in themes),
         level=_int(data, "level"),
         source=_str(data, "source"),
+        greedy=greedy,
     )
 
 

@@ -34,7 +34,8 @@ THEMES: dict[str, str] = {
     "competition-split": "splitting a Competition: which cards, in which pairs",
     "secret": "keeping a card secret: which one",
     "trade-off": "discarding two cards: which ones",
-    "last-secret": "the round's last Secret: the solver's last action is their Secret",
+    "last-secret": "the solver's last Secret of the round: their last choice of an action "
+    "(the fourth action is forced: it takes the cards left)",
     "last-turn": "the round's last turn: it is scored after this decision (and its answer)",
     "seventh-turn": "the round's seventh turn",
     "win-now": "the solution wins the match at this round's scoring in every world",
@@ -116,7 +117,7 @@ def themes_for(view: View, verdict: Verdict) -> tuple[str, ...]:
         MoveKind.TRADE_OFF: "trade-off",
     }
     themes = {found[kind]}
-    if kind == MoveKind.SECRET and len(view.used[view.player]) == 3:
+    if kind == MoveKind.SECRET and len(view.used[view.player]) == 2:
         themes.add("last-secret")
     if view.deck_size == 0:
         themes.add("last-turn")
