@@ -25,13 +25,17 @@ from hanamikoji.core.variants import VARIANTS
 from hanamikoji.core.worlds import from_view, hidden_from
 from hanamikoji.notation.records import GameRecord, write_record
 from hanamikoji.puzzles.judging import (
+    CONFIRM_FACTOR,
+    CONFIRM_SEED,
+    EXACT_TURNS,
     PROVED_MARGIN,
     SEARCHED_MARGIN,
     exact_verdict,
+    search_values,
     searched_verdict,
 )
 from hanamikoji.puzzles.mine import main
-from hanamikoji.puzzles.mining import Miner, greedy_choice
+from hanamikoji.puzzles.mining import SEARCH_WORLDS, Miner, greedy_choice
 from hanamikoji.puzzles.model import Method, Puzzle, PuzzleError
 from hanamikoji.puzzles.selection import Selection
 from hanamikoji.puzzles.store import (
@@ -234,6 +238,46 @@ def test_the_shipped_set_holds_2000_valid_puzzles_in_every_variant() -> None:
     assert {p.variant for p in puzzles} == set(VARIANTS)
     for puzzle in puzzles:
         assert set(puzzle.themes) <= set(THEMES)
+
+
+def test_the_shipped_set_is_selected_as_documented() -> None:
+    """Every puzzle records greedy's decision; greedy misses some, and of those it
+    solves there are at most the documented quota of each variant and kind."""
+    puzzles = shipped_puzzles()
+    assert all(p.greedy is not None for p in puzzles)
+    assert any(Selection.missed(p) for p in puzzles)
+    solved = Selection(SHIPPED_KEEP_SOLVED)
+    assert all(solved.keeps(p) for p in puzzles if not Selection.missed(p))
+    assert {p.variant for p in puzzles if Selection.missed(p)} == set(VARIANTS)
+
+
+def test_the_shipped_searched_puzzles_hold_their_record() -> None:
+    """A searched puzzle is before its round's last two turns, its values are the second
+    search's (four times the first's worlds), its margin and level are its values'."""
+    searched = [p for p in shipped_puzzles() if p.method is Method.SEARCHED]
+    assert searched
+    for puzzle in searched:
+        view = puzzle.view()
+        assert view.deck_size >= EXACT_TURNS, puzzle.id
+        assert puzzle.worlds == SEARCH_WORLDS * CONFIRM_FACTOR, puzzle.id
+        numbers = [value for _, value in puzzle.values]
+        assert puzzle.margin == pytest.approx(numbers[0] - numbers[1], abs=2e-4)
+        assert puzzle.margin >= SEARCHED_MARGIN - 1e-4, puzzle.id
+        assert puzzle.level == level_for(numbers), puzzle.id
+        assert exact_verdict(view, view.generate_legal_moves()) is None
+
+
+def test_a_shipped_searched_puzzle_is_searched_again_alike() -> None:
+    """The second search, seeded from the puzzle's game and ply, finds its values again
+    (the one with the fewest decisions, to keep the test short)."""
+    searched = [p for p in shipped_puzzles() if p.method is Method.SEARCHED]
+    puzzle = min(searched, key=lambda p: (len(p.values), p.id))
+    view = puzzle.view()
+    seed = puzzle.seed + puzzle.ply + CONFIRM_SEED
+    values = search_values(view, view.generate_legal_moves(), seed, puzzle.worlds)
+    found = {move.text(): value for move, value in values.items()}
+    for text, value in puzzle.values:
+        assert found[text] == pytest.approx(value, abs=1e-4), (puzzle.id, text)
 
 
 def test_the_shipped_proved_puzzles_are_proved_again() -> None:
