@@ -17,6 +17,7 @@ from browser_support import (
     CHROMIUM,
     Page,
     browser,
+    choose_preference,
     page,
     server,
     start_game,
@@ -224,7 +225,7 @@ def test_the_deck_preference_puts_the_card_table_faces_on_the_table(
     start_game(page, server, opponent="bot", level="1", variant="classic", first="me")
     wait_for_my_decision(page)
     assert not page.locator(".row .geisha .face").first.is_visible()
-    page.select_option("#deck-select", "card-table")
+    choose_preference(page, "#deck-select", "card-table")
     shown = page.locator(".row .geisha .face").all_inner_texts()
     assert shown == [card_table_geisha(g.index) for g in GEISHAS]
     markers = page.locator(".side.me .action-marker .face").all_inner_texts()
@@ -240,5 +241,5 @@ def test_the_deck_preference_puts_the_card_table_faces_on_the_table(
     page.wait_for_selector(".game")
     assert page.eval_on_selector("#deck-select", "el => el.value") == "card-table"
     assert page.locator(".row .geisha .face").last.inner_text() == "5☾"
-    page.select_option("#deck-select", "boxed")
+    choose_preference(page, "#deck-select", "boxed")
     assert not page.locator(".row .geisha .face").last.is_visible()
