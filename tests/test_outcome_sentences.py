@@ -22,7 +22,13 @@ from hanamikoji.notation.names import LANGUAGES, Lang, term
 from hanamikoji.notation.outcomes import describe_outcome
 
 try:
-    from browser_support import CHROMIUM, Page, browser, page  # noqa: F401  (fixtures)
+    from browser_support import (  # noqa: F401  (fixtures)
+        CHROMIUM,
+        Page,
+        browser,
+        choose_preference,
+        page,
+    )
 
     BROWSER = CHROMIUM.exists()
 except pytest.skip.Exception:  # no Playwright: the browser test is skipped
@@ -116,7 +122,7 @@ def test_the_end_screen_says_that_charm_beat_geishas(page: Page, tmp_path: Any) 
         assert why.inner_text() == (
             "Bot (level 1) wins with 11 or more charm, which beats the other player's 4 geishas."
         )
-        page.select_option("#lang-select", "ja")
+        choose_preference(page, "#lang-select", "ja")
         page.wait_for_function(
             "() => document.querySelector('[data-testid=end] .why').textContent.includes('芸者4人')"
         )
