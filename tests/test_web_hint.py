@@ -192,7 +192,7 @@ def test_the_rules_panel_and_a_hint_at_the_table(page: Page, server: Server) -> 
     assert e2e is not None
     e2e.start_game(page, server, opponent="bot", level="1", variant="french", first="me")
     e2e.wait_for_my_decision(page)
-    page.click("#rules-button")
+    e2e.open_rules(page)
     panel = page.locator("dialog.rules-panel[open]")
     panel.wait_for()
     end = panel.locator("#rules-end")
