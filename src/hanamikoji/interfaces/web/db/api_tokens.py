@@ -4,8 +4,13 @@ name and scopes, kept only as the SHA-256 hash of the token, which is shown once
 A token is ``hmk_`` and 43 URL-safe characters (256 random bits). The features that
 answer a token (``api/``, ``bots/``) read its owner here; a revoked token opens nothing.
 
+>>> from datetime import UTC, datetime
 >>> from hanamikoji.interfaces.web.db.database import Store
->>> tokens = ApiTokenStore(Store("sqlite://"))
+>>> store = Store("sqlite://")
+>>> with store.transaction() as connection:  # the account "p1" (players/ makes them)
+...     _ = connection.execute(insert(players).values(
+...         id="p1", kind="account", name="Ann", created=datetime.now(UTC)))
+>>> tokens = ApiTokenStore(store)
 >>> made, text = tokens.create("p1", "my engine", ("bot:play",), 1000)
 >>> text.startswith(TOKEN_PREFIX), len(text), tokens.owner(text).player_id
 (True, 47, 'p1')
