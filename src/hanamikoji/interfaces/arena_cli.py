@@ -47,6 +47,7 @@ __all__ = [
     "Rows",
     "backend_options",
     "configure_arena",
+    "engine_argument",
     "engine_option",
     "match_rows",
     "plan_header",
@@ -71,6 +72,20 @@ def engine_option(text: str) -> tuple[str, str]:
     if not equals or not name or not command:
         raise argparse.ArgumentTypeError(f"expected NAME=COMMAND, not {text!r}")
     return name, command_line(command)
+
+
+def engine_argument(parser: argparse.ArgumentParser) -> None:
+    """``--engine NAME=CMD``: an external engine playing as a named player (the arena's
+    and the tournament's)."""
+    parser.add_argument(
+        "--engine",
+        action="append",
+        default=[],
+        type=engine_option,
+        metavar="NAME=CMD",
+        help="an external engine (docs/protocol.md) playing as NAME, started with the"
+        " command line CMD; then use NAME as a PLAYER. May be given several times",
+    )
 
 
 def backend_options(parser: argparse.ArgumentParser) -> None:
@@ -101,15 +116,7 @@ def configure_arena(parser: argparse.ArgumentParser) -> None:
         " two for a match, two or more with --round-robin; a name given twice plays as NAME"
         " and NAME#2",
     )
-    parser.add_argument(
-        "--engine",
-        action="append",
-        default=[],
-        type=engine_option,
-        metavar="NAME=CMD",
-        help="an external engine (docs/protocol.md) playing as NAME, started with the"
-        " command line CMD; then use NAME as a PLAYER. May be given several times",
-    )
+    engine_argument(parser)
     parser.add_argument(
         "--round-robin",
         action="store_true",

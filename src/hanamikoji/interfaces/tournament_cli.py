@@ -25,7 +25,7 @@ from hanamikoji.extras import MissingExtraError
 from hanamikoji.interfaces.arena_cli import (
     Rows,
     backend_options,
-    engine_option,
+    engine_argument,
     player_specs,
     report_console,
     rich_table,
@@ -60,15 +60,7 @@ def configure_tournament(parser: argparse.ArgumentParser) -> None:
         help="bots by name or spec (greedy, level:3, ismcts:iterations=800, ...) or engines"
         " named by --engine, two or more; a name given twice plays as NAME and NAME#2",
     )
-    parser.add_argument(
-        "--engine",
-        action="append",
-        default=[],
-        type=engine_option,
-        metavar="NAME=CMD",
-        help="an external engine (docs/protocol.md) playing as NAME, started with the"
-        " command line CMD; then use NAME as a PLAYER. May be given several times",
-    )
+    engine_argument(parser)
     kind = parser.add_mutually_exclusive_group()
     kind.add_argument(
         "--swiss",
