@@ -229,12 +229,25 @@ def choose_preference(page: Page, select: str, value: str) -> None:
     """Choose ``value`` in one of the top bar's preferences (``#lang-select``,
     ``#theme-select``, ``#deck-select``), through the menu where the bar keeps them behind
     its menu button (a narrow window, long words), closing the menu again after. Under an
-    open dialog (a round's summary) the preference is set as the page's own code would."""
-    behind = page.get_attribute("#topbar", "data-compact") == "yes"
-    through_menu = behind and page.query_selector("dialog[open]") is None
-    if through_menu:
-        page.click("#menu-button")
-    page.select_option(select, value, force=behind and not through_menu)
+    open dialog (a round's summary) the preference is set as the page's own code would.
+
+    The bar measures itself again whenever its words change (the connection's state, the
+    account button appearing), so it may turn compact between a look and the choice: the
+    choice is tried for a second at a time, opening the menu again each time it is needed."""
+    for _ in range(30):
+        behind = page.get_attribute("#topbar", "data-compact") == "yes"
+        if behind and page.query_selector("dialog[open]") is not None:
+            page.select_option(select, value, force=True)
+            break
+        if behind and page.get_attribute("#topbar", "data-menu") != "open":
+            page.click("#menu-button")
+        try:
+            page.select_option(select, value, timeout=1_000)
+            break
+        except sync_api.TimeoutError:
+            continue
+    else:
+        raise AssertionError(f"{select} never became visible to choose {value!r}")
     if select == "#lang-select":
         # The catalog arrives, then the bar is translated and measured again.
         lang = "en" if value == "en-2018" else value
