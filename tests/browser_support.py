@@ -19,11 +19,13 @@ from typing import Any
 
 import pytest
 from serving import Server, free_port
+from sqlalchemy import create_engine, update
 from web_support import PASSWORD, frames
 
 from hanamikoji.core import Game
 from hanamikoji.core.cards import ITEM_LETTERS
 from hanamikoji.core.moves import Move, MoveKind
+from hanamikoji.interfaces.web.db.tables import tournaments
 from hanamikoji.interfaces.web.games.payload import KIND_NAMES, PublicGame, seat_state
 from hanamikoji.interfaces.web.pages.tutorial import SCRIPT
 from hanamikoji.interfaces.web.wire.outgoing import SeatState, encode
@@ -310,6 +312,19 @@ def sign_up(page: Page, server: Server, name: str) -> None:
     page.fill("#account-password", PASSWORD)
     page.click("#account-submit")
     page.wait_for_selector("#account-button[data-kind=account]")
+
+
+def start_now(server: Server, tournament_id: str) -> None:
+    """Bring a tournament's start to now (the director starts it at its next look),
+    rather than wait the minute its form asked for."""
+    engine = create_engine(server.db_url)
+    try:
+        with engine.begin() as connection:
+            connection.execute(
+                update(tournaments).where(tournaments.c.id == tournament_id).values(starts_ms=0)
+            )
+    finally:
+        engine.dispose()
 
 
 # -- a scripted game socket -------------------------------------------------------------------

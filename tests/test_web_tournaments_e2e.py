@@ -7,11 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from browser_support import DESKTOP, Page, browser, pytestmark, server, sign_up
+from browser_support import DESKTOP, Page, browser, pytestmark, server, sign_up, start_now
 from serving import Server
-from sqlalchemy import create_engine, update
-
-from hanamikoji.interfaces.web.db.tables import tournaments
 
 __all__ = ["browser", "pytestmark", "server"]
 
@@ -21,19 +18,6 @@ def new_page(browser: Any, errors: list[str]) -> Page:
     opened = context.new_page()
     opened.on("pageerror", lambda error: errors.append(str(error)))
     return opened
-
-
-def start_now(server: Server, tournament_id: str) -> None:
-    """Bring the tournament's start to now (the director starts it at its next look),
-    rather than wait the minute its form asked for."""
-    engine = create_engine(server.db_url)
-    try:
-        with engine.begin() as connection:
-            connection.execute(
-                update(tournaments).where(tournaments.c.id == tournament_id).values(starts_ms=0)
-            )
-    finally:
-        engine.dispose()
 
 
 def test_a_swiss_is_created_joined_paired_and_watched_from_its_pages(
