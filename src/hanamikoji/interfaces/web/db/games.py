@@ -114,6 +114,24 @@ class StoredGame:
     """Chosen as rated at creation (``ratings/store.py`` rates it when it ends)."""
     owner: str | None = None
     """The instance that runs the game's pending work (``cluster/instances.py``), if any."""
+    second_bot_level: int | None = None
+    """The level of a second bot, at the seat other than ``bot_seat``: a game between two
+    of our levels (a tournament's), which nobody plays but the hub."""
+
+    def level_at(self, seat: int) -> int | None:
+        """The level of the bot at ``seat``, or ``None`` (a person, or nobody, sits there)."""
+        if self.bot_seat is None:
+            return None
+        return self.bot_level if seat == self.bot_seat else self.second_bot_level
+
+    @property
+    def bot_seats(self) -> tuple[int, ...]:
+        """The seats our bots play (none, one, or both)."""
+        if self.bot_seat is None:
+            return ()
+        if self.second_bot_level is None:
+            return (self.bot_seat,)
+        return (0, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -451,6 +469,7 @@ def _row_values(game: StoredGame) -> dict[str, object]:
         "termination": game.termination,
         "rated": game.rated,
         "owner": game.owner,
+        "second_bot_level": game.second_bot_level,
     }
 
 
@@ -491,4 +510,5 @@ def _stored(row: Any) -> StoredGame:
         termination=row["termination"],
         rated=bool(row["rated"]),
         owner=row["owner"],
+        second_bot_level=row["second_bot_level"],
     )

@@ -1,5 +1,6 @@
 """A bot game's bot turns, run by the game's owner: the bot thinks (``thinkers.py``) and
-its decision is committed as a seat's is, one at a time, until a person is to decide."""
+its decision is committed as a seat's is, one at a time, until a person is to decide (a
+game between two of our bots, a tournament's, is played to its end so)."""
 
 from __future__ import annotations
 
@@ -47,24 +48,23 @@ class BotTurns:
         self.chores = chores
         self.commit = commit
         self.drop_if_idle = drop_if_idle
-        # What each game's bot inferred at its decisions so far (Bot.memory), kept on
-        # this instance only, the newest games' at most: after a restart, or on another
-        # instance, the bot starts again from its priors.
-        self._memory: collections.OrderedDict[str, object] = collections.OrderedDict()
+        # What each game's bot (each seat's, in a game between two) inferred at its
+        # decisions so far (Bot.memory), kept on this instance only, the newest games' at
+        # most: after a restart, or on another instance, the bot starts again from its
+        # priors.
+        self._memory: collections.OrderedDict[tuple[str, int], object] = collections.OrderedDict()
 
     def wake(self, live: LiveGame) -> None:
-        """Start the bot's turns if it is to decide in a game this instance owns."""
-        bot_seat = live.stored.bot_seat
+        """Start the bots' turns if one is to decide in a game this instance owns."""
         if (
-            bot_seat is None
-            or self.chores.closing
+            self.chores.closing
             or not live.owned_by(self.me)
             or live.bot_task is not None
-            or live.game.to_move != bot_seat
+            or live.game.to_move not in live.stored.bot_seats
             or live.ended
         ):
             return
-        live.bot_task = asyncio.create_task(self._turns(live, bot_seat))
+        live.bot_task = asyncio.create_task(self._turns(live))
 
     async def stop(self, games: Iterable[LiveGame]) -> None:
         """Cancel the bots' turns of these games and wait for them to end."""
@@ -75,28 +75,29 @@ class BotTurns:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
 
-    async def _turns(self, live: LiveGame, bot_seat: int) -> None:
-        level = live.stored.bot_level or 1
+    async def _turns(self, live: LiveGame) -> None:
         try:
             while (
-                live.game.to_move == bot_seat
+                live.game.to_move in live.stored.bot_seats
                 and not self.chores.closing
                 and not live.ended
                 and live.owned_by(self.me)
             ):
-                view = live.game.view(bot_seat)
+                seat = live.game.to_move
+                level = live.stored.level_at(seat) or 1
+                view = live.game.view(seat)
                 ply = live.ply
                 if self.delay > 0:
                     await asyncio.sleep(self.delay)
                 seed = bot_seed(live.stored.seed, ply)
-                remembered = self._memory.get(live.id)
+                remembered = self._memory.get((live.id, seat))
                 choice, memory = await self.bots.choose(level, seed, view, remembered)
                 async with live.lock:
                     if live.ply != ply:
                         continue
                     try:
                         await self.commit(live, live.game.parse_move(choice))
-                        self._remember(live, memory)
+                        self._remember(live, seat, memory)
                     except Refused as refusal:
                         # Stored by another server first, or the database failed: retry
                         # from whatever the database now holds.
@@ -111,10 +112,12 @@ class BotTurns:
         async with live.lock:
             self.drop_if_idle(live)
 
-    def _remember(self, live: LiveGame, memory: object) -> None:
-        self._memory[live.id] = memory
-        self._memory.move_to_end(live.id)
+    def _remember(self, live: LiveGame, seat: int, memory: object) -> None:
+        key = (live.id, seat)
+        self._memory[key] = memory
+        self._memory.move_to_end(key)
         if live.ended:
-            del self._memory[live.id]
+            for either in ((live.id, 0), (live.id, 1)):
+                self._memory.pop(either, None)
         while len(self._memory) > MAX_LIVE_GAMES:
             self._memory.popitem(last=False)

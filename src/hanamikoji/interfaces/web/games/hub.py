@@ -237,10 +237,12 @@ class GameHub:
         private: bool = False,
         clock: TimeControl = UNTIMED,
         rated: bool = False,
+        second_level: int | None = None,
     ) -> tuple[StoredGame, NewGame]:
         """The row of a new game as :meth:`create` makes it, and its seats' tokens,
         written by the caller (``db/games.insert_game``, in a transaction of its own
-        that may write more), who then calls :meth:`made`."""
+        that may write more), who then calls :meth:`made`. With ``second_level`` too,
+        our bot of that level plays seat 0: a game between two bots, nobody's seat."""
         token = new_token()
         friend_token = None if bot_level is not None else new_token()
         hashes = (hash_token(token), None if friend_token is None else hash_token(friend_token))
@@ -254,6 +256,8 @@ class GameHub:
             private=private,
             rated=rated,
         )
+        if bot_level is not None and second_level is not None:
+            row = replace(row, token_hashes=(None, None), second_bot_level=second_level)
         row = replace(row, clock=clock, created=ms_to_datetime(self.now()))
         row = replace(row, owner=self.me if needs_owner(row, first_player) else None)
         return row, NewGame(row.id, token, friend_token)

@@ -154,8 +154,8 @@ class LiveGame:
 
     def public(self) -> PublicGame:
         stored = self.stored
-        players = tuple("bot" if stored.bot_seat == seat else "human" for seat in (0, 1))
-        levels = tuple(stored.bot_level if stored.bot_seat == seat else None for seat in (0, 1))
+        players = tuple("bot" if seat in stored.bot_seats else "human" for seat in (0, 1))
+        levels = tuple(stored.level_at(seat) for seat in (0, 1))
         return PublicGame(
             id=stored.id,
             players=(players[0], players[1]),
@@ -243,7 +243,7 @@ def needs_owner(stored: StoredGame, to_move: int | None) -> bool:
     a rated game's forfeit timer, or its bot's turn (``cluster/instances.py``)."""
     if to_move is None or stored.termination is not None:
         return False
-    return stored.clock.timed or stored.rated or to_move == stored.bot_seat
+    return stored.clock.timed or stored.rated or to_move in stored.bot_seats
 
 
 def rebuild(stored: StoredGame) -> Game:

@@ -29,15 +29,16 @@ __all__ = ["GameOrder", "PreparedGame", "games_made", "prepare", "write_games"]
 @dataclass(frozen=True, slots=True)
 class GameOrder:
     """A game to make: the players named at seats 0 and 1 (``None`` at seat 1: our bot
-    of ``bot_level``), the variant, the time control's name, rated, the seat that
-    starts."""
+    of ``bot_level``; ``None`` at seat 0 too: our bot of ``second_level``), the variant,
+    the time control's name, rated, the seat that starts."""
 
-    players: tuple[str, str | None]
+    players: tuple[str | None, str | None]
     variant: str
     time_control: str
     rated: bool
     first: int
     bot_level: int | None = None
+    second_level: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,13 +47,18 @@ class PreparedGame:
 
     row: StoredGame
     new: NewGame
-    players: tuple[str, str | None]
+    players: tuple[str | None, str | None]
 
 
 def prepare(hub: GameHub, order: GameOrder) -> PreparedGame:
     clock = TimeControl.parse(order.time_control)
     row, new = hub.prepare(
-        order.variant, order.first, order.bot_level, clock=clock, rated=order.rated
+        order.variant,
+        order.first,
+        order.bot_level,
+        clock=clock,
+        rated=order.rated,
+        second_level=order.second_level,
     )
     return PreparedGame(row, new, order.players)
 

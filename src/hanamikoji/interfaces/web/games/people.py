@@ -47,12 +47,12 @@ def bot_player(level: int | None, variant: str) -> SeatPlayer:
 
 
 def unnamed(stored: StoredGame) -> People:
-    """The seats of a game whose players are not read: its bot, and nobody named."""
-    bot = bot_player(stored.bot_level, stored.variant)
-    return (
-        bot if stored.bot_seat == 0 else ANONYMOUS,
-        bot if stored.bot_seat == 1 else ANONYMOUS,
-    )
+    """The seats of a game whose players are not read: its bots, and nobody named."""
+    seats = [
+        bot_player(stored.level_at(seat), stored.variant) if seat in stored.bot_seats else ANONYMOUS
+        for seat in (0, 1)
+    ]
+    return (seats[0], seats[1])
 
 
 def people_of(
