@@ -6,6 +6,8 @@ its games finished through the hub; and the refusals of each route.
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -14,7 +16,8 @@ from typing import Any
 import pytest
 from serving import app_client, served
 from starlette.testclient import TestClient
-from web_support import COOKIE, PASSWORD, refusal
+from test_web_spectators import spectator_audit
+from web_support import COOKIE, PASSWORD, refusal, settings, stored_decisions
 
 from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.tournaments.director import game_order, result_for
@@ -85,11 +88,28 @@ def view(client: TestClient, tournament_id: str, who: Person | None = None) -> J
 def tick(client: TestClient) -> int:
     portal = client.portal
     assert portal is not None
-    director = served(client).director
-    portal.call(director.idle)
-    changes: int = portal.call(director.tick)
-    portal.call(director.idle)
+    changes: int = portal.call(served(client).director.tick)
     return changes
+
+
+async def _played(hub: GameHub, game_id: str) -> str | None:
+    async with asyncio.timeout(60):
+        live = await hub.get(game_id)
+        assert live is not None
+        while not live.ended:
+            if live.bot_task is None:
+                await asyncio.sleep(0.01)
+            else:
+                await asyncio.wait([live.bot_task])
+        return live.stored.result
+
+
+def played(client: TestClient, game_id: str) -> str | None:
+    """Wait for the hub's bots to play a game between two levels to its end: its result."""
+    portal = client.portal
+    assert portal is not None
+    result: str | None = portal.call(_played, served(client).hub, game_id)
+    return result
 
 
 async def _resign(hub: GameHub, game_id: str, seat: int) -> None:
@@ -139,11 +159,12 @@ def test_a_swiss_of_four_people_and_two_levels_is_played_to_its_end(
         assert len(boards) == 3 and not shown["byes"]
         for board in boards:
             met.append(frozenset((board["first"], board["second"])))
-            if board["game"] is None:  # two levels: played by the director
-                assert {board["first"], board["second"]} == {"Bot 1", "Bot 2"}
+            assert board["game"] is not None  # every game may be watched
+            if {board["first"], board["second"]} == {"Bot 1", "Bot 2"}:
+                played(client, board["game"])  # the hub's bots play both seats
                 continue
             finish(client, board["game"], rng.randrange(2))
-        # A player sees their own game to open; a level-vs-level game is played already.
+        # A player sees their own game to open.
         mine = view(client, tid, bob)["mine"]
         assert mine["entered"] and (mine["game"] is None) == (mine["opponent"] is None)
     assert tick(client) == 1  # the last results: over
@@ -166,7 +187,7 @@ def test_a_swiss_of_four_people_and_two_levels_is_played_to_its_end(
     records = client.get(f"/api/tournaments/{tid}/records")
     assert records.status_code == 200, records.text
     games = records_from_text(records.text)
-    assert len(games) == sum(1 for board in boards if board["game"] is not None)
+    assert len(games) == len(boards) == 9
     events = [dict(record.tags)["Event"] for record in games]
     assert all(event.startswith("Friday: Swiss, round ") for event in events)
     assert client.get(f"/api/tournaments/{tid}/records?format=json").status_code == 200
@@ -241,11 +262,62 @@ def test_a_pairings_game_seats_a_level_at_the_bot_seat() -> None:
     assert person_first is not None and level_first is not None
     seated = [(o.players, o.first, o.bot_level) for o in (person_first, level_first)]
     assert seated == [(("p1", None), 0, 2), (("p1", None), 1, 2)]
-    assert game_order("classic", "none", False, Pairing("level:1", "level:2")) is None
+    # Two levels: the first at the bot seat, starting; the second at seat 0; unrated.
+    both = game_order("classic", "5+5", True, Pairing("level:1", "level:2"))
+    assert (both.players, both.first, both.bot_level, both.second_level) == ((None, None), 1, 1, 2)
+    assert not both.rated
+    assert result_for(Pairing("level:1", "level:2"), "1-0") == "0-1"
     # The game's result from seat 0's side, turned to the pairing's first player's.
     assert result_for(Pairing("p1", "level:2"), "1-0") == "1-0"
     assert result_for(Pairing("level:2", "p1"), "1-0") == "0-1"
     assert result_for(Pairing("p1", "p2"), "*") == "1/2-1/2"
+
+
+def test_a_game_between_two_levels_is_played_by_the_hub_and_watched(
+    client: TestClient, clock: Clock
+) -> None:
+    """Two of our levels meet in a game of the hub's, which a spectator watches through
+    the game page's socket as any game (never shown a card it may not know); its result
+    is the tournament's."""
+    ann = person(client, "Ann")
+    tid = create(client, ann, kind="swiss", rounds=1)
+    for level in (1, 2):
+        entered = client.post(
+            f"/api/tournaments/{tid}/level", json={"level": level}, headers=ann.headers
+        )
+        assert entered.status_code == 200, entered.text
+    clock.now += 60_000
+    assert tick(client) == 1
+    (board,) = view(client, tid)["boards"]
+    game_id = board["game"]
+    assert game_id is not None and board["result"] is None
+    with client.websocket_connect(f"/ws/{game_id}/watch") as ws:
+        messages = []
+        while True:
+            message = json.loads(ws.receive_text())
+            messages.append(message)
+            if message["type"] == "state" and message["outcome"] is not None:
+                break
+    states = [message for message in messages if message["type"] == "state"]
+    # The pairing's first player sits at the bot seat (1), and starts; the second at 0.
+    first_seat = 1
+    level_of_name = {"Bot 1": 1, "Bot 2": 2}
+    seated = [level_of_name[board["second"]], level_of_name[board["first"]]]
+    for state in states:
+        assert [player["kind"] for player in state["people"]] == ["bot", "bot"]
+        assert [player["level"] for player in state["people"]] == seated
+    game, decisions = settings(client, game_id), stored_decisions(client, game_id)
+    assert game["first_player"] == first_seat
+    for message in messages:
+        spectator_audit(message, game, decisions)
+    result = played(client, game_id)
+    assert tick(client) == 1
+    shown = view(client, tid)
+    assert shown["card"]["status"] == "finished"
+    expected = {"1-0": "0-1", "0-1": "1-0"}.get(result or "*", "1/2-1/2")
+    assert shown["boards"][0]["result"] == expected
+    records = client.get(f"/api/tournaments/{tid}/records")
+    assert len(records_from_text(records.text)) == 1
 
 
 def test_a_bot_account_joins_with_its_token_and_is_seated_in_its_games(

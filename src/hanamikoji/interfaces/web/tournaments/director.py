@@ -11,21 +11,18 @@ instance dies another takes its tournaments over at its next look. Results are r
 from the games' rows, where every instance's hub writes a game's end, so a game that
 ended anywhere (or while no director ran) is recorded at the next look.
 
-A game between two of our bot levels has no seat for a person: the director plays it
-as ``hanamikoji tournament`` does (the arena's game runner, in a thread), and records
-its result; it has no page to watch.
+Every pairing is a game of the hub's, to watch like any other: a game between two of
+our bot levels is one whose both seats the hub's bots play (``games/bot_turns.py``),
+unrated, and its result is recorded as any game's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
-from hanamikoji.arena.games import MatchConfig, play_batch
-from hanamikoji.arena.players import players_from_names
 from hanamikoji.interfaces.web.games.making import GameOrder, PreparedGame
 from hanamikoji.interfaces.web.tournaments.locks import DirectorLocks
 from hanamikoji.interfaces.web.tournaments.model import (
@@ -38,11 +35,8 @@ from hanamikoji.interfaces.web.tournaments.model import (
 )
 from hanamikoji.interfaces.web.tournaments.store import Change, GameLink, TournamentStore
 from hanamikoji.tournaments import Pairing, Swiss
-from hanamikoji.tournaments.running import Field, result_of
 
 __all__ = ["DIRECT_INTERVAL", "Director", "Place", "game_order", "result_for"]
-
-log = logging.getLogger("hanamikoji.web")
 
 DIRECT_INTERVAL = 1.0
 """Seconds between two looks at the tournaments."""
@@ -56,12 +50,13 @@ Place = tuple[int, int]
 Run = Callable[[Callable[[], object]], Awaitable[object]]
 
 
-def game_order(settings_variant: str, tc: str, rated: bool, pairing: Pairing) -> GameOrder | None:
+def game_order(settings_variant: str, tc: str, rated: bool, pairing: Pairing) -> GameOrder:
     """The game of a pairing: the pairing's first player at seat 0 and starting, unless
-    they are our bot level (a bot sits at seat 1, then starting); ``None`` for two levels."""
+    they are our bot level (a bot sits at seat 1, then starting). Two levels: the first at
+    seat 1 and starting, the second at seat 0, unrated (a level's rating is fixed)."""
     first, second = level_of(pairing.first), level_of(pairing.second)
     if first is not None and second is not None:
-        return None
+        return GameOrder((None, None), settings_variant, tc, False, 1, first, second)
     if first is not None:
         return GameOrder((pairing.second, None), settings_variant, tc, rated, 1, first)
     if second is not None:
@@ -142,7 +137,6 @@ class Director:
         self.made = made
         self.run = run
         self.now = now
-        self._offline: dict[tuple[str, Place], asyncio.Task[None]] = {}
 
     async def tick(self) -> int:
         """One look: direct every tournament due or running whose lock this instance
@@ -153,14 +147,7 @@ class Director:
                 changes += await self.direct(tournament_id)
         return changes
 
-    async def idle(self) -> None:
-        """Wait for the games between two levels under way here (tests)."""
-        while self._offline:
-            await asyncio.gather(*self._offline.values(), return_exceptions=True)
-
     async def close(self) -> None:
-        for task in list(self._offline.values()):
-            task.cancel()
         await self.locks.close()
 
     async def direct(self, tournament_id: str) -> int:
@@ -172,7 +159,6 @@ class Director:
                 return 0
             step = await self._step(tournament)
             if step is None:
-                self._play_offline(tournament)
                 return 0
             event, change = step
             saved = await self.run(functools.partial(self.db.save, tournament, event, change))
@@ -181,7 +167,6 @@ class Director:
                 self.changed(tournament_id)
                 if change.status == FINISHED:
                     await self.locks.release(tournament_id)
-                self._play_offline(replace(tournament, event=event))
                 return 1
         return 0
 
@@ -233,53 +218,8 @@ class Director:
         ids: dict[int, str] = {}
         for board, pairing in new:
             order = game_order(settings.variant, settings.time_control, settings.rated, pairing)
-            if order is None:
-                continue
             game = self.prepare(order)
             games.append(game)
             links.append(GameLink(game.row.id, number, board))
             ids[board] = game.row.id
         return with_games(event, start, ids), status, games, links
-
-    # -- games between two of our levels ----------------------------------------------
-
-    def _play_offline(self, tournament: Tournament) -> None:
-        """Start playing the tournament's games between two levels not under way."""
-        if tournament.status == FINISHED:
-            return
-        for place, pairing in pending(tournament.event):
-            key = (tournament.id, place)
-            if pairing.game is not None or key in self._offline:
-                continue
-            if level_of(pairing.first) is None or level_of(pairing.second) is None:
-                continue
-            variant = tournament.settings.variant
-            task = asyncio.create_task(self._offline_game(tournament.id, place, pairing, variant))
-            self._offline[key] = task
-            task.add_done_callback(functools.partial(self._forget, key))
-
-    def _forget(self, key: tuple[str, Place], _: object) -> None:
-        self._offline.pop(key, None)
-
-    async def _offline_game(
-        self, tournament_id: str, place: Place, pairing: Pairing, variant: str
-    ) -> None:
-        try:
-            field = Field(tuple(players_from_names(pairing.players)), MatchConfig(variant))
-            index = place[0] * 1000 + place[1]
-            (game,) = await asyncio.to_thread(play_batch, field.batch(pairing, index))
-            result = result_of(pairing, game)
-            for _ in range(ATTEMPTS):
-                tournament = await asyncio.to_thread(self.db.get, tournament_id)
-                if tournament is None or tournament.status == FINISHED:
-                    return
-                found = dict(pending(tournament.event)).get(place)
-                if found is None or found != pairing:
-                    return
-                event = recorded(tournament.event, place, result)
-                if await self.run(functools.partial(self.db.save, tournament, event)):
-                    self.changed(tournament_id)
-                    break
-            await self.direct(tournament_id)
-        except Exception:
-            log.exception("tournament %s: a game between two levels failed", tournament_id)

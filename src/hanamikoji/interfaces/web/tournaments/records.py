@@ -1,8 +1,8 @@
 """A finished tournament's games as one record file (``notation/record_files.py``): the
 text form, or JSON (``?format=json``), in the order they were paired, each record's
 ``Event`` tag naming the tournament and the game's round and board (an arena's game
-number), as ``hanamikoji tournament --records`` writes them. Games between two of our
-levels have no game on the server, and no record here."""
+number), as ``hanamikoji tournament --records`` writes them (those between two of our
+levels too: the hub's bots play them)."""
 
 from __future__ import annotations
 
