@@ -44,18 +44,21 @@ BOTS = ("Swissbotone", "Swissbottwo")
 ROUNDS = 3
 CLOCK = "3+2"
 """The shortest clock the form offers."""
-EVENT_SECONDS = 240.0
-"""The whole event, three rounds, at most (it takes about a minute)."""
+EVENT_SECONDS = 480.0
+"""The whole event, three rounds, at most: a bound, not a measure (the event takes about
+two and a half minutes on a busy machine of two cores)."""
 
 
 @dataclass
 class Person:
-    """A person's browser, the games they opened, and whether they are at one now."""
+    """A person's browser, the games they opened, whether they are at one now, and
+    whether their tournament page showed the tournament over at the last look."""
 
     page: Page
     name: str
     games: list[str] = field(default_factory=list)
     playing: bool = False
+    finished: bool = False
 
 
 def new_page(browser: Any, errors: list[str]) -> Page:
@@ -65,28 +68,41 @@ def new_page(browser: Any, errors: list[str]) -> Page:
     return opened
 
 
+SEEN = """() => {
+  const game = document.querySelector('.game');
+  const link = document.querySelector('[data-testid=tour-mine] a');
+  return {
+    end: document.querySelector('[data-testid=end]') !== null,
+    summary: document.querySelector('dialog[open]') !== null,
+    turn: game !== null && game.dataset.mine === 'yes' && game.dataset.busy === 'no',
+    link: link === null ? null : link.getAttribute('href'),
+    finished: document.querySelector('[data-testid=tournament][data-status=finished]') !== null,
+  };
+}"""
+"""What a look at a person's page sees (one call to the page, not five)."""
+
+
 def look(person: Person, tournament_url: str) -> bool:
     """One look at a person's page, as the person would: open their new game from the
     tournament's page, make their decision, close a round's summary, or go back to the
     tournament once the game is over. Whether anything was done."""
     page = person.page
+    seen = page.evaluate(SEEN)
+    person.finished = seen["finished"]
     if person.playing:
-        if page.query_selector("[data-testid=end]"):
+        if seen["end"]:
             person.playing = False
             page.goto(tournament_url)
             page.wait_for_selector("[data-testid=tournament]")
             return True
-        if close_summaries(page):
-            return True
-        data = game_data(page)
-        if data["mine"] == "yes" and data["busy"] == "no":
+        if seen["summary"]:
+            return close_summaries(page)
+        if seen["turn"]:
             decide(page, by_mouse=True)
             return True
         return False
-    # The page is drawn again at each change: find the link, then click it by its href.
-    href = page.eval_on_selector_all(
-        "[data-testid=tour-mine] a", "links => links.map(a => a.getAttribute('href'))[0]"
-    )
+    # The page is drawn again at each change: click the link by its href.
+    href = seen["link"]
     if href is None or href.rsplit("/", 1)[1] in person.games:
         return False
     page.click(f"[data-testid=tour-mine] a[href='{href}']")
@@ -97,11 +113,8 @@ def look(person: Person, tournament_url: str) -> bool:
 
 
 def over(people: list[Person]) -> bool:
-    return all(
-        not person.playing
-        and person.page.query_selector("[data-testid=tournament][data-status=finished]")
-        for person in people
-    )
+    """Whether every person is back on the tournament's page, and it is over."""
+    return all(not person.playing and person.finished for person in people)
 
 
 def create_swiss(page: Page, server: Server) -> str:
