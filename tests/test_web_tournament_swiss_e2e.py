@@ -6,7 +6,8 @@ goes back for the next round. Checked: three rounds, everyone paired once a roun
 players: no bye), no rematch, the standings on the page with Buchholz and
 Sonneborn-Berger equal to the library's scoring of the finished games' results, and a
 spectator who opened a game from the tournament's page saw its table move, never sent
-a card it may not know (``test_web_spectators.spectator_audit``)."""
+a card it may not know (``test_web_spectators.spectator_audit``). And a game between two
+of our levels is watched from its link on the tournament's page as any game is."""
 
 from __future__ import annotations
 
@@ -300,4 +301,26 @@ def test_four_people_and_two_bots_play_a_clocked_swiss_to_its_end(
         spectator_audit(message, settings, watched_row["decisions"])
     for log in logs:
         assert "was refused" not in log, log
+    assert not errors, errors
+
+
+def test_a_game_between_two_levels_is_watched_from_the_tournaments_page(
+    browser: Any, server: Server
+) -> None:
+    errors: list[str] = []
+    creator, spectator = new_page(browser, errors), new_page(browser, errors)
+    sign_up(creator, server, "Levelsann")
+    tournament_id = create_swiss(creator, server)
+    for level in ("1", "2"):
+        creator.select_option("#tour-level", level)
+        creator.click("#tour-add-level")
+        creator.wait_for_selector(f"[data-testid=tour-standings] tr[data-player='Bot {level}']")
+    start_now(server, tournament_id)
+    spectator.goto(f"{server.url}/tournament/{tournament_id}")
+    # The board of Bot 1 and Bot 2 has its link to watch, as every board has.
+    spectator.click("[data-testid=tour-pairings] [data-round='1'] a")
+    spectator.wait_for_url("**/w/*")
+    spectator.wait_for_selector("[data-testid=end]")
+    table = spectator.inner_text(".game")
+    assert "Bot (level 1)" in table and "Bot (level 2)" in table, table
     assert not errors, errors
