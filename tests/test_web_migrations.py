@@ -62,7 +62,7 @@ BEFORE_MIGRATIONS_BLOB = "9a0760077415205cfdd083a0fc3f9fa6e6611af8"
 """``git rev-parse d52489d:src/hanamikoji/interfaces/web/storage.py``."""
 
 MIGRATIONS_DIR = Path(database.__file__).parent / "migrations"
-HEAD = "0020_swisse2e"
+HEAD = "0020_second_bot"
 """The newest revision in ``migrations/versions/``."""
 
 POSTGRES = URL
@@ -216,7 +216,7 @@ LATER_COLUMNS = {
     }
 }
 """The columns later revisions add to the first tables (0004: the clocks; 0005: rated;
-0006: owner; 0020_swisse2e: a second bot's level)."""
+0006: owner; 0020_second_bot: a second bot's level)."""
 
 
 LATER_INDEXES = {"games": {"ix_games_owner", "ix_games_status_created"}}

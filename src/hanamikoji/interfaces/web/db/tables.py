@@ -98,7 +98,7 @@ games = Table(
     Index("ix_games_owner", "owner"),
     # Revision 0010_browser: the game browser's newest finished games first (browser/).
     Index("ix_games_status_created", "status", "created", "id"),
-    # Revision 0020_swisse2e: the level of a second bot, at the seat other than bot_seat
+    # Revision 0020_second_bot: the level of a second bot, at the seat other than bot_seat
     # (a game between two of our levels: a tournament's).
     Column("second_bot_level", Integer, nullable=True),
 )

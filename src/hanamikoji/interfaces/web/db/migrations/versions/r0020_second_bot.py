@@ -2,7 +2,7 @@
 as its bot games are, so it may be watched: ``games.second_bot_level`` is the level of
 the bot at the seat other than ``bot_seat`` (NULL: a person, or nobody, sits there).
 
-Revision ID: 0020_swisse2e
+Revision ID: 0020_second_bot
 Revises: 0019_tournaments
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0020_swisse2e"
+revision = "0020_second_bot"
 down_revision: str | None = "0019_tournaments"
 branch_labels: str | None = None
 depends_on: str | None = None
