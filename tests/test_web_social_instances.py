@@ -3,7 +3,9 @@
 one instance reaches its opponent's page on the other, is accepted there, and both
 pages go to the one game made, each seat named for its player; a decline is told back
 across; a player online on one instance is online for the other; two acceptors of one
-open challenge, one per instance, make one game.
+open challenge, one per instance, make one game; a game made and ended on one instance
+(however made: ``games/making.py``) is told to its players' pages on both (issue 50: the
+bot API's ``gameStart`` and ``gameFinish`` come of it, no polling).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from hanamikoji.interfaces.web.db.tables import games
 from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.players.accounts import Accounts
 from hanamikoji.interfaces.web.players.store import Player, new_player
-from hanamikoji.interfaces.web.services import open_accounts, open_social
+from hanamikoji.interfaces.web.services import open_accounts, open_social, people_game
 from hanamikoji.interfaces.web.social.service import Social
 from hanamikoji.interfaces.web.wire.incoming import ChallengeRequest
 from hanamikoji.interfaces.web.wire.refused import Refused
@@ -152,5 +154,32 @@ def test_two_instances_accepting_one_open_challenge_make_one_game(schema: str) -
             refused = [r for r in results if isinstance(r, Refused)]
             assert len(refused) == 1 and refused[0].key == "err_challenge_gone"
             assert count_games(one) == before + 1
+
+    asyncio.run(scenario())
+
+
+def test_a_game_made_and_ended_on_one_instance_is_told_to_its_players_on_both(
+    schema: str,
+) -> None:
+    async def scenario() -> None:
+        async with server(schema) as one, server(schema) as two:
+            ann, bob = account(one, "Ann"), account(one, "Bob")
+            ann_here, bob_here = await SitePage(one, ann).open(), await SitePage(one, bob).open()
+            ann_there = await SitePage(two, ann).open()
+            make = people_game(one.hub, one.accounts)
+            seats = await make((ann.id, bob.id), "classic", "none", False, 0)
+            game = seats[0].game
+            for page in (ann_here, bob_here, ann_there):
+                started = await page.until(of_type("game_start"))
+                assert started == {"type": "game_start", "game": game}
+            live = await one.hub.get(game)
+            assert live is not None
+            await one.hub.finishing.resign(live, 1)
+            for page in (ann_here, bob_here, ann_there):
+                finished = await page.until(of_type("game_finish"))
+                assert finished == {"type": "game_finish", "game": game}
+            # Told once each: the instance that wrote it tells its own pages, not twice.
+            assert [m["type"] for m in ann_here.messages].count("game_start") == 1
+            assert [m["type"] for m in ann_there.messages].count("game_finish") == 1
 
     asyncio.run(scenario())

@@ -459,6 +459,7 @@ async def open_social(
         now=now,
         run=accounts.writer.call,
         listener=listener,
+        pages=hub.news.pages,
     )
     await social.start()
     return social

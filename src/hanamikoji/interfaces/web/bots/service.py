@@ -14,7 +14,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 
 from hanamikoji.interfaces.web.db.api_tokens import TokenOwner
-from hanamikoji.interfaces.web.db.games import FINISHED, PLAYING
+from hanamikoji.interfaces.web.db.games import PLAYING
 from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.games.live import LiveGame
 from hanamikoji.interfaces.web.players.store import Player, PlayerStore
@@ -140,13 +140,6 @@ class BotGames:
             if live is not None:
                 refs.append(self.game_ref(live, entry.seat))
         return refs
-
-    async def finished_since(self, owner: TokenOwner, known: set[str]) -> list[str]:
-        """Which of ``known`` games have finished (at most the newest listed)."""
-        entries = await asyncio.to_thread(
-            self.players.games_of, owner.player_id, FINISHED, MAX_GAMES_LISTED
-        )
-        return [entry.id for entry in entries if entry.id in known]
 
     async def challenge(self, challenge: Challenge) -> ApiChallenge:
         """A stored challenge as the API shows it (an open one's ``dest`` is nobody)."""

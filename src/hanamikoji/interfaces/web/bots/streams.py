@@ -4,8 +4,9 @@ empty line every :data:`KEEP_ALIVE` seconds when nothing else was sent.
 * The **event stream** is a site page of the bot's account (``social/``): it gets the
   challenges to and from the bot as they come, on any instance, and the bot counts as
   online while it is open; on connect it replays the open challenges and the games in
-  progress. A game's start comes with its challenge's acceptance, and the bot's games
-  are looked at every :data:`POLL_S` seconds for starts and ends made elsewhere.
+  progress. A game's start and end come as the challenges do: the site pages of a
+  game's players are told of both, on every instance (``games/news.py``), whatever made
+  the game (a challenge, the ladder, a tournament) or ended it; nothing is polled.
 * The **game stream** is a page at the bot's seat (``games/``): attached to the hub
   as a person's socket is, it gets every state the seat's pages get (so clocks,
   forfeits and abandon timers are the same as for people, and decisions made on
@@ -43,13 +44,10 @@ from hanamikoji.interfaces.web.wire.chat_messages import ChatSaid
 from hanamikoji.interfaces.web.wire.outgoing import SeatState, WireStruct, encode_bytes
 from hanamikoji.interfaces.web.wire.refused import Refused
 
-__all__ = ["KEEP_ALIVE", "NDJSON", "POLL_S", "event_stream", "game_stream"]
+__all__ = ["KEEP_ALIVE", "NDJSON", "event_stream", "game_stream"]
 
 KEEP_ALIVE = 7.0
 """Seconds without a line after which the stream sends an empty one."""
-
-POLL_S = 2.0
-"""Seconds between two looks at a bot's games (starts and ends the events missed)."""
 
 NDJSON = "application/x-ndjson"
 
@@ -108,15 +106,10 @@ async def event_stream(
         for ref in await bots.games(owner):
             known.add(ref.id)
             yield lines.sent(line(GameRefEvent(type="gameStart", game=ref)))
-        polled = time.monotonic()
         while not slot.closed.is_set():
-            text = await lines.next(min(1.0, POLL_S))
+            text = await lines.next(1.0)
             if text is not None:
                 for event_line in await _social_lines(bots, social, owner, text, known):
-                    yield lines.sent(event_line)
-            if time.monotonic() - polled >= POLL_S:
-                polled = time.monotonic()
-                for event_line in await _polled_lines(bots, owner, known):
                     yield lines.sent(event_line)
             alive = lines.keep_alive()
             if alive is not None:
@@ -145,31 +138,21 @@ async def _social_lines(
             found = await social.find(str(message["id"]))
             api = await bots.challenge(found)
             return [line(ChallengeEvent(type=gone, challenge=api))]  # type: ignore[arg-type]
-        if kind == "challenge_game":
+        if kind == "game_start":
             game_id = str(message["game"])
-            if game_id in known:
+            if game_id in known:  # replayed on connect already
                 return []
             live, seat = await bots.seat(owner, game_id)
             known.add(game_id)
             return [line(GameRefEvent(type="gameStart", game=bots.game_ref(live, seat)))]
+        if kind == "game_finish":
+            game_id = str(message["game"])
+            known.discard(game_id)
+            live, seat = await bots.seat(owner, game_id)
+            return [line(GameRefEvent(type="gameFinish", game=bots.game_ref(live, seat)))]
     except (Refused, KeyError, TypeError):
         return []
     return []
-
-
-async def _polled_lines(bots: BotGames, owner: TokenOwner, known: set[str]) -> list[bytes]:
-    """``gameFinish`` for the known games that ended, ``gameStart`` for new ones."""
-    found = []
-    for game_id in await bots.finished_since(owner, known):
-        known.discard(game_id)
-        with contextlib.suppress(Refused):
-            live, seat = await bots.seat(owner, game_id)
-            found.append(line(GameRefEvent(type="gameFinish", game=bots.game_ref(live, seat))))
-    for ref in await bots.games(owner):
-        if ref.id not in known:
-            known.add(ref.id)
-            found.append(line(GameRefEvent(type="gameStart", game=ref)))
-    return found
 
 
 async def game_stream(

@@ -93,7 +93,7 @@ class Decisions:
         live.stored = replace(live.stored, owner=owner)
         if outcome is not None:
             live.stored = replace(live.stored, status="finished", result=outcome.result())
-            await self.finishing.rate(live)
+            await self.finishing.ended(live)
         if seat is not None:
             live.timeline.append(Decision(seat, at))
         self.changed(live)

@@ -53,6 +53,7 @@ class Finishing:
         now: the server time, ms since the epoch.
         reload: reads a game again from the database (another writer got there first).
         announce: tells every page of a game its new state.
+        told: tells a game's players that it ended (``news.py``), without waiting.
     """
 
     def __init__(
@@ -64,6 +65,7 @@ class Finishing:
         now: Callable[[], int],
         reload: Callable[[LiveGame], Awaitable[None]],
         announce: Callable[[LiveGame], None],
+        told: Callable[[LiveGame], None] = lambda _: None,
     ) -> None:
         self.games = games
         self.writer = writer
@@ -72,6 +74,7 @@ class Finishing:
         self.now = now
         self.reload = reload
         self.announce = announce
+        self.told = told
 
     async def store_end(self, live: LiveGame, result: str, termination: str) -> bool:
         """Store the end of ``live`` outside the rules (on time, aborted, forfeited) at its
@@ -113,8 +116,14 @@ class Finishing:
                 if await self.store_end(live, result, RESIGNED if resign else ABORTED):
                     break
             log.info("game %s: seat %d %s", live.id, seat, "resigned" if resign else "aborted")
-            await self.rate(live)
+            await self.ended(live)
             self.announce(live)
+
+    async def ended(self, live: LiveGame) -> None:
+        """``live`` has just ended here (its end committed, by a decision or outside the
+        rules): rated if it is rated, and its players told (on every instance)."""
+        await self.rate(live)
+        self.told(live)
 
     # -- ratings (ratings/) -----------------------------------------------------------
 

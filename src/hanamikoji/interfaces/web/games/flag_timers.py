@@ -72,7 +72,7 @@ class FlagTimers:
         result = ("0-1" if loser == 0 else "1-0") if both_decided else "*"
         if await self.finishing.store_end(live, result, termination):
             log.info("game %s: %s, seat %d ran out of time", live.id, termination, loser)
-            await self.finishing.rate(live)
+            await self.finishing.ended(live)
             self.announce(live)
 
     def arm(self, live: LiveGame, state: Clocks | None = None) -> None:

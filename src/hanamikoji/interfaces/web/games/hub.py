@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from hanamikoji.interfaces.clocks import (
     UNTIMED,
@@ -54,6 +54,7 @@ from hanamikoji.interfaces.web.games.live import (
     timeline,
 )
 from hanamikoji.interfaces.web.games.memory import LiveGames
+from hanamikoji.interfaces.web.games.news import GameNews
 from hanamikoji.interfaces.web.games.pages import Pages
 from hanamikoji.interfaces.web.games.people import People, people_of, unnamed
 from hanamikoji.interfaces.web.games.presence import Presence
@@ -67,6 +68,7 @@ from hanamikoji.interfaces.web.ratings.forfeits import (
 )
 from hanamikoji.interfaces.web.ratings.model import GameRatings
 from hanamikoji.interfaces.web.ratings.store import RatingStore
+from hanamikoji.interfaces.web.social.presence import SitePages
 from hanamikoji.interfaces.web.wire.outgoing import SeatState, SpectatorState, WireStruct
 
 __all__ = ["GameHub", "HubServices"]
@@ -87,6 +89,8 @@ class HubServices:
         listener: the other instances' events (PostgreSQL), or ``None`` (SQLite); the
             hub subscribes before it is started.
         players: the players' rows (who sits at each seat: names on the table).
+        site_pages: the site sockets open on this instance, per player (``social/``),
+            told when a game of theirs starts or ends (``news.py``).
     """
 
     store: Store
@@ -97,6 +101,7 @@ class HubServices:
     bots: BotRunner
     listener: Listener | None
     players: PlayerStore
+    site_pages: SitePages = field(default_factory=SitePages)
 
 
 class GameHub:
@@ -137,8 +142,16 @@ class GameHub:
         self.memory = LiveGames(self.me)
         self.states = GameStates(now, tap)
         announce = self.states.announce
+        self.news = GameNews(store, self.players, services.site_pages)
         self.finishing = Finishing(
-            self.games, self.writer, self.ratings, self.analyses, now, self._reload, announce
+            self.games,
+            self.writer,
+            self.ratings,
+            self.analyses,
+            now,
+            self._reload,
+            announce,
+            lambda live: self.chores.spawn(self.news.ended(live)),
         )
         self.flags = FlagTimers(self.me, self.chores, self.memory.holds, self.finishing, announce)
         self.cluster = Cluster(

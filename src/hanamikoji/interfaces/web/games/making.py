@@ -6,6 +6,9 @@ them in a transaction with more (a tournament's pairing, ``tournaments/``):
 3. :func:`games_made`: after the commit, the hub takes on the games it owns and the
    pages open on them read their seats again.
 
+Each game's named players are told it started (``news.py``): the write sends its note
+to the other instances with the commit, :func:`games_made` to this instance's pages.
+
 The lobby's pairings and the challenges make theirs through
 ``services.people_game``, which runs the three steps for one game.
 """
@@ -21,7 +24,9 @@ from hanamikoji.interfaces.clocks import TimeControl
 from hanamikoji.interfaces.web.db.games import StoredGame, insert_game
 from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.games.live import NewGame
+from hanamikoji.interfaces.web.games.news import start_note
 from hanamikoji.interfaces.web.players.store import name_seat
+from hanamikoji.interfaces.web.social.notes import SocialNote, send_notes
 
 __all__ = ["GameOrder", "PreparedGame", "games_made", "prepare", "write_games"]
 
@@ -64,16 +69,25 @@ def prepare(hub: GameHub, order: GameOrder) -> PreparedGame:
 
 
 def write_games(connection: Connection, games: Sequence[PreparedGame], instance: str) -> None:
-    """Write ``games`` and name their players' seats, in ``connection``'s transaction."""
+    """Write ``games`` and name their players' seats, in ``connection``'s transaction;
+    the other instances hear of their starts with its commit."""
     for game in games:
         insert_game(connection, game.row)
         for seat, player in enumerate(game.players):
             if player is not None:
                 name_seat(connection, game.row.id, seat, player, instance)
+    send_notes(connection, instance, _started(games))
+
+
+def _started(games: Sequence[PreparedGame]) -> list[SocialNote]:
+    notes = (start_note(game.players, game.row.id) for game in games)
+    return [note for note in notes if note is not None]
 
 
 async def games_made(hub: GameHub, games: Sequence[PreparedGame]) -> None:
-    """After the commit: the hub takes on its games' work and tells their pages."""
+    """After the commit: the hub takes on its games' work and tells their pages, and
+    their players' pages here are told they started."""
     await hub.made([game.row for game in games])
     for game in games:
         await hub.seats_changed(game.row.id)
+    hub.news.deliver(_started(games))

@@ -182,5 +182,5 @@ class Presence:
         result = "*" if termination == "unstarted" else ("0-1" if forfeit.seat == 0 else "1-0")
         if await self.finishing.store_end(live, result, termination):
             log.info("game %s: %s by seat %d", live.id, termination, forfeit.seat)
-            await self.finishing.rate(live)
+            await self.finishing.ended(live)
             self.announce(live)

@@ -29,6 +29,7 @@ from sqlalchemy.exc import IntegrityError
 
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.tables import player_presence
+from hanamikoji.interfaces.web.social.notes import SocialNote
 
 __all__ = ["FORGET_MS", "ONLINE_MS", "TOUCH_S", "PresenceStore", "SitePages"]
 
@@ -153,3 +154,9 @@ class SitePages:
         for player_id in set(player_ids):
             for send in list(self._pages.get(player_id, {}).values()):
                 send(text)
+
+    def deliver(self, notes: Iterable[SocialNote]) -> None:
+        """Send each note's text to every page here of its players (the other instances
+        hear of them from their events: ``notes.py``)."""
+        for note in notes:
+            self.tell(note.players, note.text)

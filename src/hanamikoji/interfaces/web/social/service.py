@@ -35,7 +35,7 @@ from hanamikoji.interfaces.web.social.challenges import (
     check_challenge,
     first_seat,
 )
-from hanamikoji.interfaces.web.social.notes import TOPIC, decode_note, note_of
+from hanamikoji.interfaces.web.social.notes import TOPIC, SocialNote, decode_note, note_of
 from hanamikoji.interfaces.web.social.presence import (
     ONLINE_MS,
     TOUCH_S,
@@ -89,6 +89,8 @@ class Social:
         now: the server's time in ms.
         run: runs a blocking write (the hub's writer; a thread by default).
         listener: the instance's events from the others (PostgreSQL).
+        pages: the site sockets open here, per player (shared with the hub, which tells
+            them of their games' starts and ends: ``games/news.py``).
     """
 
     def __init__(
@@ -101,6 +103,7 @@ class Social:
         now: Callable[[], int] = wall_clock_ms,
         run: Run = _in_thread,
         listener: Listener | None = None,
+        pages: SitePages | None = None,
     ) -> None:
         self.players = players
         self.ratings = ratings
@@ -111,7 +114,7 @@ class Social:
         self.relations = Relations(store)
         self.presence = PresenceStore(store)
         self.challenges = ChallengeStore(store)
-        self.pages = SitePages()
+        self.pages = SitePages() if pages is None else pages
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
@@ -313,9 +316,8 @@ class Social:
 
     # -- what pages are sent ------------------------------------------------------------
 
-    def _tell(self, notes: Sequence[Any]) -> None:
-        for note in notes:
-            self.pages.tell(note.players, note.text)
+    def _tell(self, notes: Sequence[SocialNote]) -> None:
+        self.pages.deliver(notes)
 
     async def info(self, challenge: Challenge) -> ChallengeInfo:
         return (await self.infos([challenge]))[0]

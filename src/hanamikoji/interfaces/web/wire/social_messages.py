@@ -25,6 +25,8 @@ __all__ = [
     "ChallengeView",
     "Friend",
     "Friends",
+    "GameFinished",
+    "GameStarted",
     "GoneReason",
     "RelationState",
     "SocialServerMessage",
@@ -94,8 +96,30 @@ class ChallengeGame(WireStruct, tag="challenge_game", frozen=True, kw_only=True,
     game: str
 
 
+class GameStarted(WireStruct, tag="game_start", frozen=True, kw_only=True, gc=False):
+    """A game with the page's player named at a seat was made (an accepted challenge, a
+    pairing of the lobby, the bot ladder or a tournament): its id, nothing more. The
+    bot API's event stream turns it into ``gameStart``; a page has nothing to do."""
+
+    game: str
+
+
+class GameFinished(WireStruct, tag="game_finish", frozen=True, kw_only=True, gc=False):
+    """A game of the page's player ended (by its rules, on time, resigned, aborted,
+    forfeited): its id (the event stream's ``gameFinish``)."""
+
+    game: str
+
+
 SocialServerMessage = (
-    SocialState | ChallengeReceived | ChallengeGone | ChallengeGame | ErrorMessage | Pong
+    SocialState
+    | ChallengeReceived
+    | ChallengeGone
+    | ChallengeGame
+    | GameStarted
+    | GameFinished
+    | ErrorMessage
+    | Pong
 )
 """Whatever the site socket sends."""
 

@@ -224,6 +224,12 @@ export interface GameCreated {
   rated: boolean;
 }
 
+/** A game of the page's player ended (by its rules, on time, resigned, aborted, forfeited): its id (the event stream's `gameFinish`). */
+export interface GameFinished {
+  type: "game_finish";
+  game: string;
+}
+
 /** How the game ended: under the rules, or by a clock (`termination` `time` or `aborted`); `reason` is the key of the sentence that says it. */
 export interface GameOutcome {
   winner: number | null;
@@ -245,6 +251,12 @@ export interface GameRatings {
 export interface GameSearch {
   games: BrowsedGame[];
   next: string | null;
+}
+
+/** A game with the page's player named at a seat was made (an accepted challenge, a pairing of the lobby, the bot ladder or a tournament): its id, nothing more. The bot API's event stream turns it into `gameStart`; a page has nothing to do. */
+export interface GameStarted {
+  type: "game_start";
+  game: string;
 }
 
 /** `GET /healthz`: whether the database answers. */
@@ -954,6 +966,6 @@ export type WatchMessage = SpectatorState | ErrorMessage | Pong | ChatRoomState 
 
 export type LobbyServerMessage = LobbyState | SeekPosted | SeekWithdrawn | Queued | Paired | ErrorMessage | Pong;
 
-export type SocialServerMessage = SocialState | ChallengeReceived | ChallengeGone | ChallengeGame | ErrorMessage | Pong;
+export type SocialServerMessage = SocialState | ChallengeReceived | ChallengeGone | ChallengeGame | GameStarted | GameFinished | ErrorMessage | Pong;
 
 export type ChatServerMessage = ChatRoomState | ChatSaid | ChatReported;
