@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx2 as httpx
 from bridged import BridgeProcess, bearer, bot_account, unique_name, wait_for
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from serving import Server, app_client, free_port
 from web_support import JSONDict, csrf, register
@@ -231,6 +231,7 @@ def test_any_join_body_is_taken_or_refused_with_a_code() -> None:
         headers = {**bearer(token), "Content-Type": "application/json"}
 
         @given(bodies)
+        @settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
         def check(body: bytes) -> None:
             answer = client.post("/api/bot/ladder/join", content=body, headers=headers)
             assert answer.status_code in (200, 400), answer.text
