@@ -18,7 +18,8 @@ time the OS counts for the server process over the window, as benchmarks/server.
 reports it, with its event loop's part), the share of a core the server, this process
 (the 200 bridges: the latencies are partly its own when it nears a whole core), a local
 PostgreSQL and the whole machine used, and the refusals the bridges met, by status and
-code (a 429 is a token's rate: docs/bot-api.md). ``--json`` prints them as one JSON object.
+code (a 429 is a token's rate: docs/bot-api.md). ``--json`` prints them as one JSON object;
+``--profile FILE`` samples the server with py-spy over the window (as benchmarks/server.py's).
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ from typing import Any
 
 import httpx
 from machine import cpu_model
-from server import cpu_seconds, percentile, server_cpu, start_serving
+from server import Profiler, Serving, cpu_seconds, percentile, server_cpu, start_serving
 
 from hanamikoji import __version__
 from hanamikoji.interfaces.bridge.api import ApiError, BotApi
@@ -195,10 +196,12 @@ async def bot_accounts(url: str, count: int) -> list[str]:
 
 
 async def run_ladder(
-    args: argparse.Namespace, url: str, cpu: Any
+    args: argparse.Namespace, serving: Serving, profiler: Profiler | None = None
 ) -> tuple[Recorder, dict[str, float], dict[str, float], float]:
     """The bridges on the ladder; the recorder, the CPU before and after the measured
-    window, and this process's CPU seconds in it."""
+    window, and this process's CPU seconds in it. ``profiler`` samples the server over
+    the window."""
+    url, cpu = serving.url, serving.cpu
     tokens = await bot_accounts(url, args.bots)
     recorder = Recorder()
     policy = Policy(concurrency=args.concurrency, variants=(args.variant,))
@@ -211,6 +214,8 @@ async def run_ladder(
         await asyncio.sleep(args.warmup)
         own = cpu_seconds(os.getpid())
         before = cpu()
+        if profiler is not None:
+            profiler.start(serving)
         recorder.measuring = True
         await asyncio.sleep(args.duration)
         recorder.measuring = False
@@ -311,12 +316,21 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=1, help="ladder games per bot")
     parser.add_argument("--db", default=None, help="the server's database (SQLite without)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--profile",
+        default=None,
+        help="py-spy samples the server over the window into this file: a flame graph"
+        " (.svg), speedscope (.json) or folded stacks (any other name)",
+    )
     args = parser.parse_args()
     # start_serving's other ways (an address, instances behind nginx) are not this one's.
     args.url, args.instances = None, None
     logging.getLogger("hanamikoji.bridge").setLevel(logging.ERROR)
+    profiler = Profiler(args.profile, args.duration) if args.profile else None
     with start_serving(args) as serving:
-        recorder, before, after, own = asyncio.run(run_ladder(args, serving.url, serving.cpu))
+        recorder, before, after, own = asyncio.run(run_ladder(args, serving, profiler))
+        if profiler is not None:
+            profiler.wait()
     figures_ = report(args, recorder, before, after, own)
     if args.json:
         json.dump(figures_, sys.stdout, indent=2)
