@@ -126,9 +126,13 @@ def test_an_account_that_has_played_cannot_become_a_bot() -> None:
 def test_the_account_page_upgrades_a_session_to_a_bot_once_and_never_after_a_game() -> None:
     with app_client() as client:
         cleo = register(client, "Cleo")
+        token = make_token(client, cleo, ("read",))
+        # Found once (and kept: http/bearer.py), then upgraded by the page: seen at once.
+        assert client.get("/api/account", headers=bearer(token)).json()["bot"] is False
         assert client.post("/api/me/bot").status_code == 403  # no CSRF token: refused
         upgraded = client.post("/api/me/bot", headers=csrf(cleo))
         assert upgraded.status_code == 200 and upgraded.json() == {"bot": True}
+        assert client.get("/api/account", headers=bearer(token)).json()["bot"] is True
         assert client.get("/api/me").json()["player"]["bot"] is True
         assert client.get("/api/players/Cleo").json()["player"]["bot"] is True
         client.cookies.clear()

@@ -6,6 +6,7 @@ game streams see every state, each line audited for hidden cards."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,10 +16,16 @@ import pytest
 import test_web_bot_api as api
 from postgres_db import DRIVER_MISSING, needs_postgres
 from serving import Server, free_port
-from web_support import legal_texts
+from starlette.requests import Request
+from web_support import instance, legal_texts
 
+from hanamikoji.interfaces.web.db.api_tokens import ApiTokenStore
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import GameStore
+from hanamikoji.interfaces.web.db.tokens import hash_token
+from hanamikoji.interfaces.web.http.bearer import Bearer, KeptOwners
+from hanamikoji.interfaces.web.players.store import PlayerStore, new_player
+from hanamikoji.interfaces.web.wire.refused import Refused
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 
@@ -100,3 +107,40 @@ def test_a_bot_on_one_instance_plays_a_whole_game_against_one_on_the_other(
             assert len(decisions) >= 12
             finish = events.next("gameFinish")["game"]
             assert finish["id"] == game_id
+
+
+def test_a_token_kept_on_one_instance_follows_its_revocation_and_upgrade_on_the_other(
+    schema: str,
+) -> None:
+    async def scenario() -> None:
+        async with instance(schema) as one, instance(schema) as two:
+            players = PlayerStore(one.store)
+            ann = players.create_player(new_player("account", "Ann"), "hash")
+            made, text = ApiTokenStore(one.store).create(ann.id, "engine", ("read",), 0)
+            hashed = hash_token(text)
+            # Kept for an hour: only the other instance's events can drop it.
+            kept = KeptOwners(keep_s=3600)
+            tokens = ApiTokenStore(two.store)
+            bearer = Bearer(tokens, two.writer.call, two.now, two.listener, kept)
+            header = (b"authorization", f"Bearer {text}".encode())
+            request = Request({"type": "http", "headers": [header]})
+
+            async def dropped() -> None:
+                async with asyncio.timeout(10):
+                    while kept.get(hashed) is not None:
+                        await asyncio.sleep(0.01)
+
+            assert (await bearer.owner(request, ("read",))).bot is False
+            assert kept.get(hashed) is not None
+            assert await one.writer.call(lambda: players.make_bot(ann.id))
+            await dropped()
+            assert (await bearer.owner(request, ("read",))).bot is True
+            assert await one.writer.call(
+                lambda: ApiTokenStore(one.store).revoke(ann.id, made.id, 1)
+            )
+            await dropped()
+            with pytest.raises(Refused) as refused:
+                await bearer.owner(request, ("read",))
+            assert refused.value.key == "err_token"
+
+    asyncio.run(scenario())

@@ -286,7 +286,7 @@ async def running_services(config: ServerConfig, guards: Guards) -> AsyncIterato
                     now,
                     browser=GameBrowser(BrowserStore(store), hub.games, hub.finishing.game_record),
                     puzzles=Puzzles(PuzzleStore(store), now, bots),
-                    bearer=Bearer(ApiTokenStore(store), hub.writer.call, now),
+                    bearer=Bearer(ApiTokenStore(store), hub.writer.call, now, hub.listener),
                     bots=BotGames(hub, accounts.store),
                     ladder=ladder,
                     tournaments=tournaments,

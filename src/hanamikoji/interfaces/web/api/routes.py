@@ -100,6 +100,7 @@ async def _revoke(request: Request) -> Response:
     now = services(request).now()
     if not await services(request).writer.call(lambda: tokens.revoke(me.id, token_id, now)):
         raise Refused("err_no_token")
+    services(request).bearer.forget(me.id)
     return Response(status_code=204)
 
 
@@ -110,4 +111,5 @@ async def _upgrade(request: Request) -> Response:
     players = services(request).accounts.store
     if not await services(request).writer.call(lambda: players.make_bot(me.id)):
         raise Refused("err_has_games")
+    services(request).bearer.forget(me.id)
     return WireResponse(BotUpgraded(), headers=NO_STORE)

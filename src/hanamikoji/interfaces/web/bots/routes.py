@@ -121,6 +121,7 @@ async def _upgrade(request: Request) -> Response:
     players = services(request).accounts.store
     if not await services(request).writer.call(lambda: players.make_bot(owner.player_id)):
         raise Refused("err_has_games")
+    services(request).bearer.forget(owner.player_id)
     return WireResponse(BotUpgraded(), headers=NO_STORE)
 
 

@@ -3,6 +3,9 @@ name and scopes, kept only as the SHA-256 hash of the token, which is shown once
 
 A token is ``hmk_`` and 43 URL-safe characters (256 random bits). The features that
 answer a token (``api/``, ``bots/``) read its owner here; a revoked token opens nothing.
+A write that changes what an account's tokens open (a revocation, the bot upgrade) sends
+:data:`TOPIC` with its commit (:func:`tokens_changed`): the instances drop the owners
+they keep (``http/bearer.py``).
 
 >>> from datetime import UTC, datetime
 >>> from hanamikoji.interfaces.web.db.database import Store
@@ -25,7 +28,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
 
+from hanamikoji.interfaces.web.cluster.events import Event, notify
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.tables import api_tokens, players
 from hanamikoji.interfaces.web.db.tokens import hash_token
@@ -34,11 +39,13 @@ __all__ = [
     "MAX_TOKENS",
     "SCOPES",
     "TOKEN_PREFIX",
+    "TOPIC",
     "ApiToken",
     "ApiTokenStore",
     "Scope",
     "TokenOwner",
     "looks_like_token",
+    "tokens_changed",
 ]
 
 Scope = Literal["bot:play", "read"]
@@ -56,6 +63,10 @@ MAX_TOKENS = 20
 TOUCH_MS = 60_000
 """How stale ``last_used`` may get before a use writes it again."""
 
+TOPIC = "api_tokens"
+"""The event of a write that changes what an account's tokens open (its key: the
+account's id)."""
+
 _URL_SAFE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
 
 
@@ -63,6 +74,12 @@ def looks_like_token(text: str) -> bool:
     """Whether ``text`` has a token's form (checked before any hash or query)."""
     body = text[len(TOKEN_PREFIX) :]
     return text.startswith(TOKEN_PREFIX) and len(body) == TOKEN_CHARS and set(body) <= _URL_SAFE
+
+
+def tokens_changed(connection: Connection, player_id: str, instance: str) -> None:
+    """Tell the other instances, with ``connection``'s commit, that what the account's
+    tokens open changed (PostgreSQL only)."""
+    notify(connection, Event(TOPIC, player_id, instance))
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,12 +157,15 @@ class ApiTokenStore:
                 )
                 .values(revoked_ms=now)
             )
+            tokens_changed(connection, player_id, self.store.instance)
         return done.rowcount == 1
 
     def owner(self, text: str) -> TokenOwner | None:
         """What the token ``text`` opens, or ``None`` (malformed, unknown or revoked)."""
-        if not looks_like_token(text):
-            return None
+        return self.owner_of_hash(hash_token(text)) if looks_like_token(text) else None
+
+    def owner_of_hash(self, hashed: str) -> TokenOwner | None:
+        """What the token of hash ``hashed`` opens, or ``None`` (unknown or revoked)."""
         query = (
             select(
                 api_tokens.c.id,
@@ -156,7 +176,7 @@ class ApiTokenStore:
                 players.c.bot,
             )
             .join(players, players.c.id == api_tokens.c.player_id)
-            .where(api_tokens.c.token_hash == hash_token(text), api_tokens.c.revoked_ms.is_(None))
+            .where(api_tokens.c.token_hash == hashed, api_tokens.c.revoked_ms.is_(None))
         )
         with self.store.connection() as connection:
             row = connection.execute(query).first()

@@ -34,6 +34,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
 from hanamikoji.interfaces.web.cluster.events import Event, notify
+from hanamikoji.interfaces.web.db.api_tokens import tokens_changed
 from hanamikoji.interfaces.web.db.database import Store
 from hanamikoji.interfaces.web.db.games import FINISHED, PLAYING, shown_to
 from hanamikoji.interfaces.web.db.tables import game_seats, games, players, server_secrets, sessions
@@ -283,6 +284,7 @@ class PlayerStore:
                 .where(players.c.id == player_id, players.c.kind == "account")
                 .values(bot=True)
             )
+            tokens_changed(connection, player_id, self.store.instance)
         return True
 
     def bot_ids(self, player_ids: list[str]) -> frozenset[str]:
