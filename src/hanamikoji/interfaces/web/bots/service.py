@@ -27,6 +27,7 @@ __all__ = [
     "EVENT_STREAMS",
     "GAME_STREAMS",
     "MAX_GAMES_LISTED",
+    "MAX_SEATS_KEPT",
     "BotGames",
     "StreamSlots",
     "clock_name",
@@ -42,6 +43,10 @@ GAME_STREAMS = 1
 
 MAX_GAMES_LISTED = 100
 """The games in progress an event stream replays at most."""
+
+MAX_SEATS_KEPT = 10_000
+"""The bots' seats kept in memory at most (the oldest go first): a named seat never
+changes player, so one found is kept and not looked up at every decision."""
 
 
 def require_bot(owner: TokenOwner) -> None:
@@ -100,6 +105,7 @@ class BotGames:
         self.hub = hub
         self.players = players
         self.slots = StreamSlots()
+        self._seats: dict[tuple[str, str], int] = {}
 
     async def player(self, owner: TokenOwner) -> Player:
         found = await asyncio.to_thread(self.players.player, owner.player_id)
@@ -112,11 +118,21 @@ class BotGames:
         does not exist or is not the bot's (the two are not told apart)."""
         if not 0 < len(game_id) <= 32:
             raise Refused("err_no_game")
-        seat = await asyncio.to_thread(self.players.seat_of, game_id, owner.player_id)
+        key = (game_id, owner.player_id)
+        seat = self._seats.get(key)
+        if seat is None:
+            seat = await asyncio.to_thread(self.players.seat_of, game_id, owner.player_id)
+            if seat is not None:
+                self._keep_seat(key, seat)
         live = None if seat is None else await self.hub.get(game_id)
         if live is None or seat is None:
             raise Refused("err_no_game")
         return live, seat
+
+    def _keep_seat(self, key: tuple[str, str], seat: int) -> None:
+        while len(self._seats) >= MAX_SEATS_KEPT:
+            del self._seats[next(iter(self._seats))]
+        self._seats[key] = seat
 
     def game_ref(self, live: LiveGame, seat: int) -> GameRef:
         stored = live.stored
