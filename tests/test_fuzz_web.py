@@ -588,7 +588,7 @@ def test_any_name_in_a_relation_route_gets_a_documented_answer(
     else:
         response = client.post(path, headers=headers)
     if response.status_code == 200:
-        assert set(response.json()) == {"name", "online", "following", "blocking"}
+        assert set(response.json()) == {"name", "online", "following", "blocking", "bot"}
         return
     assert response.status_code in (400, 401, 403, 404, 405), response.text
     if response.status_code != 405 and response.headers["content-type"].startswith(

@@ -1,8 +1,9 @@
 """The bot API on the page, in Chromium (issue 50): an account makes, sees once, copies
 and revokes its API tokens on My games, and upgrades itself to a bot account after a
 confirm; a bot account's BOT badge shows at the table's seats and clocks, on the
-spectator page, in the lobby's games to watch, on its page, in the game browser and in
-friends' lists."""
+spectator page, in the lobby's games to watch, on its page, in the game browser, in
+friends' lists and in the challenges to and from it (the dialog, the challenge's page,
+the challenges received)."""
 
 from __future__ import annotations
 
@@ -116,6 +117,23 @@ def test_bot_badges_show_wherever_the_bots_names_show(page: Page, server: Server
     page.click("#follow-button")
     page.goto(server.url + "/friends")
     page.wait_for_selector("[data-friend=BadgeAnn] [data-testid=bot-badge]")
+    # The challenges: one sent to a bot (its dialog, its page), one a bot sent.
+    page.goto(server.url + "/@/BadgeAnn")
+    page.click("#challenge-button")
+    page.wait_for_selector("#challenge-dialog-title [data-testid=bot-badge]")
+    page.click("#challenge-send")
+    page.wait_for_selector(".challenge-page h1 [data-testid=bot-badge]")
+    with httpx.Client(base_url=server.url, timeout=30) as http:
+        sent = http.post(
+            "/api/challenge/Watcher",
+            json={"variant": "classic", "clock": None, "rated": False, "first": "random"},
+            headers=bearer(bob),
+        )
+        assert sent.status_code == 200, sent.text
+        received = sent.json()["challenge"]["id"]
+    page.wait_for_selector(f"[data-challenge='{received}'] [data-testid=bot-badge]")
+    page.goto(f"{server.url}/challenge/{received}")
+    page.wait_for_selector(".challenge-page h1 [data-testid=bot-badge]")
     # The end sentence: the bot resigns, the spectator reads it with both badges.
     page.goto(f"{server.url}/w/{game_id}")
     page.wait_for_selector("[data-testid=seat-names] [data-testid=bot-badge]")

@@ -107,7 +107,13 @@ def test_follow_lists_friends_with_their_online_dot(client: TestClient) -> None:
     ann, bob, cy = person(client, "Ann"), person(client, "Bob"), person(client, "Cyd")
     for other in ("Bob", "Cyd"):
         answer = post(client, ann, f"/api/players/{other}/follow").json()
-        assert answer == {"name": other, "online": False, "following": True, "blocking": False}
+        assert answer == {
+            "name": other,
+            "online": False,
+            "following": True,
+            "blocking": False,
+            "bot": False,
+        }
     with client.websocket_connect("/social/ws", headers=cy.headers) as ws:
         assert receive(ws, "social") == {"type": "social", "incoming": [], "outgoing": []}
         friends = client.get("/api/me/friends", headers=ann.headers).json()
@@ -116,7 +122,13 @@ def test_follow_lists_friends_with_their_online_dot(client: TestClient) -> None:
             {"name": "Bob", "online": False, "bot": False},
         ]
         relation = client.get("/api/players/cyd/relation", headers=bob.headers).json()
-        assert relation == {"name": "Cyd", "online": True, "following": False, "blocking": False}
+        assert relation == {
+            "name": "Cyd",
+            "online": True,
+            "following": False,
+            "blocking": False,
+            "bot": False,
+        }
     # The last page closed: offline as soon as the server has seen it close.
     assert eventually(lambda: not client.get("/api/players/Cyd/relation").json()["online"])
     post(client, ann, "/api/players/Bob/unfollow")
@@ -192,6 +204,7 @@ def test_a_challenge_is_told_live_and_accepted_into_one_game(client: TestClient)
             "account": True,
             "rating": 1500,
             "provisional": True,
+            "bot": False,
         }
         listed = client.get("/api/challenges", headers=bob.headers).json()
         assert [c["id"] for c in listed["incoming"]] == [made["id"]] and not listed["outgoing"]

@@ -92,7 +92,11 @@ async def _relation_state(request: Request, me: Player | None, other: Player) ->
     kind = None if me is None else await asyncio.to_thread(social.relations.kind, me.id, other.id)
     online = other.id in await social.online([other.id])
     answer = RelationState(
-        name=other.name, online=online, following=kind == FOLLOW, blocking=kind == BLOCK
+        name=other.name,
+        online=online,
+        following=kind == FOLLOW,
+        blocking=kind == BLOCK,
+        bot=other.bot,
     )
     return WireResponse(answer, headers=NO_STORE)
 

@@ -329,6 +329,8 @@ class Social:
             return []
         ids = [challenge.challenger.id for challenge in found]
         stored = await asyncio.to_thread(self.ratings.current, ids)
+        named = ids + [c.opponent.id for c in found if c.opponent is not None]
+        bots = await asyncio.to_thread(self.players.bot_ids, named)
         shown = []
         for challenge in found:
             kept = stored.get((challenge.challenger.id, challenge.variant))
@@ -338,6 +340,7 @@ class Social:
                 account=challenge.challenger.account,
                 rating=round(rating.rating),
                 provisional=rating.provisional,
+                bot=challenge.challenger.id in bots,
             )
             shown.append(
                 ChallengeInfo(
@@ -351,6 +354,7 @@ class Social:
                     status=challenge.status,
                     game=challenge.game,
                     expires=challenge.expires,
+                    opponent_bot=challenge.opponent is not None and challenge.opponent.id in bots,
                 )
             )
         return shown

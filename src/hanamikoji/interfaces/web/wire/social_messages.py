@@ -40,19 +40,22 @@ time (or its challenger left the site), accepted by someone else (an open challe
 
 class ChallengePlayer(WireStruct, frozen=True, kw_only=True, gc=False):
     """The challenger as the challenge shows them: name, whether an account, and their
-    rating in the challenge's variant (a new player's 1500? without one)."""
+    rating in the challenge's variant (a new player's 1500? without one); ``bot``: a bot
+    account (its BOT badge)."""
 
     name: str
     account: bool
     rating: int
     provisional: bool
+    bot: bool = False
 
 
 class ChallengeInfo(WireStruct, frozen=True, kw_only=True, gc=False):
     """A challenge: who sent it, to whom (``None``: an open challenge, for whoever opens
     its link), its settings (``first`` from the challenger's side), its status
     (``open``, ``accepted``, ``declined``, ``cancelled``, ``expired``), the game an
-    acceptance made, and when it expires (ms since the epoch)."""
+    acceptance made, and when it expires (ms since the epoch); ``opponent_bot``: the
+    named opponent is a bot account (its BOT badge)."""
 
     id: str
     challenger: ChallengePlayer
@@ -64,6 +67,7 @@ class ChallengeInfo(WireStruct, frozen=True, kw_only=True, gc=False):
     status: str
     game: str | None
     expires: int
+    opponent_bot: bool = False
 
 
 class SocialState(WireStruct, tag="social", frozen=True, kw_only=True, gc=False):
@@ -151,12 +155,14 @@ class ChallengeAccepted(WireStruct, frozen=True, kw_only=True, gc=False):
 class RelationState(WireStruct, frozen=True, kw_only=True, gc=False):
     """What the asking player's relation to a player is (``GET
     /api/players/{name}/relation``, and the answer to follow, block and their undoing):
-    whether they follow or block them, and whether that player is online now."""
+    whether they follow or block them, whether that player is online now, and whether
+    a bot account (its BOT badge)."""
 
     name: str
     online: bool
     following: bool
     blocking: bool
+    bot: bool = False
 
 
 class Friend(WireStruct, frozen=True, kw_only=True, gc=False):

@@ -131,7 +131,7 @@ function renderIncoming() {
   }
   box.replaceChildren(h("h2", { id: "challenges-title" }, t("challenge_incoming_title")),
     ...[...incoming.values()].map((challenge) => h("div", { class: "challenge", "data-challenge": challenge.id },
-      h("p", { class: "challenge-from" }, t("challenge_from", { name: challenge.challenger.name, rating: ratingOf(challenge) })),
+      h("p", { class: "challenge-from" }, ...badged(t("challenge_from", { name: challenge.challenger.name, rating: ratingOf(challenge) }), challenge.challenger)),
       h("p", { class: "muted" }, settingsLine(challenge), " · ", startLine(challenge)),
       h("div", { class: "buttons" },
         h("button", { type: "button", class: "primary accept-challenge", onclick: () => accept(challenge.id) }, t("challenge_accept")),
@@ -167,11 +167,23 @@ async function decline(id) {
 // -- sending a challenge --------------------------------------------------------------------
 
 /**
- * The dialog that sends a challenge to `name` (null: an open challenge, for whoever opens
- * its link); sent, the page goes to the challenge's page.
- * @param {string | null} name
+ * A line about a player with their BOT badge after it, when a bot account.
+ * @param {string} text
+ * @param {{ bot?: boolean | null }} person
+ * @returns {(string | HTMLElement)[]}
  */
-export function openChallenge(name) {
+function badged(text, person) {
+  const badge = botBadge(person);
+  return badge ? [text, " ", badge] : [text];
+}
+
+/**
+ * The dialog that sends a challenge to `name` (null: an open challenge, for whoever opens
+ * its link); sent, the page goes to the challenge's page. `bot`: `name` is a bot account.
+ * @param {string | null} name
+ * @param {boolean} [bot]
+ */
+export function openChallenge(name, bot = false) {
   const you = currentPlayer();
   if (!you) {
     openAccount();
@@ -212,7 +224,7 @@ export function openChallenge(name) {
   h("div", { class: "buttons" },
     h("button", { type: "submit", class: "primary", id: "challenge-send" }, t("challenge_send")),
     h("button", { type: "button", onclick: () => dialog.close() }, t("account_close"))));
-  dialog.append(h("h2", { id: "challenge-dialog-title" }, name ? t("challenge_title", { name }) : t("challenge_open_title")), form);
+  dialog.append(h("h2", { id: "challenge-dialog-title" }, ...(name ? badged(t("challenge_title", { name }), { bot }) : [t("challenge_open_title")])), form);
   dialog.addEventListener("close", () => dialog.remove());
   document.body.append(dialog);
   dialog.showModal();
@@ -256,7 +268,7 @@ async function fillActions(box, name) {
   const account = me !== null && me.kind === "account";
   const buttons = [
     own || !account ? null : h("button", { type: "button", id: "follow-button", onclick: act(relation.following ? "unfollow" : "follow") }, t(relation.following ? "social_unfollow" : "social_follow")),
-    own || relation.blocking ? null : h("button", { type: "button", class: "primary", id: "challenge-button", onclick: () => openChallenge(relation.name) }, t("social_challenge")),
+    own || relation.blocking ? null : h("button", { type: "button", class: "primary", id: "challenge-button", onclick: () => openChallenge(relation.name, relation.bot) }, t("social_challenge")),
     own || !account ? null : h("button", { type: "button", id: "block-button", onclick: act(relation.blocking ? "unblock" : "block") }, t(relation.blocking ? "social_unblock" : "social_block")),
   ];
   box.replaceChildren(onlineDot(relation.online), h("span", { class: "buttons" }, buttons));
@@ -298,7 +310,7 @@ export async function renderFriends(root, { navigate }) {
         h("a", { href: page(friend.name), onclick: (event) => { event.preventDefault(); navigate(page(friend.name)); } }, friend.name),
         botBadge(friend),
         onlineDot(friend.online),
-        h("button", { type: "button", class: "primary challenge-friend", onclick: () => openChallenge(friend.name) }, t("social_challenge")))))
+        h("button", { type: "button", class: "primary challenge-friend", onclick: () => openChallenge(friend.name, friend.bot) }, t("social_challenge")))))
       : h("p", { class: "muted" }, t("friends_none")),
     friends.blocked.length ? [h("h2", {}, t("friends_blocked")), h("ul", {}, friends.blocked.map((name) => h("li", {}, h("a", { href: page(name) }, name))))] : null));
 }
@@ -333,7 +345,7 @@ export async function renderChallenge(root, id) {
   /** @type {import("./types").Child[]} */
   const parts = [];
   if (view.yours) {
-    parts.push(h("h1", {}, challenge.opponent ? t("challenge_to", { name: challenge.opponent }) : t("challenge_to_anyone")),
+    parts.push(h("h1", {}, ...(challenge.opponent ? badged(t("challenge_to", { name: challenge.opponent }), { bot: challenge.opponent_bot }) : [t("challenge_to_anyone")])),
       h("p", { class: "muted" }, settingsLine(challenge)));
     if (open) {
       const field = h("input", { type: "text", readonly: true, value: link, id: "challenge-link", "aria-label": t("challenge_link") });
@@ -350,7 +362,7 @@ export async function renderChallenge(root, id) {
         } }, t("challenge_cancel")));
     }
   } else {
-    parts.push(h("h1", {}, t("challenge_by", { name: challenge.challenger.name, rating: ratingOf(challenge) })),
+    parts.push(h("h1", {}, ...badged(t("challenge_by", { name: challenge.challenger.name, rating: ratingOf(challenge) }), challenge.challenger)),
       h("p", { class: "muted" }, settingsLine(challenge), " · ", startLine(challenge)));
     if (open && !currentPlayer()) {
       parts.push(h("p", {}, t("challenge_sign_in")), h("button", { type: "button", class: "primary", onclick: () => openAccount() }, t("account_sign_in")));

@@ -79,7 +79,7 @@ export interface ChallengeGone {
   reason: "cancelled" | "declined" | "expired" | "taken";
 }
 
-/** A challenge: who sent it, to whom (`None`: an open challenge, for whoever opens its link), its settings (`first` from the challenger's side), its status (`open`, `accepted`, `declined`, `cancelled`, `expired`), the game an acceptance made, and when it expires (ms since the epoch). */
+/** A challenge: who sent it, to whom (`None`: an open challenge, for whoever opens its link), its settings (`first` from the challenger's side), its status (`open`, `accepted`, `declined`, `cancelled`, `expired`), the game an acceptance made, and when it expires (ms since the epoch); `opponent_bot`: the named opponent is a bot account (its BOT badge). */
 export interface ChallengeInfo {
   id: string;
   challenger: ChallengePlayer;
@@ -91,6 +91,7 @@ export interface ChallengeInfo {
   status: string;
   game: string | null;
   expires: number;
+  opponent_bot: boolean;
 }
 
 /** `GET /api/challenges`: the open challenges to and from the player. */
@@ -99,12 +100,13 @@ export interface ChallengeList {
   outgoing: ChallengeInfo[];
 }
 
-/** The challenger as the challenge shows them: name, whether an account, and their rating in the challenge's variant (a new player's 1500? without one). */
+/** The challenger as the challenge shows them: name, whether an account, and their rating in the challenge's variant (a new player's 1500? without one); `bot`: a bot account (its BOT badge). */
 export interface ChallengePlayer {
   name: string;
   account: boolean;
   rating: number;
   provisional: boolean;
+  bot: boolean;
 }
 
 /** A player challenged the page's player (or the page's player sent one, from another page). */
@@ -581,12 +583,13 @@ export interface RatingPoint {
   opponent: number;
 }
 
-/** What the asking player's relation to a player is (`GET /api/players/{name}/relation`, and the answer to follow, block and their undoing): whether they follow or block them, and whether that player is online now. */
+/** What the asking player's relation to a player is (`GET /api/players/{name}/relation`, and the answer to follow, block and their undoing): whether they follow or block them, whether that player is online now, and whether a bot account (its BOT badge). */
 export interface RelationState {
   name: string;
   online: boolean;
   following: boolean;
   blocking: boolean;
+  bot: boolean;
 }
 
 /** `POST /api/games/{id}/rematch`: the next game's id. */
