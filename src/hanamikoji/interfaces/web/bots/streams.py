@@ -37,7 +37,6 @@ from hanamikoji.interfaces.web.wire.api_messages import (
     ChatLineEvent,
     GameFull,
     GameRefEvent,
-    GameStateEvent,
     OpponentGone,
 )
 from hanamikoji.interfaces.web.wire.chat_messages import ChatSaid
@@ -52,6 +51,21 @@ KEEP_ALIVE = 7.0
 NDJSON = "application/x-ndjson"
 
 _STATE = msgspec.json.Decoder(SeatState)
+
+
+class _Seen(msgspec.Struct):
+    """What the game stream reads of a state it passes on: who is at the table, and
+    whether the game is over (its outcome left unparsed)."""
+
+    connected: tuple[bool, bool]
+    outcome: msgspec.Raw = msgspec.Raw(b"null")
+
+
+_SEEN = msgspec.json.Decoder(_Seen)
+_STATE_LINE = b'{"type":"gameState","state":'
+"""A ``gameState`` line up to its state: the state's own text follows as the seat's
+pages were sent it (``encode_bytes(GameStateEvent(state))``, without decoding it and
+encoding it again)."""
 _GONE_KINDS = {"declined": "challengeDeclined", "cancelled": "challengeCanceled"}
 
 
@@ -181,15 +195,16 @@ async def game_stream(
         while not slot.closed.is_set():
             text = await lines.next(1.0)
             if text is not None and text.startswith('{"type":"state"'):
-                state = _STATE.decode(text)
                 if not full:
                     full = True
+                    state = _STATE.decode(text)
                     yield lines.sent(line(_game_full(bots, live, seat, state)))
                 else:
-                    yield lines.sent(line(GameStateEvent(state=state)))
-                if state.outcome is not None:
+                    yield lines.sent(_STATE_LINE + text.encode() + b"}\n")
+                seen = _SEEN.decode(text)
+                if bytes(seen.outcome) != b"null":
                     return
-                away = not state.connected[1 - seat]
+                away = not seen.connected[1 - seat]
                 if away != (gone or False) and (gone is not None or away):
                     yield lines.sent(line(_opponent_gone(bots, live, seat, gone=away)))
                 gone = away
