@@ -22,7 +22,8 @@ from hanamikoji.interfaces.web.db.tables import games, tournament_games
 from hanamikoji.interfaces.web.games.hub import GameHub
 from hanamikoji.interfaces.web.players.accounts import Accounts
 from hanamikoji.interfaces.web.players.store import Player, new_player
-from hanamikoji.interfaces.web.services import open_accounts, open_tournaments
+from hanamikoji.interfaces.web.services import open_accounts
+from hanamikoji.interfaces.web.tournaments.directing import open_tournaments
 from hanamikoji.interfaces.web.tournaments.director import Director
 from hanamikoji.interfaces.web.tournaments.requests import CreateRequest
 from hanamikoji.interfaces.web.tournaments.service import Tournaments, Watcher

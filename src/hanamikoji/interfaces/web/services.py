@@ -13,18 +13,18 @@ Built here, in order: the database (:class:`~.db.database.Store`), the bot worke
 the writer thread, the other instances' listener (PostgreSQL), the analyses, the live
 games (:class:`~.games.hub.GameHub`, handed all of these), the accounts, the lobby and
 its pairings, friends and challenges (:class:`~.social.service.Social`), the hints, the chat,
-the e-mails, and the collector's keeper; closed in the reverse order.
+the e-mails, the tournaments and their director (``tournaments/directing.py``), and the
+collector's keeper; closed in the reverse order.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import gc
 import logging
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, TypedDict, cast
@@ -51,7 +51,6 @@ from hanamikoji.interfaces.web.games.hub import GameHub, HubServices
 from hanamikoji.interfaces.web.games.live import SeatTap
 from hanamikoji.interfaces.web.games.making import (
     GameOrder,
-    PreparedGame,
     games_made,
     prepare,
     write_games,
@@ -73,10 +72,9 @@ from hanamikoji.interfaces.web.puzzles.service import Puzzles
 from hanamikoji.interfaces.web.puzzles.store import PuzzleStore
 from hanamikoji.interfaces.web.ratings.store import RatingStore
 from hanamikoji.interfaces.web.social.service import Social
+from hanamikoji.interfaces.web.tournaments.directing import open_tournaments, run_directing
 from hanamikoji.interfaces.web.tournaments.director import DIRECT_INTERVAL, Director
-from hanamikoji.interfaces.web.tournaments.locks import AdvisoryLocks, SoleDirector
 from hanamikoji.interfaces.web.tournaments.service import Tournaments
-from hanamikoji.interfaces.web.tournaments.store import TournamentStore
 from hanamikoji.interfaces.web_settings import ServeSettings
 
 if TYPE_CHECKING:
@@ -98,9 +96,7 @@ __all__ = [
     "open_lobby",
     "open_notices",
     "open_social",
-    "open_tournaments",
     "people_game",
-    "run_directing",
     "run_pairings",
     "running_games",
     "running_services",
@@ -488,41 +484,6 @@ def open_chat(
     says whose lines a reader does not see (the players it blocked): nobody's until the
     social part's block list is plugged in here."""
     return Chat(ChatStore(hub.store), hub.writer.call, now, hub.listener, hidden_authors)
-
-
-def open_tournaments(hub: GameHub, now: Callable[[], int]) -> tuple[Tournaments, Director]:
-    """The tournaments and their director, on the hub's database, writer and listener:
-    a tournament's games are made as challenges' are (``games/making.py``), a whole
-    round in the transaction that writes its pairings."""
-    db = TournamentStore(hub.store)
-    tournaments = Tournaments(db, hub.ratings, hub.writer.call, now, hub.listener)
-    store = hub.store
-    locks = SoleDirector() if store.dialect == "sqlite" else AdvisoryLocks(store.url)
-
-    async def made(games: Sequence[PreparedGame]) -> None:
-        await games_made(hub, games)
-
-    director = Director(
-        db,
-        locks,
-        functools.partial(prepare, hub),
-        made,
-        hub.writer.call,
-        now,
-        tournaments.changed,
-    )
-    return tournaments, director
-
-
-async def run_directing(director: Director, interval: float = DIRECT_INTERVAL) -> None:
-    """Look at the tournaments again and again (``Director.tick``), until cancelled (not
-    at all with an ``interval`` of 0)."""
-    while interval > 0:
-        await asyncio.sleep(interval)
-        try:
-            await director.tick()
-        except Exception:  # the next look tries again
-            log.exception("tournaments: directing failed")
 
 
 async def run_pairings(lobby: Lobby, interval: float = PAIRING_INTERVAL) -> None:
