@@ -224,6 +224,23 @@ def test_an_arena_pairs_whoever_finishes_and_ends_at_its_time(
     assert sum(line["score"] for line in shown["standings"]) == 2
 
 
+def test_a_player_joining_a_running_arena_is_paired_at_the_next_look(
+    client: TestClient, clock: Clock
+) -> None:
+    ann, bob, cyd, dee = (person(client, name) for name in ("Ann", "Bob", "Cyd", "Dee"))
+    tid = create(client, ann, kind="arena", minutes=10)
+    for player in (ann, bob, cyd):
+        assert client.post(f"/api/tournaments/{tid}/join", headers=player.headers).is_success
+    clock.now += 60_000
+    assert tick(client) == 1  # one game, one player waiting
+    assert tick(client) == 0  # nothing changed: nothing written
+    # A write of another than the director (here, a join): its next look sees it.
+    assert client.post(f"/api/tournaments/{tid}/join", headers=dee.headers).is_success
+    assert tick(client) == 1
+    boards = view(client, tid)["boards"]
+    assert len(boards) == 2 and "Dee" in (boards[0]["first"], boards[0]["second"])
+
+
 def test_a_tournament_by_invitation_is_seen_and_joined_with_its_code_only(
     client: TestClient,
 ) -> None:

@@ -38,8 +38,10 @@ from hanamikoji.tournaments import Pairing, Swiss
 
 __all__ = ["DIRECT_INTERVAL", "Director", "Place", "game_order", "result_for"]
 
-DIRECT_INTERVAL = 1.0
-"""Seconds between two looks at the tournaments."""
+DIRECT_INTERVAL = 0.25
+"""Seconds between two looks at the tournaments: an arena's player is paired this long
+after their game ends, at most, and a little more (a look that finds nothing new reads
+two versions and the games' ends, not the events)."""
 
 ATTEMPTS = 5
 """Compare-and-set attempts of one change before it waits for the next look."""
@@ -137,6 +139,9 @@ class Director:
         self.made = made
         self.run = run
         self.now = now
+        self._known: dict[str, Tournament] = {}
+        """The last read (or write) of each tournament directed here: read again only
+        when its version changed (another writer: a join, a withdrawal, a takeover)."""
 
     async def tick(self) -> int:
         """One look: direct every tournament due or running whose lock this instance
@@ -153,8 +158,9 @@ class Director:
     async def direct(self, tournament_id: str) -> int:
         """Bring one tournament up to date; how many changes were written (0 or 1)."""
         for _ in range(ATTEMPTS):
-            tournament = await asyncio.to_thread(self.db.get, tournament_id)
+            tournament = await asyncio.to_thread(self._current, tournament_id)
             if tournament is None or tournament.status == FINISHED:
+                self._known.pop(tournament_id, None)
                 await self.locks.release(tournament_id)
                 return 0
             step = await self._step(tournament)
@@ -163,12 +169,32 @@ class Director:
             event, change = step
             saved = await self.run(functools.partial(self.db.save, tournament, event, change))
             if saved:
+                self._known[tournament_id] = replace(
+                    tournament,
+                    event=event,
+                    version=tournament.version + 1,
+                    status=change.status or tournament.status,
+                    ended=change.ended or tournament.ended,
+                )
                 await self.made(change.games)
                 self.changed(tournament_id)
                 if change.status == FINISHED:
                     await self.locks.release(tournament_id)
                 return 1
         return 0
+
+    def _current(self, tournament_id: str) -> Tournament | None:
+        """The tournament as it is now (blocking): the last one known here while its
+        version is the same (a look reads a version, not the whole event)."""
+        known = self._known.get(tournament_id)
+        if known is not None and self.db.version(tournament_id) == known.version:
+            return known
+        found = self.db.get(tournament_id)
+        if found is None:
+            self._known.pop(tournament_id, None)
+        else:
+            self._known[tournament_id] = found
+        return found
 
     async def _step(self, tournament: Tournament) -> tuple[Event, Change] | None:
         """The tournament's next state and what to write, or ``None`` if nothing changed."""
@@ -210,7 +236,8 @@ class Director:
             if ends is not None and now >= ends:
                 return event.end(), FINISHED, [], []
             start = len(event.games)
-            event = event.pair_waiting()
+            if len(event.waiting()) >= 2:
+                event = event.pair_waiting()
             number = 0
             new = list(enumerate(event.games))[start:]
         games: list[PreparedGame] = []

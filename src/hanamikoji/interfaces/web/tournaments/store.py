@@ -125,6 +125,14 @@ class TournamentStore:
             row = connection.execute(_SELECT.where(tournaments.c.id == tournament_id)).first()
         return None if row is None else _tournament(row)
 
+    def version(self, tournament_id: str) -> int | None:
+        """The tournament's version (``None``: no such tournament), without its event."""
+        with self.store.connection() as connection:
+            found = connection.execute(
+                select(tournaments.c.version).where(tournaments.c.id == tournament_id)
+            ).scalar()
+        return None if found is None else int(found)
+
     def listing(self, status: str) -> list[Tournament]:
         """The open tournaments of ``status``: the soonest to start first, the latest
         finished first."""
