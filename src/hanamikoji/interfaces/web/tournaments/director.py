@@ -21,7 +21,9 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
+from typing import TypeVar
 
 from hanamikoji.interfaces.web.games.making import GameOrder, PreparedGame
 from hanamikoji.interfaces.web.tournaments.locks import DirectorLocks
@@ -50,6 +52,8 @@ Place = tuple[int, int]
 """Where a pairing is: a Swiss's round (from 1) and board (from 0); an arena's (0, index)."""
 
 Run = Callable[[Callable[[], object]], Awaitable[object]]
+
+T = TypeVar("T")
 
 
 def game_order(settings_variant: str, tc: str, rated: bool, pairing: Pairing) -> GameOrder:
@@ -139,6 +143,9 @@ class Director:
         self.made = made
         self.run = run
         self.now = now
+        self._reads = ThreadPoolExecutor(max_workers=1, thread_name_prefix="director")
+        """The director's own thread for its reads: never queued behind the many
+        blocking reads of streams and pages in the default executor's few threads."""
         self._known: dict[str, Tournament] = {}
         """The last read (or write) of each tournament directed here: read again only
         when its version changed (another writer: a join, a withdrawal, a takeover)."""
@@ -147,18 +154,24 @@ class Director:
         """One look: direct every tournament due or running whose lock this instance
         holds or takes. How many changes were written."""
         changes = 0
-        for tournament_id in await asyncio.to_thread(self.db.due, self.now()):
+        for tournament_id in await self._read(self.db.due, self.now()):
             if await self.locks.take(tournament_id):
                 changes += await self.direct(tournament_id)
         return changes
 
+    async def _read(self, read: Callable[..., T], *args: object) -> T:
+        """``read(*args)`` (blocking) in the director's own thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reads, functools.partial(read, *args))
+
     async def close(self) -> None:
         await self.locks.close()
+        self._reads.shutdown(wait=False)
 
     async def direct(self, tournament_id: str) -> int:
         """Bring one tournament up to date; how many changes were written (0 or 1)."""
         for _ in range(ATTEMPTS):
-            tournament = await asyncio.to_thread(self._current, tournament_id)
+            tournament = await self._read(self._current, tournament_id)
             if tournament is None or tournament.status == FINISHED:
                 self._known.pop(tournament_id, None)
                 await self.locks.release(tournament_id)
@@ -205,7 +218,7 @@ class Director:
                 return None
             status, changed = STARTED, True
         waiting = pending(event)
-        ends = await asyncio.to_thread(self.db.game_ends, [p.game for _, p in waiting if p.game])
+        ends = await self._read(self.db.game_ends, [p.game for _, p in waiting if p.game])
         for place, pairing in waiting:
             if pairing.game in ends:
                 event = recorded(event, place, result_for(pairing, ends[pairing.game]))
