@@ -226,15 +226,21 @@ async def create_arena(url: str, minutes: int, starts_in: int, time_control: str
 
 
 async def join(api: ArenaApi, tournament: str) -> None:
-    """The bot in the arena (again after a compare-and-set lost to other writers)."""
+    """The bot in the arena: again after a compare-and-set lost to other writers, or an
+    answer that did not come in time (``err_tournament_in`` then: it was in)."""
     for attempt in range(20):
         try:
             await api.post(f"/api/tournament/{tournament}/join")
             return
         except ApiError as error:
+            if error.code == "err_tournament_in":
+                return
             if error.code != "err_conflict" or attempt == 19:
                 raise
-            await asyncio.sleep(0.05 * (attempt + 1))
+        except httpx.TimeoutException:
+            if attempt == 19:
+                raise
+        await asyncio.sleep(0.05 * (attempt + 1))
 
 
 async def sample_waits(db: TournamentStore, tournament: str, waits: Waits) -> None:
@@ -296,7 +302,7 @@ async def run_arena(args: argparse.Namespace, serving: Any, db_url: str) -> dict
     arena = await asyncio.to_thread(db.get, tournament)
     assert arena is not None and arena.settings.ends is not None
     waits = Waits(arena.settings.starts / 1000, arena.settings.ends / 1000)
-    tokens = await bot_accounts(serving.url, args.players)
+    tokens = await bot_accounts(instances[0], args.players)
     recorder = Recorder()
     apis = [
         ArenaApi(instances[n % len(instances)], token, n, recorder, waits)
@@ -309,7 +315,7 @@ async def run_arena(args: argparse.Namespace, serving: Any, db_url: str) -> dict
     sampler = asyncio.create_task(sample_waits(db, tournament, waits))
     try:
         await asyncio.wait_for(asyncio.gather(*(b.connected.wait() for b in bridges)), 120)
-        limit = asyncio.Semaphore(8)
+        limit = asyncio.Semaphore(4)
 
         async def joined(api: ArenaApi) -> None:
             async with limit:
