@@ -163,14 +163,16 @@ class Waits:
 
 def waiting_of(arena: Arena, ended_games: set[str]) -> tuple[set[str], dict[str, str]]:
     """The players without a game on (the arena's waiting players, and the players of
-    its games that ended and are not recorded yet), and each player's last opponent."""
+    its games that ended and are not recorded yet), and each player's last opponent;
+    by their names (the bots know their names, the arena their ids)."""
     waiting = set(arena.waiting())
     last: dict[str, str] = {}
     for game in arena.games:
         last[game.first], last[game.second] = game.second, game.first
         if game.result is None and game.game in ended_games and not arena.over:
             waiting.update(game.players)
-    return waiting, last
+    names = {entrant.id: entrant.name for entrant in arena.entrants}
+    return {names[p] for p in waiting}, {names[p]: names[o] for p, o in last.items()}
 
 
 class ArenaApi(TimedApi):

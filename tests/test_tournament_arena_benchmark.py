@@ -1,7 +1,8 @@
 """benchmarks/tournament_arena.py's measures: a pairing delay runs from a player's game
 ending (the first its bot learns of it) to its next game's start; a double wait is two
 players without a game for longer than the director's interval, pairable when neither
-just played the other; nothing counts outside the arena's time."""
+just played the other (players by their names, as their bots know them); nothing
+counts outside the arena's time."""
 
 from __future__ import annotations
 
@@ -59,10 +60,11 @@ def test_a_double_wait_is_two_players_waiting_past_the_interval(bench: ModuleTyp
 def test_the_waiting_players_include_those_of_ended_games_not_yet_recorded(
     bench: ModuleType,
 ) -> None:
-    entrants = tuple(Entrant(name, name, 1500) for name in ("ann", "bob", "cy", "dan", "eve"))
+    names = ("ann", "bob", "cy", "dan", "eve")
+    entrants = tuple(Entrant(f"id-{name}", name, 1500) for name in names)
     games = (
-        Pairing("ann", "bob", "1-0", "x"),  # recorded: both wait
-        Pairing("cy", "dan", None, "y"),  # on, or ended and not recorded yet
+        Pairing("id-ann", "id-bob", "1-0", "x"),  # recorded: both wait
+        Pairing("id-cy", "id-dan", None, "y"),  # on, or ended and not recorded yet
     )
     arena = Arena(entrants, games)
     waiting, last = bench.waiting_of(arena, set())
