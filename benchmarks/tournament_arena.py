@@ -25,8 +25,10 @@ Reported:
   ended and is not recorded yet); a sample counts when two or more of them have waited
   longer than the director's interval (from their game's end as their bot saw it), and
   as *pairable* when two of those may play each other (neither just played the other:
-  the arena never pairs a rematch at once). The count of such samples and the longest
-  such double wait (the second longest wait of the sample) are reported;
+  the arena never pairs a rematch at once), and as *left by the director* when two such
+  had their results recorded (the director saw them and paired neither). The count of
+  such samples and the longest such double wait (the second longest wait of the
+  sample) are reported;
 * the games played (with a result in the arena), the players' ends left unpaired when
   the arena ended;
 * the decisions posted and the server's CPU per decision (both instances' CPU over the
@@ -105,6 +107,7 @@ class Waits:
     pairable: int = 0
     longest_double: float = 0.0
     longest_pairable: float = 0.0
+    left_pairable: int = 0
 
     def measured(self, at: float) -> bool:
         return self.start <= at <= self.end
@@ -131,9 +134,16 @@ class Waits:
         if self.measured(at):
             self.ends += 1
 
-    def sample(self, waiting: Iterable[str], last: dict[str, str], at: float) -> None:
+    def sample(
+        self,
+        waiting: Iterable[str],
+        last: dict[str, str],
+        at: float,
+        left: frozenset[str] = frozenset(),
+    ) -> None:
         """The waiting players read from the database at ``at`` (``last``: each one's
-        last opponent)."""
+        last opponent; ``left``: those of them whose game's result the director has
+        recorded, and left unpaired)."""
         if not self.measured(at):
             return
         self.samples += 1
@@ -154,6 +164,8 @@ class Waits:
             self.pairable += 1
             both = max(min(waits[a], waits[b]) for a, b in pairs)
             self.longest_pairable = max(self.longest_pairable, both)
+        if any(a in left and b in left for a, b in pairs):
+            self.left_pairable += 1
 
     def unpaired(self) -> int:
         """Players whose game ended in the arena more than an interval before its end
@@ -161,18 +173,23 @@ class Waits:
         return sum(1 for at in self.ended.values() if self.start <= at < self.end - self.interval)
 
 
-def waiting_of(arena: Arena, ended_games: set[str]) -> tuple[set[str], dict[str, str]]:
+def waiting_of(
+    arena: Arena, ended_games: set[str]
+) -> tuple[set[str], frozenset[str], dict[str, str]]:
     """The players without a game on (the arena's waiting players, and the players of
-    its games that ended and are not recorded yet), and each player's last opponent;
-    by their names (the bots know their names, the arena their ids)."""
-    waiting = set(arena.waiting())
+    its games that ended and are not recorded yet), the arena's waiting players alone
+    (the director has seen them), and each player's last opponent; by their names (the
+    bots know their names, the arena their ids)."""
+    recorded = arena.waiting()
+    waiting = set(recorded)
     last: dict[str, str] = {}
     for game in arena.games:
         last[game.first], last[game.second] = game.second, game.first
         if game.result is None and game.game in ended_games and not arena.over:
             waiting.update(game.players)
     names = {entrant.id: entrant.name for entrant in arena.entrants}
-    return {names[p] for p in waiting}, {names[p]: names[o] for p, o in last.items()}
+    left = frozenset(names[p] for p in recorded)
+    return {names[p] for p in waiting}, left, {names[p]: names[o] for p, o in last.items()}
 
 
 class ArenaApi(TimedApi):
@@ -255,8 +272,8 @@ async def sample_waits(db: TournamentStore, tournament: str, waits: Waits) -> No
         arena = found.event
         on = [g.game for g in arena.games if g.result is None and g.game is not None]
         ended = set(await asyncio.to_thread(db.game_ends, on))
-        waiting, last = waiting_of(arena, ended)
-        waits.sample(waiting, last, time.time())
+        waiting, left, last = waiting_of(arena, ended)
+        waits.sample(waiting, last, time.time(), left)
 
 
 def server_delays(store: Store, tournament: str, start: float, end: float) -> list[float]:
@@ -371,6 +388,7 @@ async def run_arena(args: argparse.Namespace, serving: Any, db_url: str) -> dict
             "pairable": waits.pairable,
             "longest_double_s": waits.longest_double,
             "longest_pairable_s": waits.longest_pairable,
+            "pairable_left_by_the_director": waits.left_pairable,
         },
         "unpaired_ends": waits.unpaired(),
         "decisions": recorder.decisions,
@@ -417,7 +435,8 @@ def print_report(figures_: dict[str, Any]) -> None:
     print(
         f"  double waits (> {figures_['director_interval_s']:.1f} s): {doubles['double']}"
         f" of {doubles['samples']} samples (longest {doubles['longest_double_s']:.1f} s),"
-        f" pairable {doubles['pairable']} (longest {doubles['longest_pairable_s']:.1f} s);"
+        f" pairable {doubles['pairable']} (longest {doubles['longest_pairable_s']:.1f} s),"
+        f" {doubles['pairable_left_by_the_director']} of them left so by the director;"
         f" ends left unpaired: {figures_['unpaired_ends']}"
     )
     shares = ", ".join(f"{name} {share:.0%}" for name, share in figures_["cpu_share"].items())

@@ -51,10 +51,14 @@ def test_a_double_wait_is_two_players_waiting_past_the_interval(bench: ModuleTyp
     assert (waits.samples, waits.doubles, waits.pairable) == (1, 1, 0)
     assert waits.longest_double == pytest.approx(1.5)
     waits.sample(["ann", "bob", "cy"], last, 13.0)  # cy 2 s: cy may play ann or bob
-    assert (waits.doubles, waits.pairable) == (2, 1)
+    assert (waits.doubles, waits.pairable, waits.left_pairable) == (2, 1, 0)
     assert waits.longest_pairable == pytest.approx(2.0)
-    waits.sample(["cy"], last, 14.0)
-    assert waits.doubles == 2 and waits.unpaired() == 3
+    waits.sample(["ann", "bob", "cy"], last, 13.5, frozenset({"ann", "bob"}))  # a rematch
+    assert (waits.pairable, waits.left_pairable) == (2, 0)
+    waits.sample(["ann", "bob", "cy"], last, 14.0, frozenset({"ann", "cy"}))
+    assert (waits.pairable, waits.left_pairable) == (3, 1)
+    waits.sample(["cy"], last, 14.5)
+    assert waits.doubles == 4 and waits.unpaired() == 3
 
 
 def test_the_waiting_players_include_those_of_ended_games_not_yet_recorded(
@@ -67,8 +71,8 @@ def test_the_waiting_players_include_those_of_ended_games_not_yet_recorded(
         Pairing("id-cy", "id-dan", None, "y"),  # on, or ended and not recorded yet
     )
     arena = Arena(entrants, games)
-    waiting, last = bench.waiting_of(arena, set())
-    assert waiting == {"ann", "bob", "eve"}
+    waiting, left, last = bench.waiting_of(arena, set())
+    assert waiting == left == {"ann", "bob", "eve"}
     assert last == {"ann": "bob", "bob": "ann", "cy": "dan", "dan": "cy"}
-    waiting, _ = bench.waiting_of(arena, {"y"})
-    assert waiting == {"ann", "bob", "cy", "dan", "eve"}
+    waiting, left, _ = bench.waiting_of(arena, {"y"})
+    assert waiting == {"ann", "bob", "cy", "dan", "eve"} and left == {"ann", "bob", "eve"}
