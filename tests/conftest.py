@@ -12,7 +12,7 @@ import importlib.util
 import random
 import sys
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, permutations
 from pathlib import Path
@@ -355,3 +355,13 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         reasons.append(reason.removeprefix("Skipped: "))
     for line in not_run_lines(reasons):
         terminalreporter.write_line(line, yellow=True, bold=True)
+
+
+@pytest.fixture
+def schema() -> Iterator[str]:
+    """The URL of a fresh PostgreSQL schema for one test, dropped after it (for tests
+    marked ``needs_postgres``: ``postgres_db.postgres_schemas``)."""
+    from postgres_db import postgres_schemas
+
+    with postgres_schemas() as new_schema:
+        yield new_schema()

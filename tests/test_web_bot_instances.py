@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx2 as httpx
@@ -29,15 +28,8 @@ from hanamikoji.interfaces.web.wire.refused import Refused
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 
-from postgres_db import postgres_schemas
 
 pytestmark = needs_postgres
-
-
-@pytest.fixture
-def schema() -> Iterator[str]:
-    with postgres_schemas() as new_schema:
-        yield new_schema()
 
 
 def test_a_bot_on_one_instance_plays_a_whole_game_against_one_on_the_other(

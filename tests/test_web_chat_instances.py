@@ -6,7 +6,6 @@ player's rate limit holds across instances (their lines are counted in the datab
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import pytest
 from postgres_db import DRIVER_MISSING, needs_postgres
@@ -20,16 +19,9 @@ from hanamikoji.interfaces.web.wire.refused import Refused
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 
-from postgres_db import postgres_schemas
 from web_support import instance
 
 pytestmark = needs_postgres
-
-
-@pytest.fixture
-def schema() -> Iterator[str]:
-    with postgres_schemas() as new_schema:
-        yield new_schema()
 
 
 class Page:

@@ -12,7 +12,6 @@ import asyncio
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,14 +28,7 @@ from hanamikoji.interfaces.web.games.thinkers import BotRunner
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 
-from postgres_db import postgres_schemas
 from web_support import SeatPage, instance
-
-
-@pytest.fixture
-def schema() -> Iterator[str]:
-    with postgres_schemas() as new_schema:
-        yield new_schema()
 
 
 async def at_ply(page: SeatPage, ply: int) -> dict[str, Any]:

@@ -25,18 +25,11 @@ from hanamikoji.interfaces.web_settings import ServeSettings
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 
-from postgres_db import postgres_schemas
 from web_support import SeatPage, instance
 
 aiosmtpd = pytest.importorskip("aiosmtpd.controller")
 
 pytestmark = needs_postgres
-
-
-@pytest.fixture
-def schema() -> Iterator[str]:
-    with postgres_schemas() as new_schema:
-        yield new_schema()
 
 
 class Inbox:

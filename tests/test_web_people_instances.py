@@ -6,7 +6,6 @@ other's page through the end's event."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,16 +15,9 @@ from hanamikoji.interfaces.web.players.store import new_player
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 
-from postgres_db import postgres_schemas
 from web_support import SeatPage, instance
 
 pytestmark = needs_postgres
-
-
-@pytest.fixture
-def schema() -> Iterator[str]:
-    with postgres_schemas() as new_schema:
-        yield new_schema()
 
 
 def named(message: dict[str, Any]) -> list[str | None]:

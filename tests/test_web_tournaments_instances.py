@@ -9,7 +9,7 @@ lost or paired twice.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -32,16 +32,9 @@ from hanamikoji.tournaments import Swiss
 
 pytest.importorskip("psycopg", reason=DRIVER_MISSING)
 
-from postgres_db import postgres_schemas
 from web_support import instance
 
 pytestmark = needs_postgres
-
-
-@pytest.fixture
-def schema() -> Iterator[str]:
-    with postgres_schemas() as new_schema:
-        yield new_schema()
 
 
 @dataclass
