@@ -25,7 +25,7 @@ from hanamikoji.core.worlds import World, from_view
 from hanamikoji.interfaces.cli import Streams, run_command
 from hanamikoji.interfaces.exits import EXIT_ERROR, EXIT_INPUT_ENDED, EXIT_OK, EXIT_USAGE
 from hanamikoji.interfaces.line import Terminal
-from hanamikoji.interfaces.line.puzzle import solve_puzzles
+from hanamikoji.interfaces.line.puzzle import solve_puzzles, theme_name
 from hanamikoji.interfaces.messages import message
 from hanamikoji.interfaces.puzzling import (
     Mode,
@@ -426,3 +426,17 @@ def test_the_puzzle_speaks_every_language(lang: Lang) -> None:
     for key in ("cli_puzzle_values_title", "cli_puzzle_worlds_title", "cli_puzzle_help"):
         assert message(key, lang) in out, key
     assert message("cli_puzzle_malformed", lang, text="zz") in out
+
+
+@pytest.mark.parametrize("lang", ["fr", "ja"])
+def test_the_reveal_names_the_themes_in_the_language(lang: Lang) -> None:
+    puzzle = BY_ID[OFFER]  # competition-answer, seventh-turn
+    out = transcript(puzzle, [puzzle.solution], lang)
+    named = {
+        "fr": ("Répondre à un Échange", "Le septième tour"),
+        "ja": ("競争への応答", "7番目の手番"),
+    }[lang]
+    assert all(name in out for name in named), out
+    assert "competition-answer" not in out and "seventh-turn" not in out
+    assert theme_name("competition-answer", "en") == "Answering a Competition"
+    assert theme_name("trade-off", lang) != theme_name("trade-off", "en")

@@ -314,6 +314,23 @@ MESSAGES = sentences(
         " {tradeoff}; set aside {removed}; deck {deck}. Your answer {answer}%, the best {best}%.",
     ),
     sentence("cli_puzzle_themes", "Themes: {themes}"),
+    # the themes' names (puzzles/themes.py; the page's are puzzle_theme_* in site.py)
+    sentence("cli_puzzle_theme_gift_answer", "Answering a {action}"),
+    sentence("cli_puzzle_theme_competition_answer", "Answering a {action}"),
+    sentence("cli_puzzle_theme_gift_offer", "Offering a {action}"),
+    sentence("cli_puzzle_theme_competition_split", "Splitting a {action}"),
+    sentence("cli_puzzle_theme_secret", "Choosing the {action}"),
+    sentence("cli_puzzle_theme_trade_off", "Discarding two cards"),
+    sentence("cli_puzzle_theme_last_secret", "The last {action}"),
+    sentence("cli_puzzle_theme_last_turn", "The round's last turn"),
+    sentence("cli_puzzle_theme_seventh_turn", "The seventh turn"),
+    sentence("cli_puzzle_theme_win_now", "Win now"),
+    sentence("cli_puzzle_theme_save_the_match", "Save the match"),
+    sentence("cli_puzzle_theme_by_charm", "Win by charm"),
+    sentence("cli_puzzle_theme_by_geishas", "Win by geishas"),
+    sentence("cli_puzzle_theme_charm_beats_geishas", "Charm beats geishas"),
+    sentence("cli_puzzle_theme_hold_marker", "Hold a marker"),
+    sentence("cli_puzzle_theme_final_round", "The final round"),
     sentence("cli_puzzle_rating_change", "Your puzzle rating: {before} → {after} ({change})"),
     sentence(
         "cli_puzzle_not_counted", "You answered this puzzle before: your rating stays {rating}."

@@ -33,6 +33,7 @@ __all__ = [
     "render_answered",
     "render_choices",
     "solve_puzzles",
+    "theme_name",
 ]
 
 _NUMBER = re.compile(r"[+-]?\d+")
@@ -61,6 +62,25 @@ def render_choices(view: View, lang: Lang, *, deck: Deck = "boxed") -> Renderabl
         words = move_words(move, lang, deck, view.player)
         lines.append(Text(f"  {number:>3}. {move!s:<9} {words}"))
     return Group(*lines)
+
+
+_THEME_ACTIONS = {
+    "gift-answer": MoveKind.GIFT,
+    "gift-offer": MoveKind.GIFT,
+    "competition-answer": MoveKind.COMPETITION,
+    "competition-split": MoveKind.COMPETITION,
+    "secret": MoveKind.SECRET,
+    "last-secret": MoveKind.SECRET,
+}
+"""The action a theme's name says (in the language's edition terms)."""
+
+
+def theme_name(theme: str, lang: Lang) -> str:
+    """A theme's name (``puzzles/themes.py``) in ``lang``: ``gift-answer`` is "Answering
+    a Gift", "Répondre à une Offre" in French."""
+    kind = _THEME_ACTIONS.get(theme)
+    fields = {} if kind is None else {"action": action_name(kind, lang)}
+    return message(f"cli_puzzle_theme_{theme.replace('-', '_')}", lang, **fields)
 
 
 def _decision(text: str, seat: int, lang: Lang, deck: Deck) -> str:
@@ -113,7 +133,7 @@ def render_answered(
     if shown.worlds:
         parts.append(Text(message("cli_puzzle_worlds_title", lang), style="bold"))
         parts.extend(Text("  " + _world(world, lang)) for world in shown.worlds)
-    parts.append(Text(message("cli_puzzle_themes", lang, themes=join_list(puzzle.themes, lang))))
+    parts.append(Text(message("cli_puzzle_themes", lang, themes=_themes(puzzle.themes, lang))))
     parts.append(Text(_rating_line(answered, lang), style="bold"))
     error = answered.not_saved
     if error is not None:
@@ -121,6 +141,10 @@ def render_answered(
         failed = message("cli_puzzle_record_failed", lang, path=str(run.record_path), error=reason)
         parts.append(Text(failed, style="bold red"))
     return Group(*parts)
+
+
+def _themes(themes: Sequence[str], lang: Lang) -> str:
+    return join_list([theme_name(theme, lang) for theme in themes], lang)
 
 
 def _rating_line(answered: Answered, lang: Lang) -> str:
