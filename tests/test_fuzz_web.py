@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import random
+import secrets
 import socket
 import sqlite3
 import threading
@@ -731,6 +732,29 @@ def test_any_puzzle_query_gets_a_puzzle_or_a_documented_refusal(
             assert_documented_error(body)
         elif route.endswith("next"):
             assert "solution" not in body and "values" not in body
+
+
+@FUZZ
+@given(seed=st.text(max_size=30) | st.integers(-5, 2**40).map(str), account=st.booleans())
+def test_any_new_streak_request_gets_a_streak_or_a_documented_refusal(
+    client: TestClient, seed: str, account: bool
+) -> None:
+    client.cookies.clear()
+    headers = {}
+    if account:  # an account of its own, whose streak is kept on the server
+        name = f"s{secrets.token_hex(4)}"
+        made = client.post("/api/me/register", json={"name": name, "password": "fuzz fuzz fuzz"})
+        assert made.status_code == 201, made.text
+        headers = {"X-CSRF-Token": made.json()["csrf"]}
+    response = client.post("/api/puzzles/streak", params={"seed": seed}, headers=headers)
+    body = response.json()
+    if response.status_code == 200:
+        assert body["kept"] is account and body["seed"] == min(int(seed), 2**31 - 1)
+        assert body["solved"] == 0
+        assert "solution" not in response.text and "values" not in body
+    else:
+        assert response.status_code == 400
+        assert_documented_error(body)
 
 
 make_bodies = st.one_of(

@@ -62,7 +62,7 @@ BEFORE_MIGRATIONS_BLOB = "9a0760077415205cfdd083a0fc3f9fa6e6611af8"
 """``git rev-parse d52489d:src/hanamikoji/interfaces/web/storage.py``."""
 
 MIGRATIONS_DIR = Path(database.__file__).parent / "migrations"
-HEAD = "0020_second_bot"
+HEAD = "0021_puzzle_streak"
 """The newest revision in ``migrations/versions/``."""
 
 POSTGRES = URL

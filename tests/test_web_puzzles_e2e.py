@@ -1,7 +1,8 @@
 """The puzzle page in Chromium (issue 52): a guest solves a puzzle by clicking on the
 table and keeps its rating in the browser; an account is rated once; the daily puzzle
 and a streak open; "Make this a puzzle" from an analysed game; and before the answer the
-page holds nothing of the hidden cards."""
+page holds nothing of the hidden cards; an account's streak follows it to another
+browser."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 import httpx2 as httpx
 import msgspec
 from browser_support import (
+    DESKTOP,
     Page,
     browser,
     close_summaries,
@@ -24,6 +26,7 @@ from browser_support import (
     start_game,
 )
 from serving import Server, free_port
+from web_support import COOKIE, PASSWORD
 
 from hanamikoji.core.game import Game
 from hanamikoji.interfaces.web.games.payload import move_json
@@ -251,3 +254,34 @@ def test_make_a_puzzle_from_an_analysed_game(page: Page, tmp_path: Path) -> None
         page.wait_for_selector(".game")
     finally:
         own.stop()
+
+
+def test_an_accounts_streak_follows_it_to_another_browser(
+    page: Page, browser: Any, server: Server
+) -> None:
+    sign_up(page, server, "StreakE2E")
+    page.goto(server.url + "/puzzles/streak")
+    page.wait_for_selector("[data-testid=puzzle-streak][data-kept=yes][data-solved='0']")
+    page.wait_for_selector(".puzzle-question[data-answered=no]")
+    first = str(page.get_attribute(".puzzle-question", "data-puzzle"))
+    solution = next(p for p in PUZZLES if p.id == first).solution
+    page.locator(f".puzzle-choice[data-move='{solution}']").click()
+    page.wait_for_selector("[data-testid=puzzle-streak][data-solved='1'][data-best='1']")
+    # another browser, signed in anew: the streak is the server's, at its second puzzle
+    signed = httpx.post(
+        f"{server.url}/api/me/login",
+        json={"name": "StreakE2E", "password": PASSWORD},
+        headers={"Origin": server.url},
+    )
+    assert signed.status_code == 200, signed.text
+    other = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    try:
+        cookie = signed.cookies[COOKIE]
+        other.add_cookies([{"name": COOKIE, "value": cookie, "url": server.url}])
+        there = other.new_page()
+        there.goto(server.url + "/puzzles/streak")
+        there.wait_for_selector("[data-testid=puzzle-streak][data-kept=yes][data-solved='1']")
+        second = there.get_attribute(".puzzle-question[data-answered=no]", "data-puzzle")
+        assert second is not None and second != first
+    finally:
+        other.close()

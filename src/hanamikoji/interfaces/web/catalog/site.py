@@ -199,6 +199,7 @@ SITE = sentences(
     sentence("puzzle_streak_over", "The streak ends here."),
     sentence("puzzle_streak_done", "Streak complete: every puzzle solved!"),
     sentence("puzzle_streak_new", "New streak"),
+    sentence("puzzle_streak_best", "Best streak: {n} solved"),
     sentence("puzzle_make", "Make this a puzzle"),
     sentence("puzzle_share", "Link to this puzzle"),
     sentence("puzzle_theme_gift_answer", "Answering a {action}"),

@@ -55,6 +55,7 @@ __all__ = [
     "puzzle_attempts",
     "puzzle_ratings",
     "puzzle_solvers",
+    "puzzle_streaks",
     "rating_history",
     "ratings",
     "relations",
@@ -489,6 +490,24 @@ player_puzzles = Table(
 )
 """The puzzles players made from a decision of their own games ("Make this a puzzle"):
 the puzzle's file line (``hanamikoji.puzzles.store.puzzle_json``)."""
+
+puzzle_streaks = Table(
+    "puzzle_streaks",
+    metadata,
+    Column("player_id", String(16), primary_key=True),
+    Column("seed", BigInteger, nullable=False),
+    Column("ids", Text, nullable=False),
+    Column("at", Integer, nullable=False),
+    Column("solved", Integer, nullable=False),
+    Column("ended", Boolean, nullable=False),
+    Column("best", Integer, nullable=False),
+    Column("version", Integer, nullable=False),
+    Column("started_ms", BigInteger, nullable=False),
+)
+"""An account's puzzle streak (revision 0021; ``web/puzzles/streaks.py``): its puzzles'
+ids (comma-separated, easiest first), the one to answer now (``at``), how many were
+solved, whether it ended (a miss, or the last one answered), the account's best streak,
+and a version for compare-and-set."""
 # -- the bot API (revision 0014; its queries are in db/api_tokens.py) --------------------
 
 api_tokens = Table(

@@ -5,7 +5,10 @@
                                             (``theme=``; a guest's ``rating=`` and
                                             ``seen=`` ids, comma-separated)
 ``GET /api/puzzles/daily``                  today's puzzle (UTC), the same for everyone
-``GET /api/puzzles/streak?seed=N``          a streak's puzzles, easiest first
+``GET /api/puzzles/streak?seed=N``          a streak's puzzles, easiest first (an
+                                            account's kept streak without ``seed``)
+``POST /api/puzzles/streak?seed=N``         a new streak (an account's kept on the
+                                            server in place of its last one)
 ``GET /api/puzzles/themes``                 the themes, and today's puzzle's id
 ``GET /api/puzzles/{id}``                   a puzzle before its answer
 ``POST /api/puzzles/{id}/answer``           answer it: the reveal (an account's first
@@ -46,7 +49,6 @@ from hanamikoji.interfaces.web.wire.incoming import (
 )
 from hanamikoji.interfaces.web.wire.puzzle_messages import (
     PuzzleMade,
-    PuzzleStreakRun,
     PuzzleThemes,
 )
 from hanamikoji.interfaces.web.wire.refused import Refused, whole_number
@@ -65,6 +67,7 @@ def puzzle_routes() -> list[BaseRoute]:
         Route("/api/puzzles/next", _next),
         Route("/api/puzzles/daily", _daily),
         Route("/api/puzzles/streak", _streak),
+        Route("/api/puzzles/streak", _new_streak, methods=["POST"]),
         Route("/api/puzzles/themes", _themes),
         Route("/api/puzzles/make", _make, methods=["POST"]),
         Route("/api/puzzles/{puzzle_id}", _question),
@@ -105,13 +108,28 @@ async def _daily(request: Request) -> Response:
     return WireResponse(question, headers=NO_STORE)
 
 
-async def _streak(request: Request) -> Response:
+def _seed(request: Request) -> int:
     text = request.query_params.get("seed")
     seed = secrets.randbelow(SEED_CAP) if text is None else whole_number(text, SEED_CAP)
     if seed is None:
         raise Refused("err_bad_field", field="seed")
-    ids = await _puzzles(request).streak(seed)
-    return WireResponse(PuzzleStreakRun(seed=seed, ids=ids), headers=NO_STORE)
+    return seed
+
+
+async def _streak(request: Request) -> Response:
+    seed = _seed(request)
+    puzzles = _puzzles(request)
+    player = await _player(request)
+    kept = None if "seed" in request.query_params else await puzzles.kept_streak(player)
+    run = kept if kept is not None else await puzzles.new_streak(None, seed)
+    return WireResponse(run, headers=NO_STORE)
+
+
+async def _new_streak(request: Request) -> Response:
+    seed = _seed(request)
+    player = await _player(request, acting=True)
+    run = await _puzzles(request).new_streak(player, seed)
+    return WireResponse(run, headers=NO_STORE)
 
 
 async def _themes(request: Request) -> Response:

@@ -1,6 +1,9 @@
 """``Puzzles``: the shipped set and the players' own puzzles, each as its solver may see
 it before the answer, and each answer graded, revealed and (an account's first) rated.
 
+An account's streak is kept on the server and moved by its first answer to the puzzle
+the streak is at (``streaks.py``); a guest's page keeps its own.
+
 A guest (no session, or a guest's session) is never rated: its page keeps its rating and
 sends it with the answer, and gets it back moved by the answer; the puzzle's rating does
 not move for it. An account's answer is rated once per puzzle (``store.py``); a second
@@ -20,12 +23,14 @@ from hanamikoji.interfaces.web.games.payload import PublicGame, seat_state
 from hanamikoji.interfaces.web.games.thinkers import BotRunner
 from hanamikoji.interfaces.web.players.store import Player
 from hanamikoji.interfaces.web.puzzles.store import PuzzleStore, SolverRating
+from hanamikoji.interfaces.web.puzzles.streaks import KeptStreak
 from hanamikoji.interfaces.web.wire.incoming import PuzzleAnswer
 from hanamikoji.interfaces.web.wire.puzzle_messages import (
     PuzzleDecisionValue,
     PuzzleQuestion,
     PuzzleRatingInfo,
     PuzzleResult,
+    PuzzleStreakRun,
     PuzzleWorld,
 )
 from hanamikoji.interfaces.web.wire.refused import Refused
@@ -35,7 +40,15 @@ from hanamikoji.puzzles.model import Puzzle
 from hanamikoji.puzzles.rating import rate_attempt
 from hanamikoji.puzzles.store import shipped_puzzles
 
-__all__ = ["MAKING_LIMIT", "MAKING_RETRY_SECONDS", "Puzzles", "is_account", "own_id", "rating_info"]
+__all__ = [
+    "MAKING_LIMIT",
+    "MAKING_RETRY_SECONDS",
+    "Puzzles",
+    "is_account",
+    "own_id",
+    "rating_info",
+    "streak_run",
+]
 
 MAKING_LIMIT = 4
 """Positions judged at once for "Make this a puzzle"; one more is refused."""
@@ -54,6 +67,19 @@ def rating_info(rating: Rating, attempts: int = 0, solved: int = 0) -> PuzzleRat
         provisional=rating.provisional,
         attempts=attempts,
         solved=solved,
+    )
+
+
+def streak_run(kept: KeptStreak) -> PuzzleStreakRun:
+    """An account's kept streak as its page reads it."""
+    return PuzzleStreakRun(
+        seed=kept.seed,
+        ids=kept.ids,
+        kept=True,
+        at=kept.at,
+        solved=kept.solved,
+        over=kept.ended,
+        best=kept.best,
     )
 
 
@@ -95,9 +121,31 @@ class Puzzles:
         day = datetime.datetime.fromtimestamp(self.now() / 1000, datetime.UTC).date()
         return daily_puzzle(self.shipped, day)
 
-    async def streak(self, seed: int) -> tuple[str, ...]:
+    async def kept_streak(self, player: Player | None) -> PuzzleStreakRun | None:
+        """An account's streak kept on the server, ``None`` for a guest or if none."""
+        if player is None or not is_account(player):
+            return None
+        kept = await asyncio.to_thread(self.store.kept_streak, player.id)
+        return None if kept is None else streak_run(kept)
+
+    async def new_streak(self, player: Player | None, seed: int) -> PuzzleStreakRun:
+        """A new streak drawn from ``seed``: an account's among the puzzles it never
+        answered, kept on the server in place of its last one (``streaks.py``); a
+        guest's, for its page to keep. :class:`Refused` (``err_puzzle_none``) if the
+        account answered them all."""
         ratings = await asyncio.to_thread(self.store.ratings)
-        return tuple(puzzle.id for puzzle in streak(self.shipped, seed=seed, ratings=ratings))
+        if player is None or not is_account(player):
+            ids = tuple(p.id for p in streak(self.shipped, seed=seed, ratings=ratings))
+            return PuzzleStreakRun(
+                seed=seed, ids=ids, kept=False, at=0, solved=0, over=False, best=0
+            )
+        answered = await asyncio.to_thread(self.store.answered_ids, player.id)
+        pool = [puzzle for puzzle in self.shipped if puzzle.id not in answered]
+        if not pool:
+            raise Refused("err_puzzle_none")
+        ids = tuple(p.id for p in streak(pool, seed=seed, ratings=ratings))
+        kept = await asyncio.to_thread(self.store.start_streak, player.id, seed, ids, self.now())
+        return streak_run(kept)
 
     async def question(self, puzzle: Puzzle, player: Player | None) -> PuzzleQuestion:
         """The puzzle before the answer: the solver's seat's state and its decisions."""
@@ -153,6 +201,7 @@ class Puzzles:
             raise Refused("err_puzzle_malformed") from None
         graded = shown.graded
         before = after = guest = None
+        kept: PuzzleStreakRun | None = None
         rated = False
         if player is not None and is_account(player):
             attempt = await asyncio.to_thread(
@@ -166,6 +215,7 @@ class Puzzles:
             )
             after = _solver_info(solver)
             rated = True
+            kept = None if attempt.streak is None else streak_run(attempt.streak)
         elif body.guest is not None:
             was = Rating(body.guest.rating, body.guest.deviation, body.guest.volatility)
             start = await asyncio.to_thread(self.store.puzzle_rating, puzzle)
@@ -197,6 +247,7 @@ class Puzzles:
             after=after,
             guest=guest,
             puzzle_rating=round(puzzle_rating.rating),
+            streak=kept,
         )
 
     async def make(self, live: LiveGame, seat: int, player: Player, ply: int) -> str:

@@ -1,7 +1,8 @@
 """The puzzles' rows: each puzzle's rating, each account's puzzle rating, every account's
 attempts (once per account and puzzle), and the puzzles players made.
 
-An account's answer is rated **once**, in one transaction (:meth:`PuzzleStore.attempt`):
+An account's answer is rated **once**, in one transaction (:meth:`PuzzleStore.attempt`,
+which moves the account's streak too: ``streaks.py``):
 the attempt's row is unique per account and puzzle, so answering again, from this page,
 another tab or another instance, is found and nothing changes; the solver's and the
 puzzle's rows are written only if nobody changed them since they were read (their count
@@ -24,7 +25,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlalchemy import insert, select, update
@@ -38,6 +39,13 @@ from hanamikoji.interfaces.web.db.tables import (
     puzzle_attempts,
     puzzle_ratings,
     puzzle_solvers,
+)
+from hanamikoji.interfaces.web.puzzles.streaks import (
+    KeptStreak,
+    StaleStreak,
+    advance_streak,
+    kept_streak,
+    start_streak,
 )
 from hanamikoji.puzzles.model import Puzzle
 from hanamikoji.puzzles.rating import rate_attempt, starting_rating
@@ -67,11 +75,13 @@ class SolverRating:
 
 @dataclass(frozen=True, slots=True)
 class Attempt:
-    """A rated attempt: the solver's rating before and after, the puzzle's after."""
+    """A rated attempt: the solver's rating before and after, the puzzle's after, and
+    the account's streak if this answer moved it (``streaks.py``)."""
 
     before: Rating
     after: Rating
     puzzle_after: Rating
+    streak: KeptStreak | None = None
 
 
 def _rating(row: Any) -> Rating:
@@ -116,6 +126,14 @@ class PuzzleStore:
             )
             return [row.puzzle_id for row in rows]
 
+    def answered_ids(self, player_id: str) -> set[str]:
+        """The ids of every puzzle the account answered."""
+        with self.store.connection() as connection:
+            rows = connection.execute(
+                select(puzzle_attempts.c.puzzle_id).where(puzzle_attempts.c.player_id == player_id)
+            )
+            return {row.puzzle_id for row in rows}
+
     def answered(self, player_id: str, puzzle_id: str) -> bool:
         with self.store.connection() as connection:
             return _attempted(connection, player_id, puzzle_id)
@@ -132,10 +150,22 @@ class PuzzleStore:
                 with self.store.transaction() as connection:
                     if _attempted(connection, player_id, puzzle.id):
                         return None
-                    return _rate(connection, player_id, puzzle, answer, correct, now_ms)
-            except (IntegrityError, _Stale):
+                    rated = _rate(connection, player_id, puzzle, answer, correct, now_ms)
+                    streak = advance_streak(connection, player_id, puzzle.id, correct)
+                    return replace(rated, streak=streak)
+            except (IntegrityError, _Stale, StaleStreak):
                 continue
         return None
+
+    # -- an account's streak (streaks.py) ----------------------------------------------
+
+    def kept_streak(self, player_id: str) -> KeptStreak | None:
+        return kept_streak(self.store, player_id)
+
+    def start_streak(
+        self, player_id: str, seed: int, ids: tuple[str, ...], now_ms: int
+    ) -> KeptStreak:
+        return start_streak(self.store, player_id, seed, ids, now_ms)
 
     # -- the puzzles players made -------------------------------------------------------
 

@@ -77,6 +77,21 @@ class PuzzleWorld(WireStruct, frozen=True, kw_only=True, gc=False):
     solution_value: float
 
 
+class PuzzleStreakRun(WireStruct, frozen=True, kw_only=True, gc=False):
+    """A streak: its seed and its puzzles' ids, easiest first. ``kept``: an account's,
+    kept on the server (``at`` the puzzle to answer now, ``solved`` how many, ``over``
+    after a miss or the last one, ``best`` the account's best streak); a guest's page
+    keeps its own (``kept`` false, the rest zero)."""
+
+    seed: int
+    ids: tuple[str, ...]
+    kept: bool
+    at: int
+    solved: int
+    over: bool
+    best: int
+
+
 class PuzzleResult(WireStruct, frozen=True, kw_only=True, gc=False):
     """The reveal after an answer. ``rated``: the account's first answer to this puzzle
     (``before`` and ``after`` its puzzle rating); a guest's is never rated, and
@@ -94,13 +109,9 @@ class PuzzleResult(WireStruct, frozen=True, kw_only=True, gc=False):
     after: PuzzleRatingInfo | None
     guest: PuzzleRatingInfo | None
     puzzle_rating: int
-
-
-class PuzzleStreakRun(WireStruct, frozen=True, kw_only=True, gc=False):
-    """A streak: its seed and its puzzles' ids, easiest first."""
-
-    seed: int
-    ids: tuple[str, ...]
+    streak: PuzzleStreakRun | None
+    """The account's kept streak when this answer moved it (the first answer to the
+    puzzle it was at), else ``None``."""
 
 
 class PuzzleThemes(WireStruct, frozen=True, kw_only=True, gc=False):

@@ -8,7 +8,10 @@
 //
 // An account is rated by the server (its first answer to a puzzle); a guest's rating is
 // kept in this browser (localStorage), sent with each answer and kept again as the server
-// moves it, with the puzzles it saw lately (so the next ones are new).
+// moves it, with the puzzles it saw lately (so the next ones are new). An account's
+// streak is kept on the server too (it follows the player to another browser: the page
+// reads it back and shows what the server counted); a guest's is this page's, its best
+// in localStorage.
 
 import { currentPlayer } from "./account.js";
 import { h, messageOf, store, toast } from "./dom.js";
@@ -30,6 +33,28 @@ export const GUEST_RATING_KEY = "hanamikoji.puzzles.rating";
 const SEEN_KEY = "hanamikoji.puzzles.seen";
 const THEME_KEY = "hanamikoji.puzzles.theme";
 const SEEN_KEPT = 100;
+const STREAK_BEST_KEY = "hanamikoji.puzzles.streak_best";
+
+/**
+ * A streak as the page shows it: the puzzle shown (`at`), the one to answer next
+ * (`next`), how many solved, whether a miss ended it (`over`) or every puzzle is behind
+ * it (`done`), the best streak, and whether the server keeps it (an account's).
+ * @typedef {{ ids: string[], at: number, next: number, solved: number, over: boolean,
+ *   done: boolean, best: number, kept: boolean }} PageStreak
+ */
+
+/**
+ * @param {PuzzleStreakRun} run
+ * @returns {PageStreak}
+ */
+function streakOf(run) {
+  const done = run.at >= run.ids.length;
+  const best = run.kept ? run.best : Number(store(localStorage, STREAK_BEST_KEY)) || 0;
+  return {
+    ids: [...run.ids], at: Math.max(0, Math.min(run.at, run.ids.length - 1)), next: run.at,
+    solved: run.solved, over: run.over && !done, done, best, kept: run.kept,
+  };
+}
 
 // The guest's rating as kept in this browser (a new solver's without one).
 /** @returns {PuzzleRatingInfo} */
@@ -92,7 +117,7 @@ export class PuzzlePage {
     /** @type {string[]} */
     this.themes = [];
     this.theme = store(localStorage, THEME_KEY) || "";
-    /** @type {{ ids: string[], at: number, solved: number, over: boolean } | null} */
+    /** @type {PageStreak | null} */
     this.streak = null;
     /** @type {TableController | null} */
     this.table = null;
@@ -110,7 +135,7 @@ export class PuzzlePage {
   start() {
     this.root.replaceChildren(h("div", { class: "puzzles" }, this.panel, this.tableRoot));
     this.loadThemes();
-    if (this.mode === "streak") this.newStreak();
+    if (this.mode === "streak") this.openStreak();
     else this.load();
   }
 
@@ -151,16 +176,54 @@ export class PuzzlePage {
     return `/api/puzzles/next?${params}`;
   }
 
-  async newStreak() {
+  // An account's streak kept on the server, where it was left (in this browser or
+  // another); a new one if it has none (a guest's: always a new one).
+  async openStreak() {
+    if (!isAccount()) return this.newStreak();
     const run = ++this.run;
     try {
       /** @type {PuzzleStreakRun} */
       const streak = await api("/api/puzzles/streak");
       if (run !== this.run) return;
-      this.streak = { ids: [...streak.ids], at: 0, solved: 0, over: false };
+      if (!streak.kept) return this.newStreak();
+      this.streak = streakOf(streak);
       await this.load();
     } catch (error) {
       toast(messageOf(error));
+    }
+  }
+
+  async newStreak() {
+    const run = ++this.run;
+    try {
+      /** @type {PuzzleStreakRun} */
+      const streak = await api("/api/puzzles/streak", { method: "POST" });
+      if (run !== this.run) return;
+      this.streak = streakOf(streak);
+      await this.load();
+    } catch (error) {
+      toast(messageOf(error));
+    }
+  }
+
+  // The streak after this answer: the server's count for a kept one (only the answer to
+  // the puzzle it is at moves it), else this page's.
+  /** @param {PuzzleResult} result */
+  countStreak(result) {
+    const streak = this.streak;
+    if (!streak || !this.question || streak.ids[streak.at] !== this.question.id) return;
+    if (result.streak) {
+      this.streak = { ...streakOf(result.streak), at: streak.at };
+    } else if (!streak.kept && !streak.over && !streak.done) {
+      if (result.correct) {
+        streak.solved += 1;
+        streak.next = streak.at + 1;
+        streak.done = streak.next >= streak.ids.length;
+        streak.best = Math.max(streak.best, streak.solved);
+        store(localStorage, STREAK_BEST_KEY, String(streak.best));
+      } else {
+        streak.over = true;
+      }
     }
   }
 
@@ -254,18 +317,16 @@ export class PuzzlePage {
       store(localStorage, GUEST_RATING_KEY, JSON.stringify(moved));
     }
     if (!isAccount()) keepSeen(question.id);
-    if (this.streak) {
-      if (result.correct) this.streak.solved += 1;
-      else this.streak.over = true;
-    }
+    this.countStreak(result);
     if (this.table) this.table.render();
     this.renderPanel();
   }
 
   // The next puzzle: of the streak while it lasts; else near the rating.
   next() {
-    if (this.streak && !this.streak.over && this.streak.at + 1 < this.streak.ids.length) {
-      this.streak.at += 1;
+    const streak = this.streak;
+    if (streak && !streak.over && !streak.done && streak.next < streak.ids.length) {
+      streak.at = streak.next;
       this.load();
     } else if (this.mode === "next") {
       this.load();
@@ -299,10 +360,12 @@ export class PuzzlePage {
         h("a", { href: "/puzzles/streak", class: "button", id: "puzzle-streak-link", onclick: (event) => this.go(event, "/puzzles/streak") }, t("puzzle_streak")),
         h("label", {}, h("span", { id: "puzzle-theme-label" }, t("puzzle_theme_label")), " ", themeSelect)),
       mine ? h("p", { class: "puzzle-mine", "data-testid": "puzzle-mine" }, t("puzzle_rating_mine", { rating: Math.round(mine.rating) })) : null,
-      streak ? h("p", { class: "puzzle-streak", "data-testid": "puzzle-streak", dataset: { solved: streak.solved, over: streak.over ? "yes" : "no" } },
+      streak ? h("p", { class: "puzzle-streak", "data-testid": "puzzle-streak", dataset: { solved: streak.solved, over: streak.over ? "yes" : "no", best: streak.best, kept: streak.kept ? "yes" : "no" } },
         t("puzzle_streak_count", { n: streak.solved }),
-        streak.over ? [" ", t("puzzle_streak_over"), " ", h("button", { type: "button", id: "puzzle-streak-new", onclick: () => this.newStreak() }, t("puzzle_streak_new"))] : null,
-        !streak.over && this.result && streak.at + 1 >= streak.ids.length ? [" ", t("puzzle_streak_done")] : null) : null,
+        streak.best ? [" · ", h("span", { class: "puzzle-streak-best" }, t("puzzle_streak_best", { n: streak.best }))] : null,
+        streak.over ? [" ", t("puzzle_streak_over")] : null,
+        streak.done ? [" ", t("puzzle_streak_done")] : null,
+        streak.over || streak.done ? [" ", h("button", { type: "button", id: "puzzle-streak-new", onclick: () => this.newStreak() }, t("puzzle_streak_new"))] : null) : null,
       q ? this.renderQuestion(q) : null,
       this.result ? renderReveal(this.result, this.sent) : null,
     ];

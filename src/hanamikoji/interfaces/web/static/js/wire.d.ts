@@ -529,12 +529,18 @@ export interface PuzzleResult {
   after: PuzzleRatingInfo | null;
   guest: PuzzleRatingInfo | null;
   puzzle_rating: number;
+  streak: PuzzleStreakRun | null;
 }
 
-/** A streak: its seed and its puzzles' ids, easiest first. */
+/** A streak: its seed and its puzzles' ids, easiest first. `kept`: an account's, kept on the server (`at` the puzzle to answer now, `solved` how many, `over` after a miss or the last one, `best` the account's best streak); a guest's page keeps its own (`kept` false, the rest zero). */
 export interface PuzzleStreakRun {
   seed: number;
   ids: string[];
+  kept: boolean;
+  at: number;
+  solved: number;
+  over: boolean;
+  best: number;
 }
 
 /** The themes the puzzles are filtered by, and the daily puzzle's id today (UTC). */
