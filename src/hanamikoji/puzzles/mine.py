@@ -2,8 +2,8 @@
 
 The shipped set (``puzzles/data/puzzles.jsonl.gz``, docs/puzzles.md) is made by one command::
 
-    python -m hanamikoji.puzzles.mine --variant all --games 1500 --seed 52 \\
-        --searched-per-game 3 --keep-solved 350 --jobs 2 \\
+    python -m hanamikoji.puzzles.mine --variant all --games 3400 --seed 52 \\
+        --searched-per-game 3 --keep-solved 350 --jobs 1 \\
         --out src/hanamikoji/puzzles/data/puzzles.jsonl.gz
 
 Game ``i`` of a run is dealt from ``--seed`` and ``i``, in variant ``i mod 3`` of
