@@ -8,8 +8,11 @@ options: no per-address caps, no login rate). ``--bots`` bot accounts are made t
 API as a bot author would make one (sign up, a ``bot:play`` token, the upgrade), then each
 is bridged in this process by its own :class:`~hanamikoji.interfaces.bridge.bridge.Bridge`
 task (``hanamikoji bridge --ladder``'s, with a fast built-in bot: ``--bot random`` or
-``greedy``), all on the ladder in ``--variant`` with ``--concurrency`` games at once. After
-``--warmup`` seconds, ``--duration`` seconds are measured.
+``greedy``), all on the ladder in ``--variant`` with ``--concurrency`` games at once. With
+``--think S`` each bot waits a random time before it posts each decision (exponential, S
+seconds on average, as benchmarks/server.py's players think); without it the bots post at
+once and the server runs flat out. After ``--warmup`` seconds, ``--duration`` seconds are
+measured.
 
 Reported: the decisions posted (and per second), the latency from a bridge starting to
 POST a decision to the opponent's game stream receiving the line that carries it (the
@@ -30,6 +33,7 @@ import json
 import logging
 import os
 import platform
+import random
 import secrets
 import statistics
 import sys
@@ -114,10 +118,14 @@ class TimedApi(BotApi):
     """A bridge's API that tells the :class:`Recorder` of each decision posted and each
     state its game streams carry."""
 
-    def __init__(self, server: str, token: str, bot: int, recorder: Recorder) -> None:
+    def __init__(
+        self, server: str, token: str, bot: int, recorder: Recorder, think: float = 0.0
+    ) -> None:
         super().__init__(server, token, timeout=30.0)
         self.bot = bot
         self.recorder = recorder
+        self.think = think
+        self.random = random.Random(bot)
 
     async def post(self, path: str, body: dict[str, Any] | None = None) -> Any:
         try:
@@ -127,6 +135,8 @@ class TimedApi(BotApi):
             raise
 
     async def move(self, game: str, decision: str) -> None:
+        if self.think > 0:
+            await asyncio.sleep(self.random.expovariate(1 / self.think))
         entry = self.recorder.posting(self.bot, game)
         ok = False
         try:
@@ -205,7 +215,9 @@ async def run_ladder(
     tokens = await bot_accounts(url, args.bots)
     recorder = Recorder()
     policy = Policy(concurrency=args.concurrency, variants=(args.variant,))
-    apis = [TimedApi(url, token, number, recorder) for number, token in enumerate(tokens)]
+    apis = [
+        TimedApi(url, token, number, recorder, args.think) for number, token in enumerate(tokens)
+    ]
     bridges = [
         Bridge(api, Contender(spec=args.bot), policy, on_stop="leave", ladder=True) for api in apis
     ]
@@ -257,6 +269,7 @@ def report(
         "bot": args.bot,
         "variant": args.variant,
         "concurrency": args.concurrency,
+        "think": args.think,
         "database": "postgresql" if (args.db or "").startswith("postgresql") else "sqlite",
         "duration": args.duration,
         "warmup": args.warmup,
@@ -283,7 +296,8 @@ def print_report(figures_: dict[str, Any]) -> None:
     latency = figures_["decision_to_stream"]
     print(
         f"{figures_['bots']} bridged {figures_['bot']} bots on the {figures_['variant']} ladder"
-        f" ({figures_['database']}, {figures_['concurrency']} game(s) each),"
+        f" ({figures_['database']}, {figures_['concurrency']} game(s) each,"
+        f" {figures_['think']} s think),"
         f" {figures_['duration']:.0f} s measured:"
     )
     print(
@@ -314,6 +328,9 @@ def main() -> None:
     parser.add_argument("--bot", default="random", help="the built-in bot: random, greedy, ...")
     parser.add_argument("--variant", default="classic")
     parser.add_argument("--concurrency", type=int, default=1, help="ladder games per bot")
+    parser.add_argument(
+        "--think", type=float, default=0.0, help="a bot's mean seconds before each decision"
+    )
     parser.add_argument("--db", default=None, help="the server's database (SQLite without)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
