@@ -22,6 +22,7 @@ from hanamikoji.core.game import Game
 from hanamikoji.core.moves import MoveKind
 from hanamikoji.core.variants import VARIANTS
 from hanamikoji.core.worlds import from_view, hidden_from
+from hanamikoji.notation.record_files import ndjson_line, records_to_json, records_to_text
 from hanamikoji.notation.records import GameRecord, write_record
 from hanamikoji.puzzles.judging import (
     CONFIRM_FACTOR,
@@ -207,6 +208,47 @@ def test_mining_in_two_processes_keeps_the_same_puzzles(tmp_path: Path) -> None:
     assert main([*common, "--out", str(two), "--quiet", "--jobs", "2"]) == 0
     assert one.read_text() == two.read_text()
     assert all(p.greedy is not None for p in read_puzzles(one))
+
+
+def test_mining_on_ray_keeps_the_same_puzzles(tmp_path: Path) -> None:
+    pytest.importorskip("ray")
+    here, there = tmp_path / "here.jsonl", tmp_path / "ray.jsonl"
+    common = ["--variant", "all", "--games", "2", "--seed", "4", "--quiet"]
+    assert main([*common, "--out", str(here)]) == 0
+    assert main([*common, "--out", str(there), "--backend", "ray", "--jobs", "2"]) == 0
+    assert here.read_text() == there.read_text() != ""
+
+
+def finished_record(seed: int) -> GameRecord:
+    game = Game("classic", seed=seed)
+    while not game.is_over():
+        game.push(game.legal_moves[0])
+    return GameRecord.from_game(game)
+
+
+def test_an_export_of_several_games_is_mined_game_by_game(tmp_path: Path) -> None:
+    """A file of several records, as the web server exports a player's games, in each of
+    its forms, gives the puzzles of each record's own file, once."""
+    records = [finished_record(11), finished_record(12)]
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    for record in records:
+        write_record(alone / f"{record.seed}.hkr", record)
+    exports = tmp_path / "exports"
+    exports.mkdir()
+    (exports / "games.ndjson").write_text("".join(ndjson_line(r) for r in records))
+    (exports / "games.json").write_text(records_to_json(records))
+    (exports / "games.hkr").write_text(records_to_text(records))
+    one, many = tmp_path / "alone.jsonl", tmp_path / "exports.jsonl"
+    assert main(["--records", str(alone), "--out", str(one), "--quiet"]) == 0
+    assert main(["--records", str(exports), "--out", str(many), "--quiet"]) == 0
+    expected = {p.id for p in read_puzzles(one)}
+    mined = read_puzzles(many)
+    assert expected and {p.id for p in mined} == expected
+    # The first export read (games.hkr) holds every puzzle; the others add none.
+    assert {p.source for p in mined} <= {"record games.hkr#1", "record games.hkr#2"}
+    assert main(["--records", str(exports), "--out", str(many), "--quiet"]) == 0
+    assert len(read_puzzles(many)) == len(mined)
 
 
 def test_records_are_mined_once_and_other_files_skipped(tmp_path: Path) -> None:

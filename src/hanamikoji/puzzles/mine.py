@@ -10,10 +10,15 @@ Game ``i`` of a run is dealt from ``--seed`` and ``i``, in variant ``i mod 3`` o
 classic, three-rounds, french with ``--variant all``. The run is resumable: it appends to
 ``--out`` and skips the games whose puzzles are already there (it replays the last one,
 adding only the puzzles it lacks), so the same command with a larger ``--games`` extends
-a set, and an interrupted run picks up where it stopped. ``--records DIR`` mines every
-record file under ``DIR`` instead (text or JSON records, as ``hanamikoji replay``
-reads); records already mined are skipped, seeded records only (their puzzles replay
-from the seed).
+a set, and an interrupted run picks up where it stopped. ``--jobs N`` mines the games in
+N processes, ``--backend ray`` as Ray tasks (a local instance of N CPUs, or the cluster
+``RAY_ADDRESS`` names; the ``ray`` extra); either way the puzzles are the same.
+
+``--records DIR`` mines every record file under ``DIR`` instead: a record in either form
+(as ``hanamikoji replay`` reads it), or a file of several, as the web server exports a
+player's games (text, a JSON array or NDJSON: :mod:`hanamikoji.notation.record_files`),
+so people's stored games are mined from their export. Records already mined are skipped;
+seeded records only (their puzzles replay from the seed).
 """
 
 from __future__ import annotations
@@ -25,14 +30,21 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from hanamikoji.bots.parallel import BACKENDS, Workers
 from hanamikoji.core.variants import VARIANTS
-from hanamikoji.notation.records import RecordError, read_record
+from hanamikoji.notation.record_files import (
+    records_from_json,
+    records_from_ndjson,
+    records_from_text,
+)
+from hanamikoji.notation.records import GameRecord, RecordError
 from hanamikoji.puzzles.mining import Miner, game_seed
 from hanamikoji.puzzles.model import PuzzleError
-from hanamikoji.puzzles.selection import Selection, mined_games
+from hanamikoji.puzzles.runs import mined_games
+from hanamikoji.puzzles.selection import Selection
 from hanamikoji.puzzles.store import append_puzzles, read_puzzles
 
-__all__ = ["main", "mine_bot_games", "mine_records"]
+__all__ = ["main", "mine_bot_games", "mine_records", "records_in"]
 
 
 def _existing(out: Path) -> tuple[set[str], set[str]]:
@@ -51,12 +63,12 @@ def mine_bot_games(
     miner: Miner,
     quiet: bool = False,
     selection: Selection | None = None,
-    jobs: int = 1,
+    workers: Workers | None = None,
 ) -> int:
     """Mine games ``0 .. games-1`` of a run seeded ``seed`` into ``out`` (see the module's
     docstring), game ``i`` in ``variants[i % len(variants)]``, keeping what ``selection``
-    keeps (every puzzle if ``None``), the games played by ``jobs`` processes; the number
-    of puzzles added (``miner.stats`` has the rest)."""
+    keeps (every puzzle if ``None``), the games mined by ``workers`` (this process if
+    ``None``); the number of puzzles added (``miner.stats`` has the rest)."""
     ids, _ = _existing(out)
     before = len(ids)
     if selection is not None:
@@ -64,7 +76,7 @@ def mine_bot_games(
     done = {int(pid.split("-")[-2]) - game_seed(seed, 0) for pid in ids if _ours(pid, seed)}
     first = max(done, default=0)
     tasks = [(variants[index % len(variants)], seed, index) for index in range(first, games)]
-    for index, puzzles in zip(range(first, games), mined_games(miner, tasks, jobs), strict=True):
+    for index, puzzles in zip(range(first, games), mined_games(miner, tasks, workers), strict=True):
         found = [p for p in puzzles if p.id not in ids]
         if selection is not None:
             found = [p for p in found if selection.keeps(p)]
@@ -82,24 +94,44 @@ def _ours(pid: str, seed: int) -> bool:
     return 0 <= int(parts[-2]) - game_seed(seed, 0) < 1_000_000
 
 
+def records_in(path: Path) -> list[GameRecord]:
+    """The records of one file: a record in either form, or a file of several (text
+    records one after another, a JSON array, NDJSON). Raises :class:`RecordError`,
+    ``OSError`` or ``UnicodeDecodeError``."""
+    text = path.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
+    head = text.lstrip()
+    if head.startswith("{"):
+        try:
+            return [GameRecord.parse(text)]
+        except RecordError:
+            return records_from_ndjson(text)
+    if head.startswith("[") and head[1:].lstrip()[:1] in ("{", "]"):
+        return records_from_json(text)
+    return records_from_text(text)
+
+
 def mine_records(out: Path, folder: Path, miner: Miner, quiet: bool = False) -> int:
-    """Mine every record file under ``folder`` into ``out``; the number of puzzles added."""
+    """Mine every record file under ``folder`` into ``out``; the number of puzzles added.
+    A file's records are ``record PATH`` when it holds one, ``record PATH#N`` (from 1)
+    when it holds several."""
     ids, sources = _existing(out)
     before = len(ids)
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        source = f"record {path.relative_to(folder).as_posix()}"
-        if source in sources:
-            continue
+        name = f"record {path.relative_to(folder).as_posix()}"
         try:
-            record = read_record(path)
+            records = records_in(path)
         except (RecordError, OSError, UnicodeDecodeError) as error:
             if not quiet:
                 print(f"{path}: skipped, not a record ({error})", file=sys.stderr)
             miner.stats.skipped_records += 1
             continue
-        found = [p for p in miner.record_puzzles(record, source) if p.id not in ids]
-        append_puzzles(out, found)
-        ids.update(p.id for p in found)
+        for number, record in enumerate(records, start=1):
+            source = name if len(records) == 1 else f"{name}#{number}"
+            if source in sources:
+                continue
+            found = [p for p in miner.record_puzzles(record, source) if p.id not in ids]
+            append_puzzles(out, found)
+            ids.update(p.id for p in found)
     return len(ids) - before
 
 
@@ -135,7 +167,16 @@ def _parser() -> argparse.ArgumentParser:
         "kind, the first N it solves (default: keep every puzzle)",
     )
     parser.add_argument(
-        "--jobs", type=int, default=1, help="processes playing the games (default 1)"
+        "--jobs",
+        type=int,
+        default=1,
+        help="processes mining the games, or a local Ray instance's CPUs (default 1)",
+    )
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="processes",
+        help="where the games are mined: this machine's processes, or Ray (default processes)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress on standard error")
     return parser
@@ -152,6 +193,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--games, --searched-per-game and --seed are not negative")
     if args.jobs < 1 or (args.keep_solved is not None and args.keep_solved < 0):
         parser.error("--jobs is at least 1 and --keep-solved not negative")
+    try:
+        workers = Workers(args.jobs, args.backend)
+    except ImportError as error:
+        parser.error(str(error))
     miner = Miner(searched_per_game=args.searched_per_game)
     selection = None if args.keep_solved is None else Selection(args.keep_solved)
     start = _cpu()
@@ -167,7 +212,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 miner,
                 args.quiet,
                 selection,
-                args.jobs,
+                workers,
             )
     except PuzzleError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -1,4 +1,4 @@
-"""Which mined puzzles a set keeps, and mining a run's games in several processes.
+"""Which mined puzzles a set keeps.
 
 A :class:`Selection` is a filter on the puzzles as they are mined, in the run's order:
 it keeps every puzzle greedy (level 6) missed when it was mined (:attr:`Puzzle.greedy`
@@ -15,14 +15,12 @@ selected is fixed by the selection, not measured (docs/puzzles.md, "The shipped 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterable
 
 from hanamikoji.core.moves import Move
-from hanamikoji.puzzles.mining import Miner, MiningStats
 from hanamikoji.puzzles.model import Puzzle
 
-__all__ = ["Selection", "mined_games"]
+__all__ = ["Selection"]
 
 
 def _group(puzzle: Puzzle) -> tuple[str, str, str]:
@@ -57,35 +55,3 @@ class Selection:
             return False
         self.kept[key] += 1
         return True
-
-
-_worker: Miner | None = None
-
-
-def _start(searched_per_game: int, search_worlds: int, probe_worlds: int) -> None:
-    global _worker
-    _worker = Miner(searched_per_game, search_worlds, probe_worlds)
-
-
-def _mine(task: tuple[str, int, int]) -> tuple[list[Puzzle], MiningStats]:
-    assert _worker is not None
-    _worker.stats = MiningStats()
-    found = list(_worker.bot_game_puzzles(*task))
-    return found, _worker.stats
-
-
-def mined_games(
-    miner: Miner, tasks: Sequence[tuple[str, int, int]], jobs: int = 1
-) -> Iterator[list[Puzzle]]:
-    """The puzzles of each game ``(variant, seed, index)`` of ``tasks``, in their order,
-    mined by ``miner`` or, with ``jobs`` above 1, by that many processes mining as it
-    would (its stats count theirs)."""
-    if jobs <= 1:
-        for task in tasks:
-            yield list(miner.bot_game_puzzles(*task))
-        return
-    settings = (miner.searched_per_game, miner.search_worlds, miner.probe_worlds)
-    with ProcessPoolExecutor(jobs, initializer=_start, initargs=settings) as pool:
-        for found, stats in pool.map(_mine, tasks, chunksize=1):
-            miner.stats.add(stats)
-            yield found
