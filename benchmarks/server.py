@@ -689,7 +689,7 @@ def compare(args: argparse.Namespace, instances: int | None) -> dict[str, Any]:
             for _ in range(args.runs):
                 for label, path in paths.items():
                     os.environ["PYTHONPATH"] = path  # the server processes inherit it
-                    runs[label].append(run_games(args))
+                    runs[label].append(run_apart(args))
         finally:
             os.environ.pop("PYTHONPATH", None)
             if before is not None:
@@ -714,6 +714,19 @@ def print_comparison(report: dict[str, Any]) -> None:
             f" {median['decisions_per_server_cpu_second']:,.0f} per server-CPU-second,"
             f" p99 {median['latency_p99_ms']:.1f} ms"
         )
+
+
+def run_apart(args: argparse.Namespace) -> dict[str, Any]:
+    """:func:`run_games` on a database of its own: on PostgreSQL a new schema of ``--db``
+    (dropped after), so that servers of two revisions, whose schemas differ, never meet
+    one (a server refuses a schema a newer version upgraded); SQLite's file is new each
+    run already."""
+    if not (args.db or "").startswith("postgresql"):
+        return run_games(args)
+    from game_browser import postgres_schema
+
+    with postgres_schema(args.db) as url:
+        return run_games(argparse.Namespace(**{**vars(args), "db": url}))
 
 
 def instance_counts(text: str) -> list[int]:
