@@ -35,7 +35,6 @@ import os
 import platform
 import random
 import secrets
-import statistics
 import sys
 import time
 from collections import Counter
@@ -47,7 +46,14 @@ from typing import Any
 
 import httpx
 from machine import cpu_model
-from server import Profiler, Serving, cpu_seconds, percentile, server_cpu, start_serving
+from server import (
+    Profiler,
+    Serving,
+    cpu_seconds,
+    latency_figures,
+    server_cpu,
+    start_serving,
+)
 
 from hanamikoji import __version__
 from hanamikoji.interfaces.bridge.api import ApiError, BotApi
@@ -244,17 +250,6 @@ async def run_ladder(
     return recorder, before, after, own
 
 
-def figures(samples: list[float]) -> dict[str, float]:
-    ordered = sorted(samples)
-    named = {f"p{round(100 * q)}_ms": 1000 * percentile(ordered, q) for q in (0.5, 0.9, 0.99)}
-    return {
-        "samples": len(ordered),
-        **named,
-        "max_ms": 1000 * percentile(ordered, 1.0),
-        "mean_ms": 1000 * statistics.fmean(ordered) if ordered else float("nan"),
-    }
-
-
 def report(
     args: argparse.Namespace,
     recorder: Recorder,
@@ -276,7 +271,7 @@ def report(
         "games_seen": len(recorder.games),
         "decisions": recorder.decisions,
         "decisions_per_second": recorder.decisions / args.duration,
-        "decision_to_stream": figures(recorder.latencies),
+        "decision_to_stream": latency_figures(recorder.latencies),
         "cpu_share": {name: seconds / args.duration for name, seconds in used.items()},
         "bridges_cpu_share": own / args.duration,
         **server_cpu(recorder.decisions, {"server": used["server"]}),

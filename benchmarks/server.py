@@ -212,6 +212,18 @@ def percentile(sorted_values: list[float], fraction: float) -> float:
     return sorted_values[index]
 
 
+def latency_figures(samples: list[float]) -> dict[str, float]:
+    """Latencies in seconds as milliseconds: their count, p50, p90, p99, max and mean."""
+    ordered = sorted(samples)
+    named = {f"p{round(100 * q)}_ms": 1000 * percentile(ordered, q) for q in (0.5, 0.9, 0.99)}
+    return {
+        "samples": len(ordered),
+        **named,
+        "max_ms": 1000 * percentile(ordered, 1.0),
+        "mean_ms": 1000 * statistics.fmean(ordered) if ordered else float("nan"),
+    }
+
+
 def cpu_seconds(pid: int, thread: int | None = None) -> float:
     """User + system CPU time of a process, or of one of its threads (Linux)."""
     where = f"/proc/{pid}" if thread is None else f"/proc/{pid}/task/{thread}"
@@ -879,16 +891,6 @@ def games_report(
     """The figures, CPU as a share of one core over the measured window, and the server
     processes' (``servers``) CPU per decision."""
 
-    def figures(samples: list[float]) -> dict[str, float]:
-        ordered = sorted(samples)
-        named = {f"p{round(100 * q)}_ms": 1000 * percentile(ordered, q) for q in (0.5, 0.9, 0.99)}
-        return {
-            "samples": len(ordered),
-            **named,
-            "max_ms": 1000 * percentile(ordered, 1.0),
-            "mean_ms": 1000 * statistics.fmean(ordered) if ordered else float("nan"),
-        }
-
     return {
         "scenario": "games",
         "games": args.games,
@@ -901,8 +903,8 @@ def games_report(
         "games_per_second": stats.games / args.duration,
         "decisions": stats.decisions,
         "decisions_per_second": stats.decisions / args.duration,
-        "latency": figures(stats.latencies),
-        "other_seat_latency": figures(stats.other_latencies),
+        "latency": latency_figures(stats.latencies),
+        "other_seat_latency": latency_figures(stats.other_latencies),
         "cpu_share": {
             name: (cpu_after[name] - cpu_before[name]) / args.duration for name in cpu_before
         },

@@ -58,10 +58,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from bot_ladder import GAME_STREAM, PASSWORD, Recorder, TimedApi, bot_accounts, figures
+from bot_ladder import GAME_STREAM, PASSWORD, Recorder, TimedApi, bot_accounts
 from game_browser import postgres_schema
 from machine import cpu_model
-from server import cpu_seconds, server_cpu, start_serving
+from server import cpu_seconds, latency_figures, server_cpu, start_serving
 from sqlalchemy import func, select
 
 from hanamikoji import __version__
@@ -379,9 +379,9 @@ async def run_arena(args: argparse.Namespace, serving: Any, db_url: str) -> dict
         "director_interval_s": DIRECT_INTERVAL,
         "games_played": played,
         "game_ends_seen": waits.ends,
-        "pairing_delay": figures(waits.delays),
-        "pairing_delay_database": figures(delays),
-        "decision_to_stream": figures(recorder.latencies),
+        "pairing_delay": latency_figures(waits.delays),
+        "pairing_delay_database": latency_figures(delays),
+        "decision_to_stream": latency_figures(recorder.latencies),
         "double_waits": {
             "samples": waits.samples,
             "double": waits.doubles,
