@@ -91,6 +91,7 @@ __all__ = [
     "RecordError",
     "RecordRound",
     "read_record",
+    "record_file_text",
     "write_record",
 ]
 
@@ -501,8 +502,13 @@ class GameRecord:
 def read_record(path: str | os.PathLike[str], *, check: bool = True) -> GameRecord:
     """Read a record file in either form, whatever its name (:meth:`GameRecord.parse`).
     Raises :class:`RecordError`."""
-    file = Path(path)
-    data = file.read_bytes()
+    return GameRecord.parse(record_file_text(path), check=check)
+
+
+def record_file_text(path: str | os.PathLike[str]) -> str:
+    """A record file's text, UTF-8 (a byte-order mark skipped), its line ends made
+    ``\\n``. Raises :class:`RecordError` at the first byte that is not UTF-8."""
+    data = Path(path).read_bytes()
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -512,8 +518,7 @@ def read_record(path: str | os.PathLike[str], *, check: bool = True) -> GameReco
             line=read.count(b"\n", 0, start) + 1,
             column=start - read.rfind(b"\n", 0, start),
         ) from None
-    text = text.replace("\r\n", "\n").replace("\r", "\n")  # as read_text() reads lines
-    return GameRecord.parse(text, check=check)
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # as read_text() reads lines
 
 
 def _form_of(text: str) -> str:

@@ -37,7 +37,7 @@ from hanamikoji.notation.record_files import (
     records_from_ndjson,
     records_from_text,
 )
-from hanamikoji.notation.records import GameRecord, RecordError
+from hanamikoji.notation.records import GameRecord, RecordError, record_file_text
 from hanamikoji.puzzles.mining import Miner, game_seed
 from hanamikoji.puzzles.model import PuzzleError
 from hanamikoji.puzzles.runs import mined_games
@@ -96,9 +96,9 @@ def _ours(pid: str, seed: int) -> bool:
 
 def records_in(path: Path) -> list[GameRecord]:
     """The records of one file: a record in either form, or a file of several (text
-    records one after another, a JSON array, NDJSON). Raises :class:`RecordError`,
-    ``OSError`` or ``UnicodeDecodeError``."""
-    text = path.read_bytes().decode("utf-8-sig").replace("\r\n", "\n")
+    records one after another, a JSON array, NDJSON). Raises :class:`RecordError` or
+    ``OSError``."""
+    text = record_file_text(path)
     head = text.lstrip()
     if head.startswith("{"):
         try:
@@ -120,7 +120,7 @@ def mine_records(out: Path, folder: Path, miner: Miner, quiet: bool = False) -> 
         name = f"record {path.relative_to(folder).as_posix()}"
         try:
             records = records_in(path)
-        except (RecordError, OSError, UnicodeDecodeError) as error:
+        except (RecordError, OSError) as error:
             if not quiet:
                 print(f"{path}: skipped, not a record ({error})", file=sys.stderr)
             miner.stats.skipped_records += 1
